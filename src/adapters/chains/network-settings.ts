@@ -1,0 +1,59 @@
+// The one place networks are configured: node URL, required confirmations and
+// token contracts per network (D12). Later features extend this table.
+import { ASSET_SPECS, CHAIN_ASSETS, NETWORKS, baseChainOf, sideOf, type Asset, type Network } from '../../domain/money/networks.js';
+import type { NetworkConfig, NetworkRegistry } from '../../domain/ports.js';
+
+export interface NetworkSetting {
+  network: Network;
+  rpcUrl: string | null;
+  requiredConfirmations: number;
+  contracts: Partial<Record<Asset, string>>;
+}
+
+/** Default confirmations (D12): mainnets by chain, testnets 6. */
+export const DEFAULT_CONFIRMATIONS: Record<Network, number> = {
+  ETH_MAINNET: 12,
+  BSC_MAINNET: 15,
+  TRON_MAINNET: 19,
+  ETH_TESTNET: 6,
+  BSC_TESTNET: 6,
+  TRON_TESTNET: 6,
+};
+
+/** Well-known token contracts of the mainnets; testnet contracts come from configuration or the sandbox. */
+export const MAINNET_CONTRACTS: Partial<Record<Network, Partial<Record<Asset, string>>>> = {
+  ETH_MAINNET: {
+    USDT_ETH: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    USDC_ETH: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    EURC_ETH: '0x1aBaEA1f7C830bD89Acc67eC4af516284b1bC33c',
+  },
+  BSC_MAINNET: { USDT_BSC: '0x55d398326f99059fF775485246999027B3197955' },
+  TRON_MAINNET: { USDT_TRON: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+};
+
+export class StaticNetworkRegistry implements NetworkRegistry {
+  constructor(
+    private readonly settings: NetworkSetting[],
+    /** In the local sandbox the testnets are on from the start (D12). */
+    private readonly sandbox: boolean,
+  ) {}
+
+  list(): NetworkConfig[] {
+    return NETWORKS.map((network) => {
+      const s = this.settings.find((x) => x.network === network);
+      const base = baseChainOf(network);
+      const enabled = Boolean(s?.rpcUrl) || (this.sandbox && sideOf(network) === 'test');
+      return {
+        network,
+        base,
+        requiredConfirmations: s?.requiredConfirmations ?? DEFAULT_CONFIRMATIONS[network],
+        enabled,
+        assets: CHAIN_ASSETS[base].map((asset) => ({
+          asset,
+          decimals: ASSET_SPECS[asset].apiDecimals,
+          contractAddress: ASSET_SPECS[asset].native ? null : (s?.contracts[asset] ?? null),
+        })),
+      };
+    });
+  }
+}

@@ -1,0 +1,23 @@
+// The shape of an operator command. Each module under adapters/cli exports a
+// list of these; the ops entrypoint only collects them, so adding a command
+// never touches the existing ones.
+import type { InjectionToken } from 'tsyringe';
+import { z } from 'zod';
+
+export interface OpsContext {
+  resolve: <T>(token: InjectionToken<T>) => T;
+}
+
+export interface OpsCommand<S extends z.ZodType = z.ZodType> {
+  /** e.g. ['workspace', 'create'] for `ops workspace create`. */
+  path: [string, string];
+  summary: string;
+  /** Flag names → parseArgs option types; values are then validated by `input`. */
+  flags: Record<string, { type: 'string' | 'boolean' }>;
+  input: S;
+  run(ctx: OpsContext, input: z.infer<S>): Promise<Record<string, unknown>>;
+  /** One human line for the result when --json is not given. */
+  describe?(result: Record<string, unknown>): string;
+}
+
+export const defineCommand = <S extends z.ZodType>(c: OpsCommand<S>): OpsCommand => c as unknown as OpsCommand;

@@ -1,0 +1,59 @@
+// Parses `ops <group> <action> [--flags] [--json]`, validates the flags with
+// the command's zod schema and prints the result (one JSON object with --json).
+import { parseArgs } from 'node:util';
+import { ZodError } from 'zod';
+import { isDomainError } from '../../domain/errors.js';
+import type { OpsCommand, OpsContext } from './command.js';
+
+export interface OpsIo {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+export function findCommand(commands: OpsCommand[], argv: string[]): OpsCommand | undefined {
+  return commands.find((c) => c.path[0] === argv[0] && c.path[1] === argv[1]);
+}
+
+export function usage(commands: OpsCommand[]): string {
+  return ['Usage: npm run ops -- <command> [--flags] [--json]', '', ...commands.map((c) => `  ${c.path.join(' ')}  ${c.summary}`)].join('\n');
+}
+
+/** Runs one command; returns the process exit code. */
+export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsContext, io: OpsIo): Promise<number> {
+  const command = findCommand(commands, argv);
+  if (!command) {
+    io.err(usage(commands));
+    return 2;
+  }
+  let json = false;
+  try {
+    const { values } = parseArgs({
+      args: argv.slice(2),
+      options: { ...command.flags, json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    json = Boolean(values.json);
+    const { json: _json, ...flags } = values;
+    const input = command.input.parse(flags);
+    const result = await command.run(ctx, input);
+    io.out(json ? JSON.stringify(result) : (command.describe?.(result) ?? JSON.stringify(result, null, 2)));
+    return 0;
+  } catch (err) {
+    const failure = describeFailure(err);
+    io.err(json ? JSON.stringify({ error: failure.message, code: failure.code }) : `error: ${failure.message}`);
+    return failure.code === 'INTERNAL_ERROR' ? 1 : 2;
+  }
+}
+
+function describeFailure(err: unknown): { code: string; message: string } {
+  if (isDomainError(err)) return { code: err.code, message: err.message };
+  if (err instanceof ZodError) {
+    const i = err.issues[0]!;
+    return { code: 'VALIDATION_ERROR', message: `--${i.path.join('.')}: ${i.message}` };
+  }
+  if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    return { code: 'VALIDATION_ERROR', message: (err as Error).message };
+  }
+  return { code: 'INTERNAL_ERROR', message: (err as Error).message ?? String(err) };
+}

@@ -1,0 +1,38 @@
+// ops workspace create | deactivate | activate (D11).
+import { z } from 'zod';
+import { CreateWorkspace } from '../../application/workspaces/create-workspace.js';
+import { SetWorkspaceStatus } from '../../application/workspaces/set-workspace-status.js';
+import { defineCommand, type OpsCommand } from './command.js';
+
+const setStatus = (action: 'activate' | 'deactivate') =>
+  defineCommand({
+    path: ['workspace', action],
+    summary: `${action === 'activate' ? 'Re-activate' : 'Deactivate'} a workspace (--workspace ID)`,
+    flags: { workspace: { type: 'string' } },
+    input: z.object({ workspace: z.uuid() }),
+    async run(ctx, input) {
+      const status = action === 'activate' ? 'ACTIVE' : 'INACTIVE';
+      await ctx.resolve(SetWorkspaceStatus).execute({ workspaceId: input.workspace, status });
+      return { workspace_id: input.workspace, status };
+    },
+  });
+
+export const WORKSPACE_COMMANDS: OpsCommand[] = [
+  defineCommand({
+    path: ['workspace', 'create'],
+    summary: 'Create a workspace with a live and a test key holding every scope (--name NAME)',
+    flags: { name: { type: 'string' } },
+    input: z.object({ name: z.string().trim().min(1).max(200) }),
+    async run(ctx, input) {
+      const w = await ctx.resolve(CreateWorkspace).execute({ name: input.name });
+      return {
+        workspace_id: w.workspaceId,
+        live_key: { key_id: w.liveKey.keyId, secret: w.liveKey.secret },
+        test_key: { key_id: w.testKey.keyId, secret: w.testKey.secret },
+      };
+    },
+    describe: (r) => `workspace ${String(r.workspace_id)} created; its key secrets are shown once:\n${JSON.stringify(r, null, 2)}`,
+  }),
+  setStatus('deactivate'),
+  setStatus('activate'),
+];

@@ -1,0 +1,41 @@
+// The api process's express application: probes, then /v2 with body checks,
+// authentication and the routers; one JSON error body for everything else.
+import express, { type Express } from 'express';
+import type { InjectionToken } from 'tsyringe';
+import { AuthenticateRequest } from '../../application/auth/authenticate-request.js';
+import { ListChains } from '../../application/chains/list-chains.js';
+import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { authenticate } from './authenticate.js';
+import { chainsRouter } from './chains.js';
+import { errorHandler, sendError } from './error-handler.js';
+import { probeRouter } from './probes.js';
+import { requestContext } from './request-context.js';
+import { parseJsonBody, rawBodyErrors, readRawBody } from './signed-body.js';
+
+export interface ApiAppDeps {
+  resolve: <T>(token: InjectionToken<T>) => T;
+  logger: Logger;
+  metrics: Metrics;
+  ready: () => Promise<void>;
+}
+
+export function buildApiApp(deps: ApiAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('trust proxy', false);
+  app.use(requestContext(deps.logger, deps.metrics));
+  app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }));
+
+  const v2 = express.Router();
+  v2.use(readRawBody(), rawBodyErrors);
+  v2.use(authenticate(deps.resolve(AuthenticateRequest)));
+  v2.use(parseJsonBody);
+  v2.use('/chains', chainsRouter(deps.resolve(ListChains)));
+  app.use('/v2', v2);
+
+  app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,35 @@
+// Per-request context: a request id (echoed in X-Request-Id and written to
+// every log line about the request), the duration histogram and an access log.
+import { randomUUID } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+
+const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+export function routeLabel(req: Request): string {
+  const route = (req as Request & { route?: { path?: unknown } }).route;
+  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
+}
+
+export function requestContext(logger: Logger, metrics: Metrics): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('X-Request-Id');
+    const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    res.locals.requestId = requestId;
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeLabel(req);
+      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      if (!req.path.startsWith('/metrics') && !req.path.endsWith('z')) {
+        logger.info(
+          { requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) },
+          'request',
+        );
+      }
+    });
+    next();
+  };
+}

@@ -1,0 +1,17 @@
+// The one catalogue of jobs: every name the processes exchange and the zod
+// schema of its payload. A payload is validated when enqueued and when consumed.
+import { z } from 'zod';
+import type { JobName, JobPayloads } from '../../domain/jobs/job-names.js';
+
+export const JOB_CATALOGUE: { [N in JobName]: z.ZodType<JobPayloads[N]> } = {
+  'chain.heartbeat': z.object({ source: z.enum(['startup', 'schedule']) }),
+  'dispatch.heartbeat': z.object({ source: z.enum(['startup', 'schedule']) }),
+  'workspace.created': z.object({ workspaceId: z.uuid() }),
+  'maintenance.purge-request-signatures': z.object({}).strict() as z.ZodType<Record<string, never>>,
+};
+
+export const JOB_NAMES = Object.keys(JOB_CATALOGUE) as JobName[];
+
+export function parseJobPayload<N extends JobName>(name: N, data: unknown): JobPayloads[N] {
+  return JOB_CATALOGUE[name].parse(data);
+}

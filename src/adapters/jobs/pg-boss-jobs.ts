@@ -1,0 +1,83 @@
+// pg-boss in the service's own database. Enqueueing inside a unit of work runs
+// pg-boss's insert on the transaction's own connection (the outbox rule): a
+// rollback leaves no job, a commit makes it visible to every other process.
+import PgBoss from 'pg-boss';
+import type { Knex } from '@mikro-orm/knex';
+import type { JobName, JobPayloads } from '../../domain/jobs/job-names.js';
+import type { JobQueue } from '../../domain/ports.js';
+import { JOB_NAMES, parseJobPayload } from './catalogue.js';
+
+export const PG_BOSS_SCHEMA = 'pgboss';
+
+export interface JobContext<N extends JobName> {
+  id: string;
+  name: N;
+  data: JobPayloads[N];
+}
+
+export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void>;
+
+export function createBoss(databaseUrl: string, opts: { supervise?: boolean; schedule?: boolean } = {}): PgBoss {
+  return new PgBoss({
+    connectionString: databaseUrl,
+    schema: PG_BOSS_SCHEMA,
+    max: 4,
+    supervise: opts.supervise ?? true,
+    schedule: opts.schedule ?? true,
+    migrate: true,
+  });
+}
+
+/** Installs pg-boss's schema and every queue of the catalogue (idempotent). */
+export async function installQueues(boss: PgBoss): Promise<void> {
+  for (const name of JOB_NAMES) {
+    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+  }
+}
+
+/** A JobQueue whose inserts run on the pinned connection of a knex transaction. */
+export class TransactionalJobQueue implements JobQueue {
+  private db: PgBoss.Db | null = null;
+
+  constructor(
+    private readonly boss: PgBoss,
+    private readonly trx: Knex.Transaction,
+  ) {}
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<void> {
+    const data = parseJobPayload(name, payload);
+    await this.boss.send(name, data as object, { db: await this.connection() });
+  }
+
+  private async connection(): Promise<PgBoss.Db> {
+    if (!this.db) {
+      // knex pins one pg connection to a transaction; pg-boss's SQL uses native
+      // $n placeholders, so it must go to that connection directly, not via knex.
+      const conn = (await (this.trx.client as Knex.Client).acquireConnection()) as {
+        query(text: string, values: unknown[]): Promise<{ rows: unknown[] }>;
+      };
+      this.db = { executeSql: (text, values) => conn.query(text, values) as Promise<{ rows: any[] }> };
+    }
+    return this.db;
+  }
+}
+
+/** Consumes one job name, validating each payload against the catalogue. */
+export async function workOn<N extends JobName>(
+  boss: PgBoss,
+  name: N,
+  handler: JobHandler<N>,
+  opts: { onDone?: (name: N, ok: boolean) => void } = {},
+): Promise<string> {
+  return boss.work<JobPayloads[N]>(name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+    for (const job of jobs) {
+      try {
+        await handler({ id: job.id, name, data: parseJobPayload(name, job.data) });
+        opts.onDone?.(name, true);
+      } catch (err) {
+        opts.onDone?.(name, false);
+        throw err;
+      }
+    }
+  });
+}

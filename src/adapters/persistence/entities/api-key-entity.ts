@@ -1,0 +1,24 @@
+// Table `api_keys`: keys of a workspace. The signing secret is stored only as
+// AES-256-GCM ciphertext (it must be recoverable to verify HMACs, D10).
+import { ArrayType, EntitySchema } from '@mikro-orm/core';
+import type { ApiKey } from '../../../domain/auth/api-key.js';
+
+export const ApiKeyEntity = new EntitySchema<ApiKey>({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  properties: {
+    id: { type: 'uuid', primary: true },
+    workspaceId: { type: 'uuid' },
+    keyId: { type: 'text', unique: true },
+    label: { type: 'text' },
+    scopes: { type: ArrayType, columnType: 'text[]' },
+    permission: { type: 'text', nullable: true },
+    allowedIps: { type: ArrayType, columnType: 'text[]' },
+    isTest: { type: 'boolean' },
+    secretCiphertext: { type: 'text' },
+    lastUsedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    expiresAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    revokedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

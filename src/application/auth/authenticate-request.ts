@@ -1,0 +1,95 @@
+// Authenticates one signed request (contract 5): headers, clock skew, key,
+// source-IP allowlist (before the signature), signature, expiry, replay,
+// workspace state. Returns who is calling or throws the contract's code.
+import { inject, injectable } from 'tsyringe';
+import { isExpired, keySide, scopesOf } from '../../domain/auth/api-key.js';
+import { isIpAllowed } from '../../domain/auth/ip-allowlist.js';
+import type { Principal } from '../../domain/auth/principal.js';
+import {
+  SIGNATURE_PATTERN,
+  SIGNATURE_WINDOW_SECONDS,
+  TIMESTAMP_PATTERN,
+  signingString,
+} from '../../domain/auth/signing-string.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Clock, CredentialStore, ReplayGuard, RequestSigner, SecretCipher } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+
+export interface SignedRequest {
+  keyId: string | undefined;
+  timestamp: string | undefined;
+  signature: string | undefined;
+  method: string;
+  /** The request target exactly as sent: path and query string. */
+  path: string;
+  bodySha256Hex: string;
+  sourceIp: string;
+}
+
+@injectable()
+export class AuthenticateRequest {
+  constructor(
+    @inject(TOKENS.CredentialStore) private readonly credentials: CredentialStore,
+    @inject(TOKENS.ReplayGuard) private readonly replays: ReplayGuard,
+    @inject(TOKENS.SecretCipher) private readonly cipher: SecretCipher,
+    @inject(TOKENS.RequestSigner) private readonly signer: RequestSigner,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  async execute(req: SignedRequest): Promise<Principal> {
+    const { keyId, timestamp, signature } = req;
+    if (!keyId || !timestamp || !signature) {
+      throw new DomainError(
+        'MISSING_AUTH_HEADERS',
+        'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required',
+      );
+    }
+    const now = this.clock.now();
+    if (!TIMESTAMP_PATTERN.test(timestamp)) {
+      throw new DomainError('TIMESTAMP_EXPIRED', 'X-Service-Timestamp must be Unix seconds');
+    }
+    const skew = Math.abs(Math.floor(now.getTime() / 1000) - Number(timestamp));
+    if (skew > SIGNATURE_WINDOW_SECONDS) {
+      throw new DomainError('TIMESTAMP_EXPIRED', 'Request timestamp is more than 5 minutes from server time');
+    }
+
+    const found = await this.credentials.findCredential(keyId);
+    if (!found || found.key.revokedAt !== null) {
+      throw new DomainError('INVALID_API_KEY', 'Unknown or revoked API key');
+    }
+    const { key, workspace } = found;
+    if (!isIpAllowed(req.sourceIp, key.allowedIps)) {
+      throw new DomainError('IP_NOT_ALLOWED', 'Source IP is not in the allowlist of this API key');
+    }
+
+    const expected = this.signer.sign(
+      this.cipher.decrypt(key.secretCiphertext),
+      signingString(timestamp, req.method, req.path, req.bodySha256Hex),
+    );
+    if (!SIGNATURE_PATTERN.test(signature) || !this.signer.equals(expected, signature)) {
+      throw new DomainError('INVALID_SIGNATURE', 'Signature does not match the request');
+    }
+    if (isExpired(key, now)) {
+      throw new DomainError('API_KEY_EXPIRED', 'This API key has expired');
+    }
+    // Kept until the timestamp can no longer pass the skew check, so a replay
+    // is caught for as long as it could otherwise succeed.
+    const keepUntil = new Date((Number(timestamp) + 2 * SIGNATURE_WINDOW_SECONDS) * 1000);
+    if (!(await this.replays.remember(key.keyId, signature, keepUntil))) {
+      throw new DomainError('REPLAY_DETECTED', 'This signature was already used');
+    }
+    if (!workspace) {
+      throw new DomainError('WORKSPACE_NOT_FOUND', 'The workspace of this API key does not exist');
+    }
+    if (workspace.status !== 'ACTIVE') {
+      throw new DomainError('WORKSPACE_INACTIVE', 'This workspace is inactive');
+    }
+    return {
+      workspaceId: workspace.id,
+      apiKeyId: key.id,
+      keyId: key.keyId,
+      side: keySide(key),
+      scopes: scopesOf(key),
+    };
+  }
+}

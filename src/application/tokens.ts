@@ -1,0 +1,13 @@
+// Injection tokens of the ports. Composition roots (src/bootstrap) register an
+// adapter behind each; use cases ask for them with @inject(TOKENS.X).
+export const TOKENS = {
+  Clock: Symbol('Clock'),
+  UnitOfWork: Symbol('UnitOfWork'),
+  CredentialStore: Symbol('CredentialStore'),
+  ReplayGuard: Symbol('ReplayGuard'),
+  SecretCipher: Symbol('SecretCipher'),
+  RequestSigner: Symbol('RequestSigner'),
+  RandomSource: Symbol('RandomSource'),
+  NetworkRegistry: Symbol('NetworkRegistry'),
+  Logger: Symbol('Logger'),
+} as const;

@@ -1,0 +1,38 @@
+// Entrypoint and composition root of the api process.
+import 'reflect-metadata';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { buildApiApp } from '../adapters/http/api-app.js';
+import type { Config } from './config.js';
+import { openInfrastructure } from './infrastructure.js';
+import { isEntrypoint, runProcess, type Running } from './lifecycle.js';
+
+export interface RunningApi extends Running {
+  port: number;
+}
+
+export async function startApi(config: Config): Promise<RunningApi> {
+  const infra = await openInfrastructure(config, { processName: 'api', runsWorkers: false });
+  const app = buildApiApp({
+    resolve: (token) => infra.container.resolve(token),
+    logger: infra.logger,
+    metrics: infra.metrics,
+    ready: () => infra.ready(),
+  });
+  const server = app.listen(config.ports.api, config.host);
+  await once(server, 'listening');
+  server.keepAliveTimeout = 5000;
+  const port = (server.address() as AddressInfo).port;
+  infra.logger.info({ url: `http://${config.host}:${port}` }, 'api listening');
+  return {
+    port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      await infra.close();
+    },
+  };
+}
+
+if (isEntrypoint(import.meta.url)) runProcess('api', startApi);

@@ -1,0 +1,136 @@
+// The one configuration module: every setting comes from the environment and
+// is validated here. A missing or malformed setting stops the process at start
+// with one line naming the variable and what is wrong.
+import { z } from 'zod';
+import { ASSETS, NETWORKS, type Asset, type Network } from '../domain/money/networks.js';
+import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const base64Key = z
+  .string()
+  .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(8080),
+  HOST: z.string().min(1).optional(),
+  CHAIN_WORKER_PORT: port.optional(),
+  DISPATCHER_PORT: port.optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  EMBEDDED_PG_PORT: port.default(54329),
+  SECRET_ENCRYPTION_KEY: base64Key.optional(),
+  SECRET_ENCRYPTION_PREVIOUS_KEYS: z
+    .string()
+    .optional()
+    .refine(
+      (s) => !s || s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length === 32),
+      'must be a comma-separated list of base64 32-byte keys',
+    ),
+  MASTER_SEED: z
+    .string()
+    .optional()
+    .refine((s) => !s || [12, 15, 18, 21, 24].includes(s.trim().split(/\s+/).length), 'must be a BIP-39 mnemonic'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
+});
+
+export type RawConfig = z.infer<typeof schema>;
+
+export interface Config {
+  production: boolean;
+  host: string;
+  ports: { api: number; chainWorker: number; dispatcher: number };
+  dataDir: string;
+  databaseUrl: string | undefined;
+  embeddedPgPort: number;
+  encryptionKey: string | undefined;
+  previousEncryptionKeys: string[];
+  masterSeed: string | undefined;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+  networks: NetworkSetting[];
+}
+
+export class ConfigError extends Error {}
+
+function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
+  const confirmations = z.coerce.number().int().min(1).max(1000);
+  return NETWORKS.map((network: Network) => {
+    const urlVar = `${network}_RPC_URL`;
+    const rpcUrl = env[urlVar];
+    if (rpcUrl !== undefined && !z.url().safeParse(rpcUrl).success) {
+      throw new ConfigError(`${urlVar}: must be a URL`);
+    }
+    const confVar = `${network}_CONFIRMATIONS`;
+    let required = DEFAULT_CONFIRMATIONS[network];
+    if (env[confVar] !== undefined) {
+      const parsed = confirmations.safeParse(env[confVar]);
+      if (!parsed.success) throw new ConfigError(`${confVar}: must be an integer from 1 to 1000`);
+      required = parsed.data;
+    }
+    const contracts: Partial<Record<Asset, string>> = { ...(MAINNET_CONTRACTS[network] ?? {}) };
+    for (const asset of ASSETS) {
+      const v = env[`${network}_${asset}_CONTRACT`];
+      if (v) contracts[asset] = v;
+    }
+    return { network, rpcUrl: rpcUrl || null, requiredConfirmations: required, contracts };
+  });
+}
+
+/** Parses the environment. Throws ConfigError with a one-line message. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const res = schema.safeParse(env);
+  if (!res.success) {
+    const issue = res.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`${name}: ${issue.message}`);
+  }
+  const c = res.data;
+  const production = c.NODE_ENV === 'production';
+  if (production) {
+    for (const [name, value] of [
+      ['DATABASE_URL', c.DATABASE_URL],
+      ['SECRET_ENCRYPTION_KEY', c.SECRET_ENCRYPTION_KEY],
+      ['MASTER_SEED', c.MASTER_SEED],
+    ] as const) {
+      if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)`);
+    }
+  }
+  return {
+    production,
+    host: c.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
+    ports: {
+      api: c.PORT,
+      chainWorker: c.CHAIN_WORKER_PORT ?? c.PORT + 1,
+      dispatcher: c.DISPATCHER_PORT ?? c.PORT + 2,
+    },
+    dataDir: c.DATA_DIR,
+    databaseUrl: c.DATABASE_URL,
+    embeddedPgPort: c.EMBEDDED_PG_PORT,
+    encryptionKey: c.SECRET_ENCRYPTION_KEY,
+    previousEncryptionKeys: c.SECRET_ENCRYPTION_PREVIOUS_KEYS
+      ? c.SECRET_ENCRYPTION_PREVIOUS_KEYS.split(',').map((s) => s.trim())
+      : [],
+    masterSeed: c.MASTER_SEED?.trim(),
+    logLevel: c.LOG_LEVEL,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    networks: networkSettings(env),
+  };
+}
+
+/** Reads the configuration or stops the process with one line on stderr. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,84 @@
+// What every process shares: the ORM, pg-boss, the logger, the metrics and a
+// tsyringe container with the adapters registered behind the ports.
+import 'reflect-metadata';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type PgBoss from 'pg-boss';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { TOKENS } from '../application/tokens.js';
+import { StaticNetworkRegistry } from '../adapters/chains/network-settings.js';
+import { AesGcmCipher } from '../adapters/crypto/aes-gcm-cipher.js';
+import { HmacSigner } from '../adapters/crypto/hmac-signer.js';
+import { NodeRandom } from '../adapters/crypto/node-random.js';
+import { SystemClock } from '../adapters/crypto/system-clock.js';
+import { PG_BOSS_SCHEMA, createBoss } from '../adapters/jobs/pg-boss-jobs.js';
+import { createLogger, type Logger } from '../adapters/logging/logger.js';
+import { createMetrics, type Metrics } from '../adapters/metrics/metrics.js';
+import { PgCredentialStore } from '../adapters/persistence/credential-store.js';
+import { openOrm } from '../adapters/persistence/orm.js';
+import { PgReplayGuard } from '../adapters/persistence/replay-guard.js';
+import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import type { Config } from './config.js';
+import { resolveSecrets } from './secrets.js';
+
+export interface Infrastructure {
+  config: Config;
+  orm: MikroORM;
+  boss: PgBoss;
+  logger: Logger;
+  metrics: Metrics;
+  container: DependencyContainer;
+  /** Resolves when the database and the queue answer. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface InfrastructureOptions {
+  processName: string;
+  /** Workers run pg-boss maintenance and cron; the api only sends. */
+  runsWorkers: boolean;
+  logger?: Logger;
+}
+
+export async function openInfrastructure(config: Config, opts: InfrastructureOptions): Promise<Infrastructure> {
+  if (!config.databaseUrl) throw new Error('DATABASE_URL: required (npm start sets it for the processes it runs)');
+  const logger = opts.logger ?? createLogger({ level: config.logLevel, name: opts.processName });
+  const secrets = resolveSecrets(config);
+  const orm = await openOrm({ databaseUrl: config.databaseUrl });
+  const boss = createBoss(config.databaseUrl, { supervise: opts.runsWorkers, schedule: opts.runsWorkers });
+  boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+  await boss.start();
+  const metrics = createMetrics(opts.processName);
+
+  const container = rootContainer.createChildContainer();
+  container.register(TOKENS.Clock, { useValue: new SystemClock() });
+  container.register(TOKENS.RandomSource, { useValue: new NodeRandom() });
+  container.register(TOKENS.RequestSigner, { useValue: new HmacSigner() });
+  container.register(TOKENS.SecretCipher, {
+    useValue: new AesGcmCipher(secrets.encryptionKey, secrets.previousEncryptionKeys),
+  });
+  container.register(TOKENS.UnitOfWork, { useValue: new MikroUnitOfWork(orm, boss) });
+  container.register(TOKENS.CredentialStore, { useValue: new PgCredentialStore(orm) });
+  container.register(TOKENS.ReplayGuard, { useValue: new PgReplayGuard(orm) });
+  container.register(TOKENS.NetworkRegistry, {
+    useValue: new StaticNetworkRegistry(config.networks, !config.production),
+  });
+  container.register(TOKENS.Logger, { useValue: logger });
+
+  const connection = orm.em.getConnection();
+  return {
+    config,
+    orm,
+    boss,
+    logger,
+    metrics,
+    container,
+    async ready() {
+      await connection.execute('select 1');
+      await connection.execute(`select version from ${PG_BOSS_SCHEMA}.version`);
+    },
+    async close() {
+      await boss.stop({ graceful: true, wait: true, timeout: Math.max(1000, config.shutdownTimeoutMs - 2000) });
+      await orm.close(true);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// `npm run migrate`: applies pending migrations for a production deployment
+// (DATABASE_URL), or to the sandbox's embedded database when it is not set.
+import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
+import { loadConfigOrExit } from './config.js';
+import { prepareDatabase } from './prepare-database.js';
+
+const config = loadConfigOrExit();
+const db = config.databaseUrl
+  ? { url: config.databaseUrl, stop: async () => {} }
+  : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+try {
+  const { applied } = await prepareDatabase(db.url);
+  process.stdout.write(`${JSON.stringify({ applied })}\n`);
+} finally {
+  await db.stop();
+}

@@ -1,0 +1,61 @@
+// What the two worker processes share: pg-boss consumers with metrics, the
+// probes on their own port, and a graceful stop that lets jobs in flight finish.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { JobName } from '../domain/jobs/job-names.js';
+import { workOn, type JobHandler } from '../adapters/jobs/pg-boss-jobs.js';
+import { probeRouter } from '../adapters/http/probes.js';
+import type { Config } from './config.js';
+import { openInfrastructure, type Infrastructure } from './infrastructure.js';
+import type { Running } from './lifecycle.js';
+
+export interface Consumer<N extends JobName = JobName> {
+  name: N;
+  handler: JobHandler<N>;
+  /** When the job is also scheduled by this process: a cron expression and the payload. */
+  schedule?: { cron: string; data: object };
+}
+
+/** Types a consumer by its job name, so its handler sees that job's payload. */
+export const consume = <N extends JobName>(c: Consumer<N>): Consumer => c as unknown as Consumer;
+
+export interface RunningWorker extends Running {
+  port: number;
+  infra: Infrastructure;
+}
+
+export async function startWorker(
+  config: Config,
+  opts: { processName: string; port: number; consumers: (infra: Infrastructure) => Consumer[] },
+): Promise<RunningWorker> {
+  const infra = await openInfrastructure(config, { processName: opts.processName, runsWorkers: true });
+  const { boss, metrics, logger } = infra;
+  for (const consumer of opts.consumers(infra)) {
+    await workOn(boss, consumer.name, consumer.handler as JobHandler<JobName>, {
+      onDone: (name, ok) => (ok ? metrics.jobsProcessed : metrics.jobsFailed).inc({ name }),
+    });
+    if (consumer.schedule) {
+      await boss.schedule(consumer.name, consumer.schedule.cron, consumer.schedule.data, { tz: 'UTC' });
+    }
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(probeRouter({ registry: metrics.registry, ready: () => infra.ready() }));
+  app.use((_req, res) => res.status(404).json({ error: 'No such route', code: 'NOT_FOUND' }));
+  const server = app.listen(opts.port, config.host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ url: `http://${config.host}:${port}` }, `${opts.processName} listening`);
+  return {
+    port,
+    infra,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await infra.close();
+      await closed;
+    },
+  };
+}

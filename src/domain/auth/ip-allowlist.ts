@@ -1,0 +1,46 @@
+// Source-IP allowlists of API keys: single addresses or CIDR ranges, IPv4 or IPv6.
+// ipaddr.js is a pure parsing library (no I/O); IPv4-mapped IPv6 addresses
+// (::ffff:1.2.3.4, what a dual-stack socket reports) are compared as IPv4.
+import ipaddr from 'ipaddr.js';
+
+type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+function normalise(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (addr as ipaddr.IPv6).toIPv4Address();
+  }
+  return addr;
+}
+
+/** Parses one allowlist entry; returns null when it is neither an IP nor a CIDR. */
+export function parseAllowlistEntry(entry: string): Range | null {
+  try {
+    if (entry.includes('/')) {
+      const [addr, bits] = ipaddr.parseCIDR(entry);
+      return [addr, bits];
+    }
+    if (!ipaddr.isValid(entry)) return null;
+    const addr = normalise(ipaddr.parse(entry));
+    return [addr, addr.kind() === 'ipv4' ? 32 : 128];
+  } catch {
+    return null;
+  }
+}
+
+export const isValidAllowlistEntry = (entry: string): boolean => parseAllowlistEntry(entry) !== null;
+
+/** An empty allowlist means no restriction. */
+export function isIpAllowed(sourceIp: string, allowlist: readonly string[]): boolean {
+  if (allowlist.length === 0) return true;
+  if (!ipaddr.isValid(sourceIp)) return false;
+  const ip = normalise(ipaddr.parse(sourceIp));
+  return allowlist.some((entry) => {
+    const range = parseAllowlistEntry(entry);
+    if (!range) return false;
+    const [net, bits] = range;
+    const netNorm = normalise(net);
+    if (netNorm.kind() !== ip.kind()) return false;
+    const effectiveBits = netNorm === net ? bits : bits - 96;
+    return ip.match(netNorm, effectiveBits);
+  });
+}

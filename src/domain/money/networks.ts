@@ -1,0 +1,56 @@
+// The vocabulary of chains, networks and assets (contract 2.2, decisions D3, D12).
+export const BASE_CHAINS = ['TRON', 'BSC', 'ETH'] as const;
+export type BaseChain = (typeof BASE_CHAINS)[number];
+
+export const NETWORKS = [
+  'TRON_MAINNET',
+  'TRON_TESTNET',
+  'BSC_MAINNET',
+  'BSC_TESTNET',
+  'ETH_MAINNET',
+  'ETH_TESTNET',
+] as const;
+export type Network = (typeof NETWORKS)[number];
+
+export const ASSETS = ['USDT_TRON', 'USDT_BSC', 'USDT_ETH', 'USDC_ETH', 'EURC_ETH', 'ETH', 'BNB'] as const;
+export type Asset = (typeof ASSETS)[number];
+
+/** A key acts on one side: live keys on mainnets, test keys on testnets (D10). */
+export type NetworkSide = 'live' | 'test';
+
+export interface AssetSpec {
+  asset: Asset;
+  /** Decimal places on the wire (D3). */
+  apiDecimals: number;
+  /** Decimal places of the on-chain representation. */
+  chainDecimals: number;
+  native: boolean;
+}
+
+export const ASSET_SPECS: Record<Asset, AssetSpec> = {
+  USDT_TRON: { asset: 'USDT_TRON', apiDecimals: 6, chainDecimals: 6, native: false },
+  USDT_BSC: { asset: 'USDT_BSC', apiDecimals: 6, chainDecimals: 18, native: false },
+  USDT_ETH: { asset: 'USDT_ETH', apiDecimals: 6, chainDecimals: 6, native: false },
+  USDC_ETH: { asset: 'USDC_ETH', apiDecimals: 6, chainDecimals: 6, native: false },
+  EURC_ETH: { asset: 'EURC_ETH', apiDecimals: 6, chainDecimals: 6, native: false },
+  ETH: { asset: 'ETH', apiDecimals: 18, chainDecimals: 18, native: true },
+  BNB: { asset: 'BNB', apiDecimals: 18, chainDecimals: 18, native: true },
+};
+
+/** Chain/asset compatibility (2.2); EURC_ETH is allowed on ETH (D4). */
+export const CHAIN_ASSETS: Record<BaseChain, readonly Asset[]> = {
+  TRON: ['USDT_TRON'],
+  BSC: ['USDT_BSC', 'BNB'],
+  ETH: ['USDT_ETH', 'USDC_ETH', 'EURC_ETH', 'ETH'],
+};
+
+export const isAssetOnChain = (chain: BaseChain, asset: Asset): boolean => CHAIN_ASSETS[chain].includes(asset);
+
+export const networkFor = (chain: BaseChain, side: NetworkSide): Network =>
+  `${chain}_${side === 'live' ? 'MAINNET' : 'TESTNET'}` as Network;
+
+export const baseChainOf = (network: Network): BaseChain => network.split('_')[0] as BaseChain;
+
+export const sideOf = (network: Network): NetworkSide => (network.endsWith('_MAINNET') ? 'live' : 'test');
+
+export const networksOfSide = (side: NetworkSide): Network[] => BASE_CHAINS.map((c) => networkFor(c, side));

@@ -1,0 +1,90 @@
+// The ports the domain and the use cases depend on. Adapters implement them;
+// only the composition roots in src/bootstrap know which adapter is which.
+import type { ApiKey } from './auth/api-key.js';
+import type { JobName, JobPayloads } from './jobs/job-names.js';
+import type { Network } from './money/networks.js';
+import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
+import type { Asset, BaseChain } from './money/networks.js';
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Enqueues jobs. Inside a unit of work the job commits or rolls back with it. */
+export interface JobQueue {
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<void>;
+}
+
+export interface WorkspaceRepo {
+  add(workspace: Workspace): Promise<void>;
+  get(id: string): Promise<Workspace | null>;
+  /** Sets the status; returns false when there is no such workspace. */
+  setStatus(id: string, status: WorkspaceStatus, at: Date): Promise<boolean>;
+}
+
+export interface ApiKeyRepo {
+  add(key: ApiKey): Promise<void>;
+  findByKeyId(keyId: string): Promise<ApiKey | null>;
+}
+
+/** What a unit of work hands to the use case: repositories and jobs bound to one transaction. */
+export interface TxContext {
+  workspaces: WorkspaceRepo;
+  apiKeys: ApiKeyRepo;
+  jobs: JobQueue;
+}
+
+/**
+ * Runs `work` in one database transaction. State written through the context
+ * and jobs enqueued through `ctx.jobs` commit together or not at all.
+ */
+export interface UnitOfWork {
+  run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
+}
+
+/** Read side used on the authentication hot path (no transaction). */
+export interface CredentialStore {
+  /** The key with that key_id and the status of its workspace (null when the workspace is gone). */
+  findCredential(keyId: string): Promise<{ key: ApiKey; workspace: Workspace | null } | null>;
+}
+
+/**
+ * Remembers signatures inside the replay window across every api process.
+ * Returns false when the signature was already seen.
+ */
+export interface ReplayGuard {
+  remember(keyId: string, signature: string, expiresAt: Date): Promise<boolean>;
+  purgeExpired(now: Date): Promise<number>;
+}
+
+/** Authenticated encryption of secrets at rest (API key secrets, external refs). */
+export interface SecretCipher {
+  encrypt(plaintext: string): string;
+  decrypt(ciphertext: string): string;
+}
+
+export interface RequestSigner {
+  /** Lowercase hex HMAC-SHA256 of `message` under `secret`. */
+  sign(secret: string, message: string): string;
+  /** Constant-time comparison of two hex signatures. */
+  equals(a: string, b: string): boolean;
+}
+
+export interface RandomSource {
+  uuid(): string;
+  /** URL-safe random token of `bytes` bytes of entropy. */
+  token(bytes: number): string;
+}
+
+export interface NetworkConfig {
+  network: Network;
+  base: BaseChain;
+  requiredConfirmations: number;
+  enabled: boolean;
+  assets: { asset: Asset; decimals: number; contractAddress: string | null }[];
+}
+
+/** The networks this deployment knows, with their assets and settings. */
+export interface NetworkRegistry {
+  list(): NetworkConfig[];
+}
