@@ -4,11 +4,12 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../adapters/http/api-app.js';
 import type { Config } from './config.js';
-import { openInfrastructure } from './infrastructure.js';
+import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { isEntrypoint, runProcess, type Running } from './lifecycle.js';
 
 export interface RunningApi extends Running {
   port: number;
+  infra: Infrastructure;
 }
 
 export async function startApi(config: Config): Promise<RunningApi> {
@@ -26,6 +27,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   infra.logger.info({ url: `http://${config.host}:${port}` }, 'api listening');
   return {
     port,
+    infra,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -1,0 +1,201 @@
+// In-memory fakes of every port: small honest implementations (they keep state
+// and enforce the same rules), so a use case can be tested in a few lines with
+// no database. Not for integration tests: those use the real PostgreSQL.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ApiKey } from '../../src/domain/auth/api-key.js';
+import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
+import type {
+  ApiKeyRepo,
+  Clock,
+  CredentialStore,
+  JobQueue,
+  NetworkConfig,
+  NetworkRegistry,
+  RandomSource,
+  ReplayGuard,
+  RequestSigner,
+  SecretCipher,
+  TxContext,
+  UnitOfWork,
+  WorkspaceRepo,
+} from '../../src/domain/ports.js';
+import type { Workspace, WorkspaceStatus } from '../../src/domain/workspaces/workspace.js';
+
+export class FakeClock implements Clock {
+  constructor(private current = new Date('2026-01-01T00:00:00Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  set(at: Date | string): void {
+    this.current = new Date(at);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+/** Deterministic ids and tokens: uuid-shaped counters. */
+export class SequenceRandom implements RandomSource {
+  private n = 0;
+  uuid(): string {
+    this.n += 1;
+    return `00000000-0000-4000-8000-${this.n.toString(16).padStart(12, '0')}`;
+  }
+  token(bytes: number): string {
+    this.n += 1;
+    return `tok${this.n}`.padEnd(Math.ceil((bytes * 4) / 3), 'x');
+  }
+}
+
+/** Reversible and tamper-evident enough for tests; never confuses plaintext with ciphertext. */
+export class FakeCipher implements SecretCipher {
+  encrypt(plaintext: string): string {
+    return `fake:${Buffer.from(plaintext, 'utf8').toString('base64')}`;
+  }
+  decrypt(ciphertext: string): string {
+    if (!ciphertext.startsWith('fake:')) throw new Error('not a FakeCipher ciphertext');
+    return Buffer.from(ciphertext.slice(5), 'base64').toString('utf8');
+  }
+}
+
+/** The real algorithm (it is pure computation), so fakes and adapters sign alike. */
+export class FakeSigner implements RequestSigner {
+  sign(secret: string, message: string): string {
+    return createHmac('sha256', secret).update(message).digest('hex');
+  }
+  equals(a: string, b: string): boolean {
+    return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  }
+}
+
+/** The state behind the fakes: one object, so a unit of work can roll it back. */
+export class InMemoryStore {
+  workspaces = new Map<string, Workspace>();
+  apiKeys = new Map<string, ApiKey>();
+  jobs: { name: JobName; payload: unknown }[] = [];
+
+  snapshot(): () => void {
+    const ws = new Map([...this.workspaces].map(([k, v]) => [k, { ...v }]));
+    const ks = new Map([...this.apiKeys].map(([k, v]) => [k, { ...v }]));
+    const js = [...this.jobs];
+    return () => {
+      this.workspaces = ws;
+      this.apiKeys = ks;
+      this.jobs = js;
+    };
+  }
+}
+
+export class InMemoryWorkspaceRepo implements WorkspaceRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async add(w: Workspace): Promise<void> {
+    if (this.store.workspaces.has(w.id)) throw new Error(`duplicate workspace ${w.id}`);
+    this.store.workspaces.set(w.id, { ...w });
+  }
+  async get(id: string): Promise<Workspace | null> {
+    const w = this.store.workspaces.get(id);
+    return w ? { ...w } : null;
+  }
+  async setStatus(id: string, status: WorkspaceStatus, at: Date): Promise<boolean> {
+    const w = this.store.workspaces.get(id);
+    if (!w) return false;
+    this.store.workspaces.set(id, { ...w, status, updatedAt: at });
+    return true;
+  }
+}
+
+export class InMemoryApiKeyRepo implements ApiKeyRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async add(key: ApiKey): Promise<void> {
+    for (const k of this.store.apiKeys.values()) {
+      if (k.keyId === key.keyId) throw new Error(`duplicate key_id ${key.keyId}`);
+    }
+    this.store.apiKeys.set(key.id, { ...key });
+  }
+  async findByKeyId(keyId: string): Promise<ApiKey | null> {
+    const k = [...this.store.apiKeys.values()].find((x) => x.keyId === keyId);
+    return k ? { ...k } : null;
+  }
+}
+
+export class InMemoryJobQueue implements JobQueue {
+  constructor(private readonly store: InMemoryStore) {}
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<void> {
+    this.store.jobs.push({ name, payload });
+  }
+}
+
+/** Runs work against the store; a throw restores the store as it was (rollback). */
+export class InMemoryUnitOfWork implements UnitOfWork {
+  constructor(private readonly store: InMemoryStore) {}
+  async run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+    const rollback = this.store.snapshot();
+    try {
+      return await work({
+        workspaces: new InMemoryWorkspaceRepo(this.store),
+        apiKeys: new InMemoryApiKeyRepo(this.store),
+        jobs: new InMemoryJobQueue(this.store),
+      });
+    } catch (err) {
+      rollback();
+      throw err;
+    }
+  }
+}
+
+export class InMemoryCredentialStore implements CredentialStore {
+  constructor(private readonly store: InMemoryStore) {}
+  async findCredential(keyId: string): Promise<{ key: ApiKey; workspace: Workspace | null } | null> {
+    const key = [...this.store.apiKeys.values()].find((k) => k.keyId === keyId);
+    if (!key) return null;
+    return { key: { ...key }, workspace: this.store.workspaces.get(key.workspaceId) ?? null };
+  }
+}
+
+export class InMemoryReplayGuard implements ReplayGuard {
+  private readonly seen = new Map<string, Date>();
+  constructor(private readonly clock: Clock) {}
+  async remember(keyId: string, signature: string, expiresAt: Date): Promise<boolean> {
+    const k = `${keyId}:${signature}`;
+    const existing = this.seen.get(k);
+    if (existing && existing > this.clock.now()) return false;
+    this.seen.set(k, expiresAt);
+    return true;
+  }
+  async purgeExpired(now: Date): Promise<number> {
+    let n = 0;
+    for (const [k, exp] of this.seen) {
+      if (exp <= now) {
+        this.seen.delete(k);
+        n += 1;
+      }
+    }
+    return n;
+  }
+  get size(): number {
+    return this.seen.size;
+  }
+}
+
+export class FixedNetworkRegistry implements NetworkRegistry {
+  constructor(private readonly networks: NetworkConfig[]) {}
+  list(): NetworkConfig[] {
+    return this.networks.map((n) => ({ ...n, assets: n.assets.map((a) => ({ ...a })) }));
+  }
+}
+
+/** Everything a use-case test needs, wired together. */
+export function fakeWorld() {
+  const store = new InMemoryStore();
+  const clock = new FakeClock();
+  return {
+    store,
+    clock,
+    random: new SequenceRandom(),
+    cipher: new FakeCipher(),
+    signer: new FakeSigner(),
+    uow: new InMemoryUnitOfWork(store),
+    credentials: new InMemoryCredentialStore(store),
+    replays: new InMemoryReplayGuard(clock),
+  };
+}

@@ -1,0 +1,2 @@
+// Loaded before every test file: tsyringe needs the reflect polyfill.
+import 'reflect-metadata';

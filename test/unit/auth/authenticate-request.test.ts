@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { AuthenticateRequest, type SignedRequest } from '../../../src/application/auth/authenticate-request.js';
+import { CreateWorkspace } from '../../../src/application/workspaces/create-workspace.js';
+import { sha256Hex, signRequest } from '../../../src/sdk/signing.js';
+import type { ErrorCode } from '../../../src/domain/errors.js';
+import { fakeWorld } from '../../support/fakes.js';
+
+async function setup() {
+  const world = fakeWorld();
+  const created = await new CreateWorkspace(world.uow, world.cipher, world.random, world.clock).execute({ name: 'acme' });
+  const auth = new AuthenticateRequest(world.credentials, world.replays, world.cipher, world.signer, world.clock);
+  const nowSeconds = () => String(Math.floor(world.clock.now().getTime() / 1000));
+  const signed = (over: Partial<SignedRequest> & { secret?: string; body?: string } = {}): SignedRequest => {
+    const timestamp = over.timestamp ?? nowSeconds();
+    const method = over.method ?? 'GET';
+    const path = over.path ?? '/v2/chains?page=1';
+    const body = over.body ?? '';
+    const secret = over.secret ?? created.testKey.secret;
+    return {
+      keyId: created.testKey.keyId,
+      timestamp,
+      signature: signRequest({ secret, timestamp, method, path, body }),
+      method,
+      path,
+      bodySha256Hex: sha256Hex(body),
+      sourceIp: '203.0.113.7',
+      ...over,
+    };
+  };
+  const key = () => [...world.store.apiKeys.values()].find((k) => k.keyId === created.testKey.keyId)!;
+  return { world, created, auth, signed, key };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<ErrorCode | 'OK'> {
+  try {
+    await p;
+    return 'OK';
+  } catch (err) {
+    return (err as { code: ErrorCode }).code;
+  }
+}
+
+describe('AuthenticateRequest', () => {
+  it('accepts a correctly signed request and names the workspace, the test side and every scope', async () => {
+    const { auth, signed, created } = await setup();
+    const p = await auth.execute(signed());
+    expect(p.workspaceId).toBe(created.workspaceId);
+    expect(p.side).toBe('test');
+    expect(p.scopes.size).toBe(12);
+  });
+
+  it('refuses a request missing any of the three headers with MISSING_AUTH_HEADERS', async () => {
+    const { auth, signed } = await setup();
+    for (const field of ['keyId', 'timestamp', 'signature'] as const) {
+      expect(await codeOf(auth.execute({ ...signed(), [field]: undefined }))).toBe('MISSING_AUTH_HEADERS');
+    }
+  });
+
+  it('refuses a timestamp more than five minutes away, either side, and a non-numeric one', async () => {
+    const { auth, signed, world } = await setup();
+    const now = Math.floor(world.clock.now().getTime() / 1000);
+    expect(await codeOf(auth.execute(signed({ timestamp: String(now - 301) })))).toBe('TIMESTAMP_EXPIRED');
+    expect(await codeOf(auth.execute(signed({ timestamp: String(now + 301) })))).toBe('TIMESTAMP_EXPIRED');
+    expect(await codeOf(auth.execute(signed({ timestamp: 'soon' })))).toBe('TIMESTAMP_EXPIRED');
+    expect(await codeOf(auth.execute(signed({ timestamp: String(now - 300) })))).toBe('OK');
+  });
+
+  it('refuses a wrong secret, a changed path, a changed body and an uppercase signature with INVALID_SIGNATURE', async () => {
+    const { auth, signed } = await setup();
+    expect(await codeOf(auth.execute(signed({ secret: 'not-the-secret' })))).toBe('INVALID_SIGNATURE');
+    const good = signed();
+    expect(await codeOf(auth.execute({ ...good, path: '/v2/chains?page=2' }))).toBe('INVALID_SIGNATURE');
+    expect(await codeOf(auth.execute({ ...good, bodySha256Hex: sha256Hex('{}') }))).toBe('INVALID_SIGNATURE');
+    expect(await codeOf(auth.execute({ ...signed(), signature: signed().signature!.toUpperCase() }))).toBe(
+      'INVALID_SIGNATURE',
+    );
+  });
+
+  it('refuses the same signature twice with REPLAY_DETECTED', async () => {
+    const { auth, signed } = await setup();
+    const req = signed();
+    expect(await codeOf(auth.execute(req))).toBe('OK');
+    expect(await codeOf(auth.execute(req))).toBe('REPLAY_DETECTED');
+  });
+
+  it('refuses an unknown key and a revoked key with INVALID_API_KEY', async () => {
+    const { auth, signed, key, world } = await setup();
+    expect(await codeOf(auth.execute(signed({ keyId: 'sk_test_nope' })))).toBe('INVALID_API_KEY');
+    world.store.apiKeys.set(key().id, { ...key(), revokedAt: world.clock.now() });
+    expect(await codeOf(auth.execute(signed()))).toBe('INVALID_API_KEY');
+  });
+
+  it('refuses an expired key with API_KEY_EXPIRED once expires_at is reached', async () => {
+    const { auth, signed, key, world } = await setup();
+    world.store.apiKeys.set(key().id, { ...key(), expiresAt: new Date(world.clock.now().getTime() + 60_000) });
+    expect(await codeOf(auth.execute(signed()))).toBe('OK');
+    world.clock.advance(60_000);
+    expect(await codeOf(auth.execute(signed()))).toBe('API_KEY_EXPIRED');
+  });
+
+  it('checks the IP allowlist before the signature', async () => {
+    const { auth, signed, key, world } = await setup();
+    world.store.apiKeys.set(key().id, { ...key(), allowedIps: ['198.51.100.0/24', '2001:db8::/32'] });
+    expect(await codeOf(auth.execute(signed({ secret: 'wrong', sourceIp: '203.0.113.7' })))).toBe('IP_NOT_ALLOWED');
+    expect(await codeOf(auth.execute(signed({ sourceIp: '198.51.100.20', path: '/v2/chains?n=1' })))).toBe('OK');
+    expect(await codeOf(auth.execute(signed({ sourceIp: '2001:db8:1::5', path: '/v2/chains?n=2' })))).toBe('OK');
+    expect(await codeOf(auth.execute(signed({ sourceIp: '::ffff:198.51.100.9', path: '/v2/chains?n=3' })))).toBe('OK');
+    expect(await codeOf(auth.execute(signed({ sourceIp: '2001:db9::1' })))).toBe('IP_NOT_ALLOWED');
+  });
+
+  it('refuses keys of an inactive workspace with WORKSPACE_INACTIVE', async () => {
+    const { auth, signed, created, world } = await setup();
+    const w = world.store.workspaces.get(created.workspaceId)!;
+    world.store.workspaces.set(w.id, { ...w, status: 'INACTIVE' });
+    expect(await codeOf(auth.execute(signed()))).toBe('WORKSPACE_INACTIVE');
+  });
+
+  it('maps a legacy READ_ONLY key with no scopes to every :read scope and nothing else', async () => {
+    const { auth, signed, key, world } = await setup();
+    world.store.apiKeys.set(key().id, { ...key(), scopes: [], permission: 'READ_ONLY' });
+    const p = await auth.execute(signed());
+    expect([...p.scopes].every((s) => s.endsWith(':read'))).toBe(true);
+    expect(p.scopes.has('wallets:read')).toBe(true);
+    expect(p.scopes.size).toBe(7);
+  });
+});
