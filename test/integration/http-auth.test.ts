@@ -1,0 +1,188 @@
+// Authentication, body checks and error bodies over real HTTP against the real
+// database, with two api processes sharing it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
+import { SetWorkspaceStatus } from '../../src/application/workspaces/set-workspace-status.js';
+import { authHeaders } from '../../src/sdk/signing.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+
+let db: TestDatabase;
+let api: Awaited<ReturnType<typeof startTestApi>>;
+let api2: Awaited<ReturnType<typeof startTestApi>>;
+let ws: CreatedWorkspace;
+let test: { keyId: string; secret: string };
+let live: { keyId: string; secret: string };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const config = testConfig(db.url);
+  api = await startTestApi(config);
+  api2 = await startTestApi(config);
+  ws = await createWorkspace(api);
+  test = ws.testKey;
+  live = ws.liveKey;
+});
+
+afterAll(async () => {
+  await api?.close();
+  await api2?.close();
+  await db?.drop();
+});
+
+const sql = (text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute(text, params);
+
+describe('GET /v2/chains', () => {
+  it('lists the testnets with their assets for a test key', async () => {
+    const res = await call(api.baseUrl, test, { path: '/v2/chains' });
+    expect(res.status).toBe(200);
+    const chains = res.body.data.map((c: { chain: string }) => c.chain).sort();
+    expect(chains).toEqual(['BSC_TESTNET', 'ETH_TESTNET', 'TRON_TESTNET']);
+    const eth = res.body.data.find((c: { chain: string }) => c.chain === 'ETH_TESTNET');
+    // In the sandbox the testnets are on from the start (D12).
+    expect(eth).toMatchObject({ base_chain: 'ETH', required_confirmations: 6, enabled: true });
+    expect(eth.assets).toContainEqual({ asset: 'ETH', decimals: 18, contract_address: null });
+    expect(eth.assets.map((a: { asset: string }) => a.asset).sort()).toEqual(['ETH', 'EURC_ETH', 'USDC_ETH', 'USDT_ETH']);
+  });
+
+  it('lists the mainnets for a live key, disabled while they have no node URL', async () => {
+    const res = await call(api.baseUrl, live, { path: '/v2/chains' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((c: { chain: string }) => c.chain).sort()).toEqual(['BSC_MAINNET', 'ETH_MAINNET', 'TRON_MAINNET']);
+    expect(res.body.data.every((c: { enabled: boolean }) => c.enabled === false)).toBe(true);
+    const tron = res.body.data.find((c: { chain: string }) => c.chain === 'TRON_MAINNET');
+    expect(tron.assets).toEqual([{ asset: 'USDT_TRON', decimals: 6, contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }]);
+  });
+});
+
+describe('authentication over HTTP', () => {
+  it('answers 401 MISSING_AUTH_HEADERS to an unsigned request, with an X-Request-Id', async () => {
+    const res = await fetch(`${api.baseUrl}/v2/chains`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: expect.any(String), code: 'MISSING_AUTH_HEADERS' });
+    expect(res.headers.get('x-request-id')).toMatch(/.{8,}/);
+  });
+
+  it('signs over the exact path with its query string', async () => {
+    const ok = await call(api.baseUrl, test, { path: '/v2/chains?page=1&limit=5' });
+    expect(ok.status).toBe(200);
+    const headers = authHeaders(test.keyId, { secret: test.secret, method: 'GET', path: '/v2/chains' });
+    const res = await fetch(`${api.baseUrl}/v2/chains?page=1`, { headers });
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('INVALID_SIGNATURE');
+  });
+
+  it('answers 401 TIMESTAMP_EXPIRED to a request signed ten minutes ago', async () => {
+    const old = String(Math.floor(Date.now() / 1000) - 600);
+    const res = await call(api.baseUrl, test, { path: '/v2/chains', timestamp: old });
+    expect([res.status, res.body.code]).toEqual([401, 'TIMESTAMP_EXPIRED']);
+  });
+
+  it('answers 401 INVALID_API_KEY to an unknown key', async () => {
+    const res = await call(api.baseUrl, { keyId: 'sk_test_unknown', secret: 'x' }, { path: '/v2/chains' });
+    expect([res.status, res.body.code]).toEqual([401, 'INVALID_API_KEY']);
+  });
+
+  it('detects a replay across two api processes sharing the database', async () => {
+    const headers = authHeaders(test.keyId, { secret: test.secret, method: 'GET', path: '/v2/chains?replay=1' });
+    const first = await fetch(`${api.baseUrl}/v2/chains?replay=1`, { headers });
+    expect(first.status).toBe(200);
+    const second = await fetch(`${api2.baseUrl}/v2/chains?replay=1`, { headers });
+    expect(second.status).toBe(401);
+    expect((await second.json()).code).toBe('REPLAY_DETECTED');
+  });
+
+  it('answers 401 API_KEY_EXPIRED for a key past expires_at', async () => {
+    const other = await createWorkspace(api, 'expiring');
+    await sql(`update api_keys set expires_at = now() - interval '1 second' where key_id = ?`, [other.testKey.keyId]);
+    const res = await call(api.baseUrl, other.testKey, { path: '/v2/chains' });
+    expect([res.status, res.body.code]).toEqual([401, 'API_KEY_EXPIRED']);
+  });
+
+  it('rejects a revoked key on its very next request, in every api process', async () => {
+    const other = await createWorkspace(api, 'revoked');
+    expect((await call(api2.baseUrl, other.testKey, { path: '/v2/chains' })).status).toBe(200);
+    await sql(`update api_keys set revoked_at = now() where key_id = ?`, [other.testKey.keyId]);
+    const res = await call(api2.baseUrl, other.testKey, { path: '/v2/chains' });
+    expect([res.status, res.body.code]).toEqual([401, 'INVALID_API_KEY']);
+  });
+
+  it('answers 403 IP_NOT_ALLOWED before checking the signature, and lets an allowed IPv4 or IPv6 range in', async () => {
+    const other = await createWorkspace(api, 'allowlisted');
+    await sql(`update api_keys set allowed_ips = '{10.0.0.0/8,2001:db8::/32}' where key_id = ?`, [other.testKey.keyId]);
+    const bad = await call(api.baseUrl, { keyId: other.testKey.keyId, secret: 'wrong' }, { path: '/v2/chains' });
+    expect([bad.status, bad.body.code]).toEqual([403, 'IP_NOT_ALLOWED']);
+    await sql(`update api_keys set allowed_ips = '{127.0.0.0/8}' where key_id = ?`, [other.testKey.keyId]);
+    expect((await call(api.baseUrl, other.testKey, { path: '/v2/chains' })).status).toBe(200);
+    await sql(`update api_keys set allowed_ips = '{::1/128}' where key_id = ?`, [other.testKey.keyId]);
+    const v4 = await call(api.baseUrl, other.testKey, { path: '/v2/chains?v=4' });
+    expect(v4.body.code).toBe('IP_NOT_ALLOWED');
+  });
+
+  it('answers 403 WORKSPACE_INACTIVE once the workspace is deactivated, and lets it back in when re-activated', async () => {
+    const other = await createWorkspace(api, 'inactive');
+    const set = api.infra.container.resolve(SetWorkspaceStatus);
+    await set.execute({ workspaceId: other.workspaceId, status: 'INACTIVE' });
+    const res = await call(api.baseUrl, other.testKey, { path: '/v2/chains' });
+    expect([res.status, res.body.code]).toEqual([403, 'WORKSPACE_INACTIVE']);
+    await set.execute({ workspaceId: other.workspaceId, status: 'ACTIVE' });
+    expect((await call(api.baseUrl, other.testKey, { path: '/v2/chains?again=1' })).status).toBe(200);
+  });
+
+  it('never stores a key secret in clear', async () => {
+    const rows = await sql(`select secret_ciphertext from api_keys`);
+    const all = JSON.stringify(rows);
+    expect(all).not.toContain(test.secret);
+    expect(all).not.toContain(live.secret);
+  });
+});
+
+describe('request bodies and errors', () => {
+  it('answers 415 to a body that is not application/json', async () => {
+    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/chains', body: 'a=b', headers: { 'Content-Type': 'text/plain' } });
+    expect([res.status, res.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+  });
+
+  it('answers 400 INVALID_JSON to malformed JSON, before routing', async () => {
+    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/no-such-route', body: '{"a":' });
+    expect([res.status, res.body.code]).toEqual([400, 'INVALID_JSON']);
+  });
+
+  it('answers 413 PAYLOAD_TOO_LARGE to a body over 64 KiB', async () => {
+    const body = JSON.stringify({ pad: 'x'.repeat(70 * 1024) });
+    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/chains', body });
+    expect([res.status, res.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+  });
+
+  it('answers 404 NOT_FOUND as JSON to an unknown route, under /v2 and elsewhere', async () => {
+    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/no-such-route', body: '{}' });
+    expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
+    const outside = await fetch(`${api.baseUrl}/nope`);
+    expect(outside.status).toBe(404);
+    expect((await outside.json()).code).toBe('NOT_FOUND');
+  });
+
+  it('serves /healthz, /readyz and /metrics with the request duration histogram', async () => {
+    expect((await fetch(`${api.baseUrl}/healthz`)).status).toBe(200);
+    expect((await fetch(`${api.baseUrl}/readyz`)).status).toBe(200);
+    const metrics = await (await fetch(`${api.baseUrl}/metrics`)).text();
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/chains\/"[^}]*status="200"/);
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answers 500 INTERNAL_ERROR with no SQL or stack in the body, and the request id in a header', async () => {
+    await sql('alter table api_keys rename to api_keys_hidden');
+    try {
+      const res = await call(api.baseUrl, test, { path: '/v2/chains?broken=1' });
+      expect(res.status).toBe(500);
+      expect(Object.keys(res.body).sort()).toEqual(['code', 'error']);
+      expect(res.body.code).toBe('INTERNAL_ERROR');
+      expect(res.text).not.toMatch(/api_keys|select|at .*\.ts|relation/i);
+      expect(res.body.error).toContain(res.headers.get('x-request-id'));
+    } finally {
+      await sql('alter table api_keys_hidden rename to api_keys');
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../../../src/bootstrap/config.js';
+
+const key = randomBytes(32).toString('base64');
+const seed = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const messageOf = (env: NodeJS.ProcessEnv): string => {
+  try {
+    parseConfig(env);
+    return 'OK';
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+};
+
+describe('configuration', () => {
+  it('has sandbox defaults with no environment at all', () => {
+    const c = parseConfig({});
+    expect(c.production).toBe(false);
+    expect(c.ports).toEqual({ api: 8080, chainWorker: 8081, dispatcher: 8082 });
+    expect(c.dataDir).toBe('.data');
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.logLevel).toBe('info');
+  });
+
+  it('derives the worker ports from PORT', () => {
+    expect(parseConfig({ PORT: '9000' }).ports).toEqual({ api: 9000, chainWorker: 9001, dispatcher: 9002 });
+  });
+
+  it('names the variable and the problem of a malformed setting in one line', () => {
+    expect(messageOf({ PORT: 'eighty' })).toMatch(/^PORT: /);
+    expect(messageOf({ DATABASE_URL: 'mysql://x' })).toMatch(/^DATABASE_URL: must be a postgres:\/\/ URL$/);
+    expect(messageOf({ SECRET_ENCRYPTION_KEY: 'c2hvcnQ=' })).toMatch(/^SECRET_ENCRYPTION_KEY: must be 32 bytes/);
+    expect(messageOf({ LOG_LEVEL: 'loud' })).toMatch(/^LOG_LEVEL: /);
+    expect(messageOf({ ETH_MAINNET_CONFIRMATIONS: '0' })).toMatch(/^ETH_MAINNET_CONFIRMATIONS: /);
+    expect(messageOf({ PORT: 'eighty' })).not.toContain('\n');
+  });
+
+  it('requires the database, the encryption key and the seed in production, naming the missing one', () => {
+    expect(messageOf({ NODE_ENV: 'production' })).toMatch(/^DATABASE_URL: required in production/);
+    expect(messageOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toMatch(/^SECRET_ENCRYPTION_KEY: required/);
+    expect(
+      messageOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key }),
+    ).toMatch(/^MASTER_SEED: required/);
+    const c = parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed });
+    expect(c.production).toBe(true);
+    expect(c.host).toBe('0.0.0.0');
+  });
+
+  it('enables a mainnet only when its node URL is configured', () => {
+    const c = parseConfig({ ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0xabc' });
+    expect(c.networks.find((n) => n.network === 'ETH_MAINNET')?.rpcUrl).toBe('https://eth.example.org');
+    expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0xabc');
+    expect(messageOf({ BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be a URL');
+  });
+});
