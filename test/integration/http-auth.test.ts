@@ -69,7 +69,7 @@ describe('authentication over HTTP', () => {
     const headers = authHeaders(test.keyId, { secret: test.secret, method: 'GET', path: '/v2/chains' });
     const res = await fetch(`${api.baseUrl}/v2/chains?page=1`, { headers });
     expect(res.status).toBe(401);
-    expect((await res.json()).code).toBe('INVALID_SIGNATURE');
+    expect(((await res.json()) as { code: string }).code).toBe('INVALID_SIGNATURE');
   });
 
   it('answers 401 TIMESTAMP_EXPIRED to a request signed ten minutes ago', async () => {
@@ -89,7 +89,7 @@ describe('authentication over HTTP', () => {
     expect(first.status).toBe(200);
     const second = await fetch(`${api2.baseUrl}/v2/chains?replay=1`, { headers });
     expect(second.status).toBe(401);
-    expect((await second.json()).code).toBe('REPLAY_DETECTED');
+    expect(((await second.json()) as { code: string }).code).toBe('REPLAY_DETECTED');
   });
 
   it('answers 401 API_KEY_EXPIRED for a key past expires_at', async () => {
@@ -159,7 +159,7 @@ describe('request bodies and errors', () => {
     expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
     const outside = await fetch(`${api.baseUrl}/nope`);
     expect(outside.status).toBe(404);
-    expect((await outside.json()).code).toBe('NOT_FOUND');
+    expect(((await outside.json()) as { code: string }).code).toBe('NOT_FOUND');
   });
 
   it('serves /healthz, /readyz and /metrics with the request duration histogram', async () => {

@@ -12,7 +12,7 @@ export interface ProbeDeps {
 export function probeRouter(deps: ProbeDeps): Router {
   const r = Router();
   r.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    res.json({ status: 'ok', pid: process.pid });
   });
   r.get('/readyz', async (_req, res) => {
     try {

