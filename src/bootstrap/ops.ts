@@ -28,11 +28,8 @@ if (!config.databaseUrl) await prepareDatabase(db.url);
 // Logs go to stderr: stdout carries only the command's result.
 const logger = createLogger({ level: 'warn', name: 'ops', destination: 2 });
 const infra = await openInfrastructure({ ...config, databaseUrl: db.url }, { processName: 'ops', runsWorkers: false, logger });
-let code = 1;
-try {
-  code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t) }, io);
-} finally {
+const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t) }, io).finally(async () => {
   await infra.close();
   await db.stop();
-}
+});
 process.exit(code);

@@ -53,7 +53,7 @@ export async function call(
   };
   const res = await fetch(baseUrl + req.path, { method, headers, body: req.body });
   const text = await res.text();
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
