@@ -6,13 +6,20 @@ import type { ApiKey } from '../../../domain/auth/api-key.js';
 export const ApiKeyEntity = new EntitySchema<ApiKey>({
   name: 'ApiKey',
   tableName: 'api_keys',
+  indexes: [{ name: 'api_keys_workspace_idx', properties: ['workspaceId', 'createdAt'] }],
   properties: {
     id: { type: 'uuid', primary: true },
-    workspaceId: { type: 'uuid' },
-    keyId: { type: 'text', unique: true },
+    workspaceId: {
+      kind: 'm:1',
+      entity: 'Workspace',
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      deleteRule: 'cascade',
+    } as never,
+    keyId: { type: 'text', unique: 'api_keys_key_id_unique' },
     label: { type: 'text' },
     scopes: { type: ArrayType, columnType: 'text[]' },
-    permission: { type: 'text', nullable: true },
+    permission: { enum: true, items: ['READ_ONLY', 'READ_WRITE'], nullable: true },
     allowedIps: { type: ArrayType, columnType: 'text[]' },
     isTest: { type: 'boolean' },
     secretCiphertext: { type: 'text' },

@@ -1,6 +1,8 @@
 // Every MikroORM entity schema of the service, for the ORM configuration.
+// They describe the tables completely, so `npm run migration:create` diffs cleanly.
 import { ApiKeyEntity } from './api-key-entity.js';
+import { RequestSignatureEntity } from './request-signature-entity.js';
 import { WorkspaceEntity } from './workspace-entity.js';
 
-export const ENTITIES = [WorkspaceEntity, ApiKeyEntity];
-export { ApiKeyEntity, WorkspaceEntity };
+export const ENTITIES = [WorkspaceEntity, ApiKeyEntity, RequestSignatureEntity];
+export { ApiKeyEntity, RequestSignatureEntity, WorkspaceEntity };

@@ -8,8 +8,8 @@ export const WorkspaceEntity = new EntitySchema<Workspace>({
   properties: {
     id: { type: 'uuid', primary: true },
     name: { type: 'text' },
-    status: { type: 'text' },
-    withdrawalsFrozen: { type: 'boolean' },
+    status: { enum: true, items: ['ACTIVE', 'INACTIVE'] },
+    withdrawalsFrozen: { type: 'boolean', default: false },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
