@@ -27,6 +27,7 @@ export function ormConfig(opts: OrmOptions) {
       allOrNothing: true,
       snapshot: false,
       emit: 'ts',
+      silent: true,
     },
   });
 }
