@@ -1,6 +1,7 @@
 // Entrypoint and composition root of the chain-worker process: it will watch
 // the chains and move funds; for now it proves it consumes work (heartbeat).
 import 'reflect-metadata';
+import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import type { Config } from './config.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
@@ -10,7 +11,9 @@ export function startChainWorker(config: Config): Promise<RunningWorker> {
     processName: 'chain-worker',
     port: config.ports.chainWorker,
     consumers: ({ logger, boss }) => {
-      void boss.send('chain.heartbeat', { source: 'startup' });
+      enqueueNow(boss, 'chain.heartbeat', { source: 'startup' }).catch((err: unknown) =>
+        logger.error({ err }, 'could not enqueue the startup heartbeat'),
+      );
       return [
         consume({
           name: 'chain.heartbeat',

@@ -1,14 +1,15 @@
 // The one configuration module: every setting comes from the environment and
 // is validated here. A missing or malformed setting stops the process at start
 // with one line naming the variable and what is wrong.
+import { validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { z } from 'zod';
-import { ASSETS, NETWORKS, type Asset, type Network } from '../domain/money/networks.js';
+import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, type Asset, type Network } from '../domain/money/networks.js';
 import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
-const base64Key = z
-  .string()
-  .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
+const BASE64_32_BYTES = /^[A-Za-z0-9+/]{43}=$/;
+const base64Key = z.string().regex(BASE64_32_BYTES, 'must be 32 bytes, base64-encoded (e.g. openssl rand -base64 32)');
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -27,13 +28,13 @@ const schema = z.object({
     .string()
     .optional()
     .refine(
-      (s) => !s || s.split(',').every((k) => Buffer.from(k.trim(), 'base64').length === 32),
+      (s) => !s || s.split(',').every((k) => BASE64_32_BYTES.test(k.trim())),
       'must be a comma-separated list of base64 32-byte keys',
     ),
   MASTER_SEED: z
     .string()
     .optional()
-    .refine((s) => !s || [12, 15, 18, 21, 24].includes(s.trim().split(/\s+/).length), 'must be a BIP-39 mnemonic'),
+    .refine((s) => !s || validateMnemonic(s.trim().split(/\s+/).join(' '), wordlist), 'must be a valid BIP-39 English mnemonic'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
 });
@@ -74,15 +75,24 @@ function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
     }
     const contracts: Partial<Record<Asset, string>> = { ...(MAINNET_CONTRACTS[network] ?? {}) };
     for (const asset of ASSETS) {
-      const v = env[`${network}_${asset}_CONTRACT`];
-      if (v) contracts[asset] = v;
+      const name = `${network}_${asset}_CONTRACT`;
+      const v = env[name];
+      if (v === undefined) continue;
+      if (!CHAIN_ASSETS[baseChainOf(network)].includes(asset)) throw new ConfigError(`${name}: ${asset} is not an asset of ${network}`);
+      if (!/^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/.test(v)) throw new ConfigError(`${name}: must be a contract address`);
+      contracts[asset] = v;
     }
     return { network, rpcUrl: rpcUrl || null, requiredConfirmations: required, contracts };
   });
 }
 
+export interface ParseOptions {
+  /** False for tools that never touch secrets (migrations): production then needs only DATABASE_URL. */
+  requireSecrets?: boolean;
+}
+
 /** Parses the environment. Throws ConfigError with a one-line message. */
-export function parseConfig(env: NodeJS.ProcessEnv): Config {
+export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Config {
   const res = schema.safeParse(env);
   if (!res.success) {
     const issue = res.error.issues[0]!;
@@ -92,11 +102,12 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   const c = res.data;
   const production = c.NODE_ENV === 'production';
   if (production) {
-    for (const [name, value] of [
+    const required = [
       ['DATABASE_URL', c.DATABASE_URL],
       ['SECRET_ENCRYPTION_KEY', c.SECRET_ENCRYPTION_KEY],
       ['MASTER_SEED', c.MASTER_SEED],
-    ] as const) {
+    ] as const;
+    for (const [name, value] of opts.requireSecrets === false ? required.slice(0, 1) : required) {
       if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)`);
     }
   }
@@ -123,9 +134,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
 }
 
 /** Reads the configuration or stops the process with one line on stderr. */
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env, opts: ParseOptions = {}): Config {
   try {
-    return parseConfig(env);
+    return parseConfig(env, opts);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message}\n`);

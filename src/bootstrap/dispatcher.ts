@@ -3,6 +3,7 @@
 // creation and the purge of expired request signatures.
 import 'reflect-metadata';
 import { PurgeRequestSignatures } from '../application/maintenance/purge-request-signatures.js';
+import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import type { Config } from './config.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
@@ -12,7 +13,9 @@ export function startDispatcher(config: Config): Promise<RunningWorker> {
     processName: 'dispatcher',
     port: config.ports.dispatcher,
     consumers: ({ logger, boss, container }) => {
-      void boss.send('dispatch.heartbeat', { source: 'startup' });
+      enqueueNow(boss, 'dispatch.heartbeat', { source: 'startup' }).catch((err: unknown) =>
+        logger.error({ err }, 'could not enqueue the startup heartbeat'),
+      );
       const purge = container.resolve(PurgeRequestSignatures);
       return [
         consume({

@@ -48,6 +48,8 @@ export function runProcess(name: string, start: (config: Config) => Promise<Runn
       };
       process.on('SIGTERM', () => stop('SIGTERM'));
       process.on('SIGINT', () => stop('SIGINT'));
+      // Started by the sandbox supervisor: never outlive it, even if it is killed.
+      if (process.connected) process.on('disconnect', () => stop('supervisor-gone'));
     },
     (err: unknown) => {
       logger.fatal({ err }, 'failed to start');

@@ -4,7 +4,7 @@ import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js'
 import { loadConfigOrExit } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 
-const config = loadConfigOrExit();
+const config = loadConfigOrExit(process.env, { requireSecrets: false });
 const db = config.databaseUrl
   ? { url: config.databaseUrl, stop: async () => {} }
   : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });

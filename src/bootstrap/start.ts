@@ -47,7 +47,9 @@ const { url: databaseUrl, child: dbChild } = await startDatabase();
 const { applied } = await prepareDatabase(databaseUrl);
 if (applied.length) logger.info({ applied }, 'migrations applied');
 
-const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
+const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
+// The local sandbox confirms after 2 blocks (D12) unless told otherwise.
+for (const network of ['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET']) env[`${network}_CONFIRMATIONS`] ??= '2';
 const processes: Supervised[] = ['api', 'chain-worker', 'dispatcher'].map((name) => ({
   name,
   child: null,

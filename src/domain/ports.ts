@@ -81,7 +81,7 @@ export interface NetworkConfig {
   base: BaseChain;
   requiredConfirmations: number;
   enabled: boolean;
-  assets: { asset: Asset; decimals: number; contractAddress: string | null }[];
+  assets: { asset: Asset; decimals: number; chainDecimals: number; contractAddress: string | null }[];
 }
 
 /** The networks this deployment knows, with their assets and settings. */

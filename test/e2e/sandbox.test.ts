@@ -60,6 +60,8 @@ describe('npm start (local sandbox)', () => {
     const res = await call(base(), testKey(), { path: '/v2/chains' });
     expect(res.status).toBe(200);
     expect(res.body.data.every((c: { chain: string; enabled: boolean }) => c.chain.endsWith('_TESTNET') && c.enabled)).toBe(true);
+    // The local sandbox confirms after 2 blocks (D12).
+    expect(res.body.data.every((c: { required_confirmations: number }) => c.required_confirmations === 2)).toBe(true);
   });
 
   it('runs the chain-worker on PORT+1 and the dispatcher on PORT+2, each consuming its heartbeat', async () => {

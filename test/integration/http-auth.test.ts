@@ -1,5 +1,7 @@
 // Authentication, body checks and error bodies over real HTTP against the real
 // database, with two api processes sharing it.
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { SetWorkspaceStatus } from '../../src/application/workspaces/set-workspace-status.js';
@@ -41,7 +43,9 @@ describe('GET /v2/chains', () => {
     const eth = res.body.data.find((c: { chain: string }) => c.chain === 'ETH_TESTNET');
     // In the sandbox the testnets are on from the start (D12).
     expect(eth).toMatchObject({ base_chain: 'ETH', required_confirmations: 6, enabled: true });
-    expect(eth.assets).toContainEqual({ asset: 'ETH', decimals: 18, contract_address: null });
+    expect(eth.assets).toContainEqual({ asset: 'ETH', decimals: 18, chain_decimals: 18, contract_address: null });
+    const bsc = res.body.data.find((c: { chain: string }) => c.chain === 'BSC_TESTNET');
+    expect(bsc.assets).toContainEqual({ asset: 'USDT_BSC', decimals: 6, chain_decimals: 18, contract_address: null });
     expect(eth.assets.map((a: { asset: string }) => a.asset).sort()).toEqual(['ETH', 'EURC_ETH', 'USDC_ETH', 'USDT_ETH']);
   });
 
@@ -51,7 +55,9 @@ describe('GET /v2/chains', () => {
     expect(res.body.data.map((c: { chain: string }) => c.chain).sort()).toEqual(['BSC_MAINNET', 'ETH_MAINNET', 'TRON_MAINNET']);
     expect(res.body.data.every((c: { enabled: boolean }) => c.enabled === false)).toBe(true);
     const tron = res.body.data.find((c: { chain: string }) => c.chain === 'TRON_MAINNET');
-    expect(tron.assets).toEqual([{ asset: 'USDT_TRON', decimals: 6, contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }]);
+    expect(tron.assets).toEqual([
+      { asset: 'USDT_TRON', decimals: 6, chain_decimals: 6, contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
+    ]);
   });
 });
 
@@ -154,6 +160,23 @@ describe('request bodies and errors', () => {
     expect([res.status, res.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
   });
 
+  it('refuses a body declared larger than 64 KiB at once, without reading it', async () => {
+    const socket = connect(api.port, '127.0.0.1');
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    const closed = once(socket, 'close');
+    socket.write(
+      'POST /v2/chains HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n{"a":',
+    );
+    const started = Date.now();
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 3000))]);
+    socket.destroy();
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toContain('PAYLOAD_TOO_LARGE');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it('answers 404 NOT_FOUND as JSON to an unknown route, under /v2 and elsewhere', async () => {
     const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/no-such-route', body: '{}' });
     expect([res.status, res.body.code]).toEqual([404, 'NOT_FOUND']);
@@ -167,7 +190,7 @@ describe('request bodies and errors', () => {
     expect((await fetch(`${api.baseUrl}/readyz`)).status).toBe(200);
     const metrics = await (await fetch(`${api.baseUrl}/metrics`)).text();
     expect(metrics).toContain('process_cpu_user_seconds_total');
-    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/chains\/"[^}]*status="200"/);
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/chains"[^}]*status="200"/);
   });
 });
 

@@ -51,6 +51,7 @@ export class StaticNetworkRegistry implements NetworkRegistry {
         assets: CHAIN_ASSETS[base].map((asset) => ({
           asset,
           decimals: ASSET_SPECS[asset].apiDecimals,
+          chainDecimals: ASSET_SPECS[asset].chainDecimals,
           contractAddress: ASSET_SPECS[asset].native ? null : (s?.contracts[asset] ?? null),
         })),
       };

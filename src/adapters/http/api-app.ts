@@ -11,7 +11,7 @@ import { chainsRouter } from './chains.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter } from './probes.js';
 import { requestContext } from './request-context.js';
-import { parseJsonBody, rawBodyErrors, readRawBody } from './signed-body.js';
+import { parseJsonBody, readRawBody } from './signed-body.js';
 
 export interface ApiAppDeps {
   resolve: <T>(token: InjectionToken<T>) => T;
@@ -29,7 +29,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }));
 
   const v2 = express.Router();
-  v2.use(readRawBody(), rawBodyErrors);
+  v2.use(readRawBody);
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
   v2.use(parseJsonBody);
   v2.use('/chains', chainsRouter(deps.resolve(ListChains)));

@@ -9,7 +9,14 @@ export function chainsRouter(listChains: ListChains): Router {
     const data = listChains.execute(principalOf(res)).map((n) => ({
       chain: n.network,
       base_chain: n.base,
-      assets: n.assets.map((a) => ({ asset: a.asset, decimals: a.decimals, contract_address: a.contractAddress })),
+      // decimals: places of amounts in this API (D3); chain_decimals: of the
+      // token on chain (additive field, they differ for USDT_BSC).
+      assets: n.assets.map((a) => ({
+        asset: a.asset,
+        decimals: a.decimals,
+        chain_decimals: a.chainDecimals,
+        contract_address: a.contractAddress,
+      })),
       required_confirmations: n.requiredConfirmations,
       enabled: n.enabled,
     }));

@@ -6,10 +6,13 @@ import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 export function routeLabel(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
-  return typeof route?.path === 'string' ? `${req.baseUrl}${route.path}` : 'unmatched';
+  if (typeof route?.path !== 'string') return 'unmatched';
+  const full = `${req.baseUrl}${route.path}`;
+  return full.length > 1 && full.endsWith('/') ? full.slice(0, -1) : full;
 }
 
 export function requestContext(logger: Logger, metrics: Metrics): RequestHandler {
@@ -23,7 +26,7 @@ export function requestContext(logger: Logger, metrics: Metrics): RequestHandler
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req);
       metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      if (!req.path.startsWith('/metrics') && !req.path.endsWith('z')) {
+      if (!PROBES.has(req.path)) {
         logger.info(
           { requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1000) },
           'request',

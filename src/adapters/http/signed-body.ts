@@ -1,37 +1,41 @@
-// Body handling for every request under /v2. The raw bytes are read once (at
-// most 64 KiB: anything larger is refused with 413 before it is read), hashed
-// for the signature, and after authentication checked as JSON: a body that is
-// not application/json is 415, malformed JSON is 400 INVALID_JSON. All before routing.
+// Body handling for every request under /v2. The raw bytes are read once, at
+// most 64 KiB: a larger body is refused with 413 as soon as its declared length
+// or the bytes received pass the limit, and the connection is closed instead of
+// reading the rest. The bytes are hashed for the signature; after
+// authentication a body that is not application/json is 415 and malformed JSON
+// is 400 INVALID_JSON, all before routing.
 import { createHash } from 'node:crypto';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
+import getRawBody from 'raw-body';
 import { sendError } from './error-handler.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 const EMPTY_SHA256 = createHash('sha256').update('').digest('hex');
 
-export function readRawBody(): RequestHandler[] {
-  const raw = express.raw({ type: () => true, limit: MAX_BODY_BYTES, inflate: false });
-  const hash: RequestHandler = (req, res, next) => {
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    res.locals.rawBody = body;
-    res.locals.bodySha256 = body.length === 0 ? EMPTY_SHA256 : createHash('sha256').update(body).digest('hex');
-    req.body = undefined;
-    next();
-  };
-  return [raw, hash];
-}
+const hasBody = (req: Parameters<RequestHandler>[0]): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
-/** Translates body-parser's failures into the contract's codes. */
-export const rawBodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
-  const type = (err as { type?: string }).type;
-  if (type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 64 KiB');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be uncompressed application/json');
+export const readRawBody: RequestHandler = async (req, res, next) => {
+  let body: Buffer = Buffer.alloc(0);
+  if (hasBody(req)) {
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity') {
+      res.setHeader('Connection', 'close');
+      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be uncompressed application/json');
+    }
+    try {
+      body = await getRawBody(req, { limit: MAX_BODY_BYTES, length: req.headers['content-length'] });
+    } catch (err) {
+      res.setHeader('Connection', 'close');
+      if ((err as { type?: string }).type === 'entity.too.large') {
+        return sendError(res, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 64 KiB');
+      }
+      return sendError(res, 'INVALID_JSON', 'Request body could not be read');
+    }
   }
-  if (type === 'request.aborted' || type === 'request.size.invalid' || type === 'stream.encoding.set') {
-    return sendError(res, 'INVALID_JSON', 'Request body could not be read');
-  }
-  next(err);
+  res.locals.rawBody = body;
+  res.locals.bodySha256 = body.length === 0 ? EMPTY_SHA256 : createHash('sha256').update(body).digest('hex');
+  next();
 };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -62,6 +62,11 @@ export class TransactionalJobQueue implements JobQueue {
   }
 }
 
+/** Enqueues outside any transaction (jobs that follow no state change, like heartbeats). */
+export async function enqueueNow<N extends JobName>(boss: PgBoss, name: N, payload: JobPayloads[N]): Promise<void> {
+  await boss.send(name, parseJobPayload(name, payload) as object);
+}
+
 /** Consumes one job name, validating each payload against the catalogue. */
 export async function workOn<N extends JobName>(
   boss: PgBoss,

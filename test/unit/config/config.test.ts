@@ -48,10 +48,26 @@ describe('configuration', () => {
     expect(c.host).toBe('0.0.0.0');
   });
 
+  it('lets migrations run in production with only DATABASE_URL', () => {
+    expect(parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' }, { requireSecrets: false }).production).toBe(true);
+  });
+
+  it('refuses a seed that is not a valid BIP-39 mnemonic and a key that is not strict base64', () => {
+    expect(messageOf({ MASTER_SEED: 'abandon '.repeat(12).trim() })).toMatch(/^MASTER_SEED: must be a valid BIP-39/);
+    expect(messageOf({ SECRET_ENCRYPTION_KEY: `!${key.slice(1)}` })).toMatch(/^SECRET_ENCRYPTION_KEY: /);
+  });
+
+  it('refuses a contract for an asset of another chain, and a malformed contract address', () => {
+    expect(messageOf({ TRON_TESTNET_USDT_ETH_CONTRACT: '0x' + 'a'.repeat(40) })).toBe(
+      'TRON_TESTNET_USDT_ETH_CONTRACT: USDT_ETH is not an asset of TRON_TESTNET',
+    );
+    expect(messageOf({ ETH_TESTNET_USDC_ETH_CONTRACT: 'nope' })).toBe('ETH_TESTNET_USDC_ETH_CONTRACT: must be a contract address');
+  });
+
   it('enables a mainnet only when its node URL is configured', () => {
-    const c = parseConfig({ ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0xabc' });
+    const c = parseConfig({ ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0x' + 'ab'.repeat(20) });
     expect(c.networks.find((n) => n.network === 'ETH_MAINNET')?.rpcUrl).toBe('https://eth.example.org');
-    expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0xabc');
+    expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0x' + 'ab'.repeat(20));
     expect(messageOf({ BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be a URL');
   });
 });
