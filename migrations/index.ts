@@ -1,5 +1,9 @@
 // The ordered list of migrations. MikroORM's migrator runs them; new ones are
 // made with `npm run migration:create -- --name NAME` and added here.
 import { Migration20261123111622_workspaces_and_keys } from './Migration20261123111622_workspaces_and_keys.js';
+import { Migration20261123112430_idempotency_keys } from './Migration20261123112430_idempotency_keys.js';
 
-export const MIGRATIONS = [{ name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys }];
+export const MIGRATIONS = [
+  { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
+  { name: 'Migration20261123112430_idempotency_keys', class: Migration20261123112430_idempotency_keys },
+];

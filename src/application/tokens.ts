@@ -5,6 +5,7 @@ export const TOKENS = {
   UnitOfWork: Symbol('UnitOfWork'),
   CredentialStore: Symbol('CredentialStore'),
   ReplayGuard: Symbol('ReplayGuard'),
+  IdempotencyPurger: Symbol('IdempotencyPurger'),
   SecretCipher: Symbol('SecretCipher'),
   RequestSigner: Symbol('RequestSigner'),
   RandomSource: Symbol('RandomSource'),

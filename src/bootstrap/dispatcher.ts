@@ -2,6 +2,7 @@
 // webhooks; for now it consumes its heartbeat, the follow-ups of workspace
 // creation and the purge of expired request signatures.
 import 'reflect-metadata';
+import { PurgeIdempotencyKeys } from '../application/maintenance/purge-idempotency-keys.js';
 import { PurgeRequestSignatures } from '../application/maintenance/purge-request-signatures.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import type { Config } from './config.js';
@@ -17,6 +18,7 @@ export function startDispatcher(config: Config): Promise<RunningWorker> {
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
       );
       const purge = container.resolve(PurgeRequestSignatures);
+      const purgeIdempotency = container.resolve(PurgeIdempotencyKeys);
       return [
         consume({
           name: 'dispatch.heartbeat',
@@ -33,6 +35,14 @@ export function startDispatcher(config: Config): Promise<RunningWorker> {
           handler: async () => {
             const purged = await purge.execute();
             logger.debug({ purged }, 'expired request signatures purged');
+          },
+        }),
+        consume({
+          name: 'maintenance.purge-idempotency-keys',
+          schedule: { cron: '7 * * * *', data: {} },
+          handler: async () => {
+            const purged = await purgeIdempotency.execute();
+            logger.info({ purged }, 'expired idempotency keys purged');
           },
         }),
       ];

@@ -1,6 +1,9 @@
 // The ports the domain and the use cases depend on. Adapters implement them;
 // only the composition roots in src/bootstrap know which adapter is which.
 import type { ApiKey } from './auth/api-key.js';
+import type { IdempotencyRecord, IdempotencyScope } from './idempotency/idempotency.js';
+import type { Page, PageRequest } from './pagination.js';
+import type { NetworkSide } from './money/networks.js';
 import type { JobName, JobPayloads } from './jobs/job-names.js';
 import type { Network } from './money/networks.js';
 import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
@@ -25,18 +28,37 @@ export interface WorkspaceRepo {
 export interface ApiKeyRepo {
   add(key: ApiKey): Promise<void>;
   findByKeyId(keyId: string): Promise<ApiKey | null>;
+  /** Keys of the workspace on one side that are neither revoked nor expired at `now`, newest first. */
+  listActive(workspaceId: string, side: NetworkSide, now: Date, page: PageRequest): Promise<Page<ApiKey>>;
+  /** Revokes a non-revoked key of the workspace and side; false when there is none. */
+  revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean>;
+}
+
+/**
+ * Idempotency records, inside the unit of work of the operation they guard.
+ * `tryLock` takes a lock held until the transaction ends; false means another
+ * transaction holds it (the first request is still in flight).
+ */
+export interface IdempotencyStore {
+  tryLock(scope: IdempotencyScope): Promise<boolean>;
+  /** The record of this scope that has not expired at `now`. */
+  find(scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null>;
+  /** Saves the record, replacing an expired one of the same scope. */
+  save(record: IdempotencyRecord): Promise<void>;
 }
 
 /** What a unit of work hands to the use case: repositories and jobs bound to one transaction. */
 export interface TxContext {
   workspaces: WorkspaceRepo;
   apiKeys: ApiKeyRepo;
+  idempotency: IdempotencyStore;
   jobs: JobQueue;
 }
 
 /**
  * Runs `work` in one database transaction. State written through the context
- * and jobs enqueued through `ctx.jobs` commit together or not at all.
+ * and jobs enqueued through `ctx.jobs` commit together or not at all. Called
+ * inside another unit of work, it runs as a nested transaction (savepoint) of it.
  */
 export interface UnitOfWork {
   run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
@@ -54,6 +76,11 @@ export interface CredentialStore {
  */
 export interface ReplayGuard {
   remember(keyId: string, signature: string, expiresAt: Date): Promise<boolean>;
+  purgeExpired(now: Date): Promise<number>;
+}
+
+/** Housekeeping of idempotency records past their 24 hours. */
+export interface IdempotencyPurger {
   purgeExpired(now: Date): Promise<number>;
 }
 

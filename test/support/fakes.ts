@@ -3,10 +3,14 @@
 // no database. Not for integration tests: those use the real PostgreSQL.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../src/domain/auth/api-key.js';
+import type { IdempotencyRecord, IdempotencyScope } from '../../src/domain/idempotency/idempotency.js';
+import type { NetworkSide } from '../../src/domain/money/networks.js';
+import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
 import type {
   ApiKeyRepo,
   Clock,
+  IdempotencyStore,
   CredentialStore,
   JobQueue,
   NetworkConfig,
@@ -73,15 +77,20 @@ export class InMemoryStore {
   workspaces = new Map<string, Workspace>();
   apiKeys = new Map<string, ApiKey>();
   jobs: { name: JobName; payload: unknown }[] = [];
+  idempotency = new Map<string, IdempotencyRecord>();
+  /** Idempotency locks held by the running unit of work. */
+  locks = new Set<string>();
 
   snapshot(): () => void {
     const ws = new Map([...this.workspaces].map(([k, v]) => [k, { ...v }]));
     const ks = new Map([...this.apiKeys].map(([k, v]) => [k, { ...v }]));
     const js = [...this.jobs];
+    const ids = new Map(this.idempotency);
     return () => {
       this.workspaces = ws;
       this.apiKeys = ks;
       this.jobs = js;
+      this.idempotency = ids;
     };
   }
 }
@@ -116,6 +125,43 @@ export class InMemoryApiKeyRepo implements ApiKeyRepo {
     const k = [...this.store.apiKeys.values()].find((x) => x.keyId === keyId);
     return k ? { ...k } : null;
   }
+  async listActive(workspaceId: string, side: NetworkSide, now: Date, page: PageRequest): Promise<Page<ApiKey>> {
+    const all = [...this.store.apiKeys.values()]
+      .filter((k) => k.workspaceId === workspaceId && k.isTest === (side === 'test') && k.revokedAt === null)
+      .filter((k) => k.expiresAt === null || k.expiresAt > now)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+    const data = all.slice(offsetOf(page), offsetOf(page) + page.limit).map((k) => ({ ...k }));
+    return { total: all.length, page: page.page, limit: page.limit, data };
+  }
+  async revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean> {
+    const k = this.store.apiKeys.get(id);
+    if (!k || k.workspaceId !== workspaceId || k.isTest !== (side === 'test') || k.revokedAt) return false;
+    this.store.apiKeys.set(id, { ...k, revokedAt: at });
+    return true;
+  }
+}
+
+const scopeKey = (s: IdempotencyScope): string => JSON.stringify([s.workspaceId, s.side, s.method, s.path, s.key]);
+
+export class InMemoryIdempotencyStore implements IdempotencyStore {
+  constructor(
+    private readonly store: InMemoryStore,
+    private readonly taken: Set<string>,
+  ) {}
+  async tryLock(scope: IdempotencyScope): Promise<boolean> {
+    const k = scopeKey(scope);
+    if (this.store.locks.has(k)) return this.taken.has(k);
+    this.store.locks.add(k);
+    this.taken.add(k);
+    return true;
+  }
+  async find(scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null> {
+    const r = this.store.idempotency.get(scopeKey(scope));
+    return r && r.expiresAt > now ? r : null;
+  }
+  async save(record: IdempotencyRecord): Promise<void> {
+    this.store.idempotency.set(scopeKey(record), record);
+  }
 }
 
 export class InMemoryJobQueue implements JobQueue {
@@ -125,20 +171,34 @@ export class InMemoryJobQueue implements JobQueue {
   }
 }
 
-/** Runs work against the store; a throw restores the store as it was (rollback). */
+/**
+ * Runs work against the store; a throw restores the store as it was (rollback).
+ * Nested runs behave as savepoints; locks are released when the outermost run ends.
+ * Runs are not isolated from each other (tests drive them one at a time).
+ */
 export class InMemoryUnitOfWork implements UnitOfWork {
+  private depth = 0;
+  private taken = new Set<string>();
   constructor(private readonly store: InMemoryStore) {}
   async run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
     const rollback = this.store.snapshot();
+    this.depth += 1;
     try {
       return await work({
         workspaces: new InMemoryWorkspaceRepo(this.store),
         apiKeys: new InMemoryApiKeyRepo(this.store),
+        idempotency: new InMemoryIdempotencyStore(this.store, this.taken),
         jobs: new InMemoryJobQueue(this.store),
       });
     } catch (err) {
       rollback();
       throw err;
+    } finally {
+      this.depth -= 1;
+      if (this.depth === 0) {
+        for (const k of this.taken) this.store.locks.delete(k);
+        this.taken = new Set();
+      }
     }
   }
 }

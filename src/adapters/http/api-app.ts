@@ -3,9 +3,14 @@
 import express, { type Express } from 'express';
 import type { InjectionToken } from 'tsyringe';
 import { AuthenticateRequest } from '../../application/auth/authenticate-request.js';
+import { CreateApiKey } from '../../application/api-keys/create-api-key.js';
+import { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
+import { RevokeApiKey } from '../../application/api-keys/revoke-api-key.js';
 import { ListChains } from '../../application/chains/list-chains.js';
+import { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { apiKeysRouter } from './api-keys.js';
 import { authenticate } from './authenticate.js';
 import { chainsRouter } from './chains.js';
 import { errorHandler, sendError } from './error-handler.js';
@@ -33,6 +38,15 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
   v2.use(parseJsonBody);
   v2.use('/chains', chainsRouter(deps.resolve(ListChains)));
+  v2.use(
+    '/api-keys',
+    apiKeysRouter({
+      create: deps.resolve(CreateApiKey),
+      list: deps.resolve(ListApiKeys),
+      revoke: deps.resolve(RevokeApiKey),
+      idempotency: deps.resolve(RunIdempotently),
+    }),
+  );
   app.use('/v2', v2);
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));

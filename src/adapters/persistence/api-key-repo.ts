@@ -1,6 +1,8 @@
 // ApiKeyRepo over MikroORM, bound to the entity manager of one transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey } from '../../domain/auth/api-key.js';
+import type { NetworkSide } from '../../domain/money/networks.js';
+import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
 import type { ApiKeyRepo } from '../../domain/ports.js';
 import { ApiKeyEntity } from './entities/index.js';
 
@@ -13,5 +15,28 @@ export class MikroApiKeyRepo implements ApiKeyRepo {
 
   findByKeyId(keyId: string): Promise<ApiKey | null> {
     return this.em.findOne(ApiKeyEntity, { keyId });
+  }
+
+  async listActive(workspaceId: string, side: NetworkSide, now: Date, page: PageRequest): Promise<Page<ApiKey>> {
+    const [data, total] = await this.em.findAndCount(
+      ApiKeyEntity,
+      {
+        workspaceId,
+        isTest: side === 'test',
+        revokedAt: null,
+        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+      },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: offsetOf(page) },
+    );
+    return { total, page: page.page, limit: page.limit, data };
+  }
+
+  async revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean> {
+    const n = await this.em.nativeUpdate(
+      ApiKeyEntity,
+      { id, workspaceId, isTest: side === 'test', revokedAt: null },
+      { revokedAt: at },
+    );
+    return n > 0;
   }
 }

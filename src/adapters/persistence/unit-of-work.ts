@@ -1,11 +1,15 @@
 // The unit of work: one MikroORM transaction whose repositories and job queue
 // all write through the same connection, so state and jobs commit together.
+// Inside another unit of work (found through MikroORM's transaction context)
+// it becomes a savepoint of the outer transaction.
+import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type PgBoss from 'pg-boss';
 import type { TxContext, UnitOfWork } from '../../domain/ports.js';
 import { TransactionalJobQueue } from '../jobs/pg-boss-jobs.js';
 import { MikroApiKeyRepo } from './api-key-repo.js';
+import { PgIdempotencyStore } from './idempotency-store.js';
 import { MikroWorkspaceRepo } from './workspace-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
@@ -15,12 +19,15 @@ export class MikroUnitOfWork implements UnitOfWork {
   ) {}
 
   run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
-    return this.orm.em.fork().transactional(async (em: EntityManager) => {
-      const trx = em.getTransactionContext<Knex.Transaction>();
+    const outer = TransactionContext.getEntityManager(this.orm.em.name) as EntityManager | undefined;
+    const em = outer?.isInTransaction() ? outer : this.orm.em.fork();
+    return em.transactional(async (tem: EntityManager) => {
+      const trx = tem.getTransactionContext<Knex.Transaction>();
       if (!trx) throw new Error('unit of work started outside a transaction');
       const ctx: TxContext = {
-        workspaces: new MikroWorkspaceRepo(em),
-        apiKeys: new MikroApiKeyRepo(em),
+        workspaces: new MikroWorkspaceRepo(tem),
+        apiKeys: new MikroApiKeyRepo(tem),
+        idempotency: new PgIdempotencyStore(tem),
         jobs: new TransactionalJobQueue(this.boss, trx),
       };
       return work(ctx);

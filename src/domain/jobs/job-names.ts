@@ -9,6 +9,8 @@ export interface JobPayloads {
   'workspace.created': { workspaceId: string };
   /** Deletes request signatures that left the replay window. */
   'maintenance.purge-request-signatures': Record<string, never>;
+  /** Deletes idempotency records older than 24 hours. */
+  'maintenance.purge-idempotency-keys': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

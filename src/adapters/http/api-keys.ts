@@ -1,0 +1,67 @@
+// /v2/api-keys (contract 4.6): create (secret shown once), list, revoke.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { CreateApiKey } from '../../application/api-keys/create-api-key.js';
+import type { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
+import type { RevokeApiKey } from '../../application/api-keys/revoke-api-key.js';
+import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import type { ApiKey } from '../../domain/auth/api-key.js';
+import { LEGACY_PERMISSIONS, SCOPES } from '../../domain/auth/scopes.js';
+import { mapPage } from '../../domain/pagination.js';
+import { principalOf } from './authenticate.js';
+import { idempotent } from './idempotency.js';
+import { pageQuery } from './pagination.js';
+import { parse } from './validation.js';
+
+const createBody = z.strictObject({
+  label: z.string().trim().min(1).max(255),
+  scopes: z.array(z.enum(SCOPES)).max(SCOPES.length * 2).optional(),
+  permission: z.enum(LEGACY_PERMISSIONS).optional(),
+  allowed_ips: z.array(z.string().max(64)).max(100).optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const presentApiKey = (k: ApiKey) => ({
+  id: k.id,
+  label: k.label,
+  key_id: k.keyId,
+  scopes: k.scopes,
+  permission: k.permission,
+  allowed_ips: k.allowedIps,
+  is_test: k.isTest,
+  last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  expires_at: k.expiresAt?.toISOString() ?? null,
+  created_at: k.createdAt.toISOString(),
+});
+
+export function apiKeysRouter(deps: {
+  create: CreateApiKey;
+  list: ListApiKeys;
+  revoke: RevokeApiKey;
+  idempotency: RunIdempotently;
+}): Router {
+  const r = Router();
+  r.post(
+    '/',
+    idempotent(deps.idempotency, async (req, res) => {
+      const body = parse(createBody, req.body);
+      const { key, secret } = await deps.create.execute(principalOf(res), {
+        label: body.label,
+        scopes: body.scopes,
+        permission: body.permission,
+        allowedIps: body.allowed_ips,
+        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+      });
+      return { status: 201, body: { ...presentApiKey(key), secret } };
+    }),
+  );
+  r.get('/', async (req, res) => {
+    const page = parse(pageQuery, req.query);
+    res.json(mapPage(await deps.list.execute(principalOf(res), page), presentApiKey));
+  });
+  r.delete('/:id', async (req, res) => {
+    await deps.revoke.execute(principalOf(res), String(req.params.id));
+    res.json({ message: 'API key revoked' });
+  });
+  return r;
+}

@@ -1,0 +1,59 @@
+// HTTP side of idempotency (contract 4.1): reads and checks the
+// Idempotency-Key header, runs the create through RunIdempotently and answers
+// a replay with the original status and body plus `Idempotent-Replay: true`.
+import type { Request, RequestHandler, Response } from 'express';
+import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import { DomainError, type ErrorCode } from '../../domain/errors.js';
+import { IDEMPOTENCY_KEY_PATTERN, type StoredResponse } from '../../domain/idempotency/idempotency.js';
+import { principalOf } from './authenticate.js';
+import { ERROR_STATUS } from './error-status.js';
+
+/** Rejections that say nothing about the request itself are never remembered. */
+const NOT_REMEMBERED = new Set<ErrorCode>(['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'RATE_LIMITED', 'DATABASE_ERROR', 'INTERNAL_ERROR']);
+
+function remembered(err: DomainError): StoredResponse | null {
+  const status = ERROR_STATUS[err.code];
+  if (status >= 500 || NOT_REMEMBERED.has(err.code)) return null;
+  const body: Record<string, unknown> = { error: err.message, code: err.code };
+  if (err.details !== undefined) body.details = err.details;
+  return { status, body };
+}
+
+export interface IdempotentOptions {
+  /** Status of a replayed success (contract: 200 for a withdrawal replay). */
+  replayStatus?: number;
+}
+
+export function idempotent(
+  runner: RunIdempotently,
+  handler: (req: Request, res: Response) => Promise<StoredResponse>,
+  opts: IdempotentOptions = {},
+): RequestHandler {
+  return async (req, res) => {
+    const key = req.get('Idempotency-Key');
+    if (key === undefined) {
+      const r = await handler(req, res);
+      res.status(r.status).json(r.body);
+      return;
+    }
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+      throw new DomainError('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 characters from A-Z a-z 0-9 _ -');
+    }
+    const principal = principalOf(res);
+    const scope = {
+      workspaceId: principal.workspaceId,
+      side: principal.side,
+      method: req.method,
+      path: req.originalUrl.split('?')[0]!,
+      key,
+    };
+    const { response, replayed } = await runner.execute(scope, req.body ?? null, () => handler(req, res), remembered);
+    if (replayed) {
+      res.setHeader('Idempotent-Replay', 'true');
+      const success = response.status >= 200 && response.status < 300;
+      res.status(success && opts.replayStatus ? opts.replayStatus : response.status).json(response.body);
+      return;
+    }
+    res.status(response.status).json(response.body);
+  };
+}

@@ -1,0 +1,65 @@
+// POST /v2/api-keys (contract 4.6): a new key on the creator's network, holding
+// no scope its creator lacks; the secret is returned once and stored encrypted.
+import { inject, injectable } from 'tsyringe';
+import { decideGrant } from '../../domain/auth/api-key-grant.js';
+import { keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
+import { isValidAllowlistEntry } from '../../domain/auth/ip-allowlist.js';
+import type { Principal } from '../../domain/auth/principal.js';
+import { requireScope } from '../../domain/auth/principal.js';
+import type { LegacyPermission, Scope } from '../../domain/auth/scopes.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Clock, RandomSource, SecretCipher, UnitOfWork } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+
+export interface CreateApiKeyCommand {
+  label: string;
+  scopes?: Scope[];
+  permission?: LegacyPermission;
+  allowedIps?: string[];
+  expiresAt?: Date;
+}
+
+@injectable()
+export class CreateApiKey {
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.SecretCipher) private readonly cipher: SecretCipher,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  async execute(principal: Principal, cmd: CreateApiKeyCommand): Promise<{ key: ApiKey; secret: string }> {
+    requireScope(principal, 'api_keys:write');
+    const grant = decideGrant({ scopes: cmd.scopes, permission: cmd.permission }, principal.scopes);
+    const now = this.clock.now();
+    const bad = (cmd.allowedIps ?? []).findIndex((ip) => !isValidAllowlistEntry(ip));
+    if (bad >= 0) {
+      throw new DomainError('VALIDATION_ERROR', 'allowed_ips holds an entry that is neither an IP nor a CIDR range', [
+        { path: `allowed_ips.${bad}`, message: 'must be an IPv4/IPv6 address or CIDR range' },
+      ]);
+    }
+    if (cmd.expiresAt && cmd.expiresAt.getTime() <= now.getTime()) {
+      throw new DomainError('VALIDATION_ERROR', 'expires_at must be in the future', [
+        { path: 'expires_at', message: 'must be in the future' },
+      ]);
+    }
+    const secret = this.random.token(32);
+    const key: ApiKey = {
+      id: this.random.uuid(),
+      workspaceId: principal.workspaceId,
+      keyId: keyIdPrefix(principal.side) + this.random.token(18),
+      label: cmd.label,
+      scopes: grant.scopes,
+      permission: grant.permission,
+      allowedIps: [...new Set(cmd.allowedIps ?? [])],
+      isTest: principal.side === 'test',
+      secretCiphertext: this.cipher.encrypt(secret),
+      lastUsedAt: null,
+      expiresAt: cmd.expiresAt ?? null,
+      revokedAt: null,
+      createdAt: now,
+    };
+    await this.uow.run((tx) => tx.apiKeys.add(key));
+    return { key, secret };
+  }
+}

@@ -1,0 +1,77 @@
+// The one idempotency service any create opts into (contract 4.1). In one
+// transaction: take the scope's lock (else 409 IDEMPOTENCY_CONFLICT: the first
+// request is in flight), replay a stored response (or 422 IDEMPOTENCY_MISMATCH
+// for another request), or run the operation as a savepoint and store its
+// response. Operation, record and lock stand or fall together.
+import { createHash } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { DomainError, isDomainError } from '../../domain/errors.js';
+import {
+  IDEMPOTENCY_TTL_MS,
+  canonicalJson,
+  type IdempotencyScope,
+  type StoredResponse,
+} from '../../domain/idempotency/idempotency.js';
+import type { Clock, UnitOfWork } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+
+export interface IdempotentOutcome {
+  response: StoredResponse;
+  replayed: boolean;
+}
+
+export const fingerprintOf = (request: unknown): string =>
+  createHash('sha256').update(canonicalJson(request)).digest('hex');
+
+@injectable()
+export class RunIdempotently {
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  /**
+   * `operation` runs in a savepoint and returns the response to store. When it
+   * throws a business rejection, its writes are rolled back and `rejection`
+   * says which response to remember for it (null: remember nothing, the error
+   * propagates and the client may retry with the same key, as after any other
+   * failure).
+   */
+  execute(
+    scope: IdempotencyScope,
+    request: unknown,
+    operation: () => Promise<StoredResponse>,
+    rejection: (err: DomainError) => StoredResponse | null,
+  ): Promise<IdempotentOutcome> {
+    const fingerprint = fingerprintOf(request);
+    return this.uow.run(async (tx) => {
+      if (!(await tx.idempotency.tryLock(scope))) {
+        throw new DomainError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still in flight');
+      }
+      const now = this.clock.now();
+      const existing = await tx.idempotency.find(scope, now);
+      if (existing) {
+        if (existing.fingerprint !== fingerprint) {
+          throw new DomainError('IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used with a different request');
+        }
+        return { response: existing.response, replayed: true };
+      }
+      let response: StoredResponse;
+      try {
+        response = await this.uow.run(() => operation());
+      } catch (err) {
+        const remembered = isDomainError(err) ? rejection(err) : null;
+        if (!remembered) throw err;
+        response = remembered;
+      }
+      await tx.idempotency.save({
+        ...scope,
+        fingerprint,
+        response,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+      });
+      return { response, replayed: false };
+    });
+  }
+}

@@ -1,0 +1,112 @@
+// WalletClient: one typed method per endpoint of the API, each a thin call of
+// `request`, which signs, retries and raises typed errors (request-sender.ts).
+import { randomUUID } from 'node:crypto';
+import { RequestSender, type HttpMethod, type RequestOptions } from './request-sender.js';
+import type { ApiKey, CreateApiKeyParams, CreatedApiKey, RevokedApiKey } from './resources/api-keys.js';
+import type { ChainList } from './resources/chains.js';
+import type { Page, PageParams, WithResponse } from './types.js';
+
+export const SDK_VERSION = '0.1.0';
+
+export interface WalletClientOptions {
+  /** Where the API lives, without /v2: e.g. https://wallet.example.com */
+  baseUrl: string;
+  /** key_id of the API key (sk_live_... or sk_test_...), sent in X-Service-Key. */
+  keyId: string;
+  /** The key's secret, shown once at creation; only used to sign, never sent. */
+  secret: string;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Retries after the first attempt of a call, for failures that are safe to repeat. Default 2. */
+  maxRetries?: number;
+  /** Per attempt, until the whole response body has arrived. Default 30000. */
+  timeoutMs?: number;
+  userAgent?: string;
+  /** First backoff step; doubles per retry, with jitter. Default 250. */
+  retryBaseDelayMs?: number;
+  /** Backoff cap. Default 5000. */
+  retryMaxDelayMs?: number;
+  /** A 429 asking for a longer wait is raised as RateLimitError instead of waited out. Default 60. */
+  maxRetryAfterSeconds?: number;
+}
+
+/** Options of a create: the key makes retries of it safe (contract 4.1). */
+export interface CreateOptions {
+  /** 1–255 characters of A-Z a-z 0-9 _ -; a UUIDv4 is generated when omitted. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+const segment = (id: string): string => encodeURIComponent(id);
+
+export class WalletClient {
+  private readonly sender: RequestSender;
+
+  constructor(options: WalletClientOptions) {
+    if (!options.keyId || !options.secret) throw new TypeError('keyId and secret are required');
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    this.sender = new RequestSender({
+      baseUrl: options.baseUrl,
+      keyId: options.keyId,
+      secret: options.secret,
+      fetch: fetchImpl,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      userAgent: options.userAgent ?? `wallet-service-sdk-node/${SDK_VERSION} node/${process.version}`,
+      retry: {
+        maxRetries: options.maxRetries ?? 2,
+        baseDelayMs: options.retryBaseDelayMs ?? 250,
+        maxDelayMs: options.retryMaxDelayMs ?? 5_000,
+        maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
+      },
+      now: Date.now,
+    });
+  }
+
+  /**
+   * Any endpoint, for those without a method yet. `path` includes /v2
+   * (e.g. '/v2/chains'). A POST is retried only when `idempotencyKey` is given.
+   */
+  request<T extends object>(method: HttpMethod, path: string, options?: RequestOptions): Promise<WithResponse<T>> {
+    return this.sender.send<T>(method, path, options);
+  }
+
+  /** POST that creates a resource: always carries an Idempotency-Key, the same on every retry. */
+  protected create<T extends object>(path: string, body: unknown, options: CreateOptions = {}): Promise<WithResponse<T>> {
+    return this.request<T>('POST', path, {
+      body,
+      idempotencyKey: options.idempotencyKey ?? randomUUID(),
+      signal: options.signal,
+    });
+  }
+
+  // --- Chains (D8) ---
+
+  /** The chains enabled on the key's network, with their assets. */
+  listChains(options: CallOptions = {}): Promise<WithResponse<ChainList>> {
+    return this.request('GET', '/v2/chains', options);
+  }
+
+  // --- API keys (4.6) ---
+
+  /** The response carries `secret`, shown this once. */
+  createApiKey(params: CreateApiKeyParams, options?: CreateOptions): Promise<WithResponse<CreatedApiKey>> {
+    return this.create('/v2/api-keys', params, options);
+  }
+
+  /** Active, non-revoked keys of the workspace; never their secrets. */
+  listApiKeys(params: PageParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<ApiKey>>> {
+    return this.request('GET', '/v2/api-keys', { query: { page: params.page, limit: params.limit }, ...options });
+  }
+
+  /**
+   * Takes effect on the very next request made with the key. A retried
+   * revocation whose first attempt did land answers NotFoundError.
+   */
+  revokeApiKey(id: string, options: CallOptions = {}): Promise<WithResponse<RevokedApiKey>> {
+    return this.request('DELETE', `/v2/api-keys/${segment(id)}`, options);
+  }
+}

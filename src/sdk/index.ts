@@ -1,0 +1,51 @@
+// Public surface of the client SDK, shipped to integrators as the package's
+// sdk entry point. Everything here stands alone: node built-ins and fetch only.
+export { WalletClient, SDK_VERSION, type WalletClientOptions, type CreateOptions, type CallOptions } from './client.js';
+export type { HttpMethod, QueryValue, RequestOptions } from './request-sender.js';
+export {
+  WalletApiError,
+  InvalidRequestError,
+  AuthenticationError,
+  PermissionError,
+  NotFoundError,
+  ConflictError,
+  UnprocessableError,
+  RateLimitError,
+  ApiServerError,
+  ApiConnectionError,
+  ApiTimeoutError,
+  type WalletApiErrorInit,
+} from './errors.js';
+export {
+  verifyWebhook,
+  signWebhook,
+  WebhookVerificationError,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookInput,
+  type VerifiedWebhook,
+  type WebhookEventName,
+  type WebhookHeaders,
+  type WebhookVerificationReason,
+} from './webhooks.js';
+export { signRequest, authHeaders, sha256Hex, type SignInput } from './signing.js';
+export type {
+  Asset,
+  BaseChain,
+  DateTimeString,
+  DecimalString,
+  Page,
+  PageParams,
+  ResolvedChain,
+  ResponseInfo,
+  WithResponse,
+} from './types.js';
+export type { Chain, ChainAsset, ChainList } from './resources/chains.js';
+export {
+  API_KEY_SCOPES,
+  type ApiKey,
+  type CreateApiKeyParams,
+  type CreatedApiKey,
+  type Permission,
+  type RevokedApiKey,
+  type Scope,
+} from './resources/api-keys.js';
