@@ -2,8 +2,10 @@
 // made with `npm run migration:create -- --name NAME` and added here.
 import { Migration20261123111622_workspaces_and_keys } from './Migration20261123111622_workspaces_and_keys.js';
 import { Migration20261123112430_idempotency_keys } from './Migration20261123112430_idempotency_keys.js';
+import { Migration20261123112637_rate_buckets } from './Migration20261123112637_rate_buckets.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
   { name: 'Migration20261123112430_idempotency_keys', class: Migration20261123112430_idempotency_keys },
+  { name: 'Migration20261123112637_rate_buckets', class: Migration20261123112637_rate_buckets },
 ];

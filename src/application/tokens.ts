@@ -4,7 +4,7 @@ export const TOKENS = {
   Clock: Symbol('Clock'),
   UnitOfWork: Symbol('UnitOfWork'),
   CredentialStore: Symbol('CredentialStore'),
-  ReplayGuard: Symbol('ReplayGuard'),
+  RequestAdmission: Symbol('RequestAdmission'),
   IdempotencyPurger: Symbol('IdempotencyPurger'),
   SecretCipher: Symbol('SecretCipher'),
   RequestSigner: Symbol('RequestSigner'),

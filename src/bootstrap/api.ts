@@ -19,6 +19,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     logger: infra.logger,
     metrics: infra.metrics,
     ready: () => infra.ready(),
+    trustProxy: config.trustProxy,
   });
   const server = app.listen(config.ports.api, config.host);
   await once(server, 'listening');

@@ -37,6 +37,12 @@ const schema = z.object({
     .refine((s) => !s || validateMnemonic(s.trim().split(/\s+/).join(' '), wordlist), 'must be a valid BIP-39 English mnemonic'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100000).default(50),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1000000).default(100),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^[A-Za-z0-9.:/,\s-]*$/, 'must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
+    .default('false'),
 });
 
 export type RawConfig = z.infer<typeof schema>;
@@ -53,10 +59,21 @@ export interface Config {
   masterSeed: string | undefined;
   logLevel: string;
   shutdownTimeoutMs: number;
+  rateLimit: { perSecond: number; burst: number };
+  /** express's trust-proxy setting: whose X-Forwarded-For decides the client address. */
+  trustProxy: boolean | number | string;
   networks: NetworkSetting[];
 }
 
 export class ConfigError extends Error {}
+
+function trustProxySetting(v: string): boolean | number | string {
+  const t = v.trim();
+  if (t === '' || t === 'false') return false;
+  if (t === 'true') return true;
+  if (/^\d+$/.test(t)) return Number(t);
+  return t;
+}
 
 function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
   const confirmations = z.coerce.number().int().min(1).max(1000);
@@ -129,6 +146,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     masterSeed: c.MASTER_SEED?.trim(),
     logLevel: c.LOG_LEVEL,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
+    trustProxy: trustProxySetting(c.TRUST_PROXY),
     networks: networkSettings(env),
   };
 }

@@ -15,7 +15,7 @@ import { createLogger, type Logger } from '../adapters/logging/logger.js';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.js';
 import { PgCredentialStore } from '../adapters/persistence/credential-store.js';
 import { openOrm } from '../adapters/persistence/orm.js';
-import { PgReplayGuard } from '../adapters/persistence/replay-guard.js';
+import { PgRequestAdmission } from '../adapters/persistence/request-admission.js';
 import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import type { Config } from './config.js';
@@ -59,7 +59,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   });
   container.register(TOKENS.UnitOfWork, { useValue: new MikroUnitOfWork(orm, boss) });
   container.register(TOKENS.CredentialStore, { useValue: new PgCredentialStore(orm) });
-  container.register(TOKENS.ReplayGuard, { useValue: new PgReplayGuard(orm) });
+  container.register(TOKENS.RequestAdmission, { useValue: new PgRequestAdmission(orm, config.rateLimit) });
   container.register(TOKENS.IdempotencyPurger, { useValue: new PgIdempotencyPurger(orm) });
   container.register(TOKENS.NetworkRegistry, {
     useValue: new StaticNetworkRegistry(config.networks, !config.production),

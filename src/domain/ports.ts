@@ -70,12 +70,29 @@ export interface CredentialStore {
   findCredential(keyId: string): Promise<{ key: ApiKey; workspace: Workspace | null } | null>;
 }
 
+export interface AdmissionRequest {
+  apiKeyId: string;
+  keyId: string;
+  signature: string;
+  /** Until when the signature must be remembered to catch its replays. */
+  signatureExpiresAt: Date;
+}
+
+export interface Admission {
+  /** The same signature was already seen inside the replay window. */
+  replayed: boolean;
+  /** Set when the key is over its rate limit: seconds until a request would pass. */
+  retryAfterSeconds: number | null;
+}
+
 /**
- * Remembers signatures inside the replay window across every api process.
- * Returns false when the signature was already seen.
+ * Admits an authenticated request, across every api process: remembers its
+ * signature (replay protection), takes a token from the key's rate-limit
+ * bucket and notes when the key was last used.
  */
-export interface ReplayGuard {
-  remember(keyId: string, signature: string, expiresAt: Date): Promise<boolean>;
+export interface RequestAdmission {
+  admit(req: AdmissionRequest): Promise<Admission>;
+  /** Forgets signatures that left the replay window. */
   purgeExpired(now: Date): Promise<number>;
 }
 

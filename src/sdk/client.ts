@@ -62,7 +62,7 @@ export class WalletClient {
         maxDelayMs: options.retryMaxDelayMs ?? 5_000,
         maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
       },
-      now: Date.now,
+      now: () => Date.now(),
     });
   }
 

@@ -15,8 +15,10 @@ import type {
   JobQueue,
   NetworkConfig,
   NetworkRegistry,
+  Admission,
+  AdmissionRequest,
   RandomSource,
-  ReplayGuard,
+  RequestAdmission,
   RequestSigner,
   SecretCipher,
   TxContext,
@@ -212,15 +214,30 @@ export class InMemoryCredentialStore implements CredentialStore {
   }
 }
 
-export class InMemoryReplayGuard implements ReplayGuard {
+/** Replay memory and a token bucket per key, on the fake clock (same rules as PgRequestAdmission). */
+export class InMemoryRequestAdmission implements RequestAdmission {
   private readonly seen = new Map<string, Date>();
-  constructor(private readonly clock: Clock) {}
-  async remember(keyId: string, signature: string, expiresAt: Date): Promise<boolean> {
-    const k = `${keyId}:${signature}`;
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  readonly lastUsed = new Map<string, Date>();
+  constructor(
+    private readonly clock: Clock,
+    private readonly limit = { perSecond: 50, burst: 100 },
+  ) {}
+  async admit(req: AdmissionRequest): Promise<Admission> {
+    const now = this.clock.now();
+    const k = `${req.keyId}:${req.signature}`;
     const existing = this.seen.get(k);
-    if (existing && existing > this.clock.now()) return false;
-    this.seen.set(k, expiresAt);
-    return true;
+    const replayed = existing !== undefined && existing > now;
+    if (!replayed) this.seen.set(k, req.signatureExpiresAt);
+    const b = this.buckets.get(req.keyId) ?? { tokens: this.limit.burst, at: now.getTime() };
+    const refilled = Math.min(this.limit.burst, b.tokens + (Math.max(0, now.getTime() - b.at) / 1000) * this.limit.perSecond);
+    const allowed = refilled >= 1;
+    this.buckets.set(req.keyId, { tokens: allowed ? refilled - 1 : refilled, at: now.getTime() });
+    this.lastUsed.set(req.apiKeyId, now);
+    return {
+      replayed,
+      retryAfterSeconds: allowed ? null : Math.max(1, Math.ceil((1 - refilled) / this.limit.perSecond)),
+    };
   }
   async purgeExpired(now: Date): Promise<number> {
     let n = 0;
@@ -231,9 +248,6 @@ export class InMemoryReplayGuard implements ReplayGuard {
       }
     }
     return n;
-  }
-  get size(): number {
-    return this.seen.size;
   }
 }
 
@@ -256,6 +270,6 @@ export function fakeWorld() {
     signer: new FakeSigner(),
     uow: new InMemoryUnitOfWork(store),
     credentials: new InMemoryCredentialStore(store),
-    replays: new InMemoryReplayGuard(clock),
+    admission: new InMemoryRequestAdmission(clock),
   };
 }

@@ -23,13 +23,15 @@ export interface ApiAppDeps {
   logger: Logger;
   metrics: Metrics;
   ready: () => Promise<void>;
+  /** express's trust-proxy setting (TRUST_PROXY): decides req.ip, used by IP allowlists. */
+  trustProxy: boolean | number | string;
 }
 
 export function buildApiApp(deps: ApiAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', false);
+  app.set('trust proxy', deps.trustProxy);
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }));
 

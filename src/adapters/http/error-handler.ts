@@ -26,6 +26,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     if (res.headersSent) return;
     if (err instanceof DomainError) {
+      const retryAfter = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+      if (err.code === 'RATE_LIMITED' && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
       sendError(res, err.code, err.message, err.details);
       return;
     }

@@ -11,9 +11,27 @@ export class PgCredentialStore implements CredentialStore {
 
   async findCredential(keyId: string): Promise<{ key: ApiKey; workspace: Workspace | null } | null> {
     const em = this.orm.em.fork();
-    const key = await em.findOne(ApiKeyEntity, { keyId });
-    if (!key) return null;
-    const workspace = await em.findOne(WorkspaceEntity, { id: key.workspaceId });
-    return { key, workspace };
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(
+      `select k.*, w.id as w_id, w.name as w_name, w.status as w_status,
+              w.withdrawals_frozen as w_withdrawals_frozen, w.created_at as w_created_at, w.updated_at as w_updated_at
+         from api_keys k left join workspaces w on w.id = k.workspace_id
+        where k.key_id = ?`,
+      [keyId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const key = em.map(ApiKeyEntity, row);
+    const workspace = row.w_id
+      ? em.map(WorkspaceEntity, {
+          // the join's aliased columns, under the table's own names
+          id: row.w_id,
+          name: row.w_name,
+          status: row.w_status,
+          withdrawals_frozen: row.w_withdrawals_frozen,
+          created_at: row.w_created_at,
+          updated_at: row.w_updated_at,
+        } as Record<string, any>)
+      : null;
+    return { key: { ...key }, workspace: workspace ? { ...workspace } : null };
   }
 }

@@ -12,7 +12,7 @@ import {
   signingString,
 } from '../../domain/auth/signing-string.js';
 import { DomainError } from '../../domain/errors.js';
-import type { Clock, CredentialStore, ReplayGuard, RequestSigner, SecretCipher } from '../../domain/ports.js';
+import type { Clock, CredentialStore, RequestAdmission, RequestSigner, SecretCipher } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
 
 export interface SignedRequest {
@@ -30,7 +30,7 @@ export interface SignedRequest {
 export class AuthenticateRequest {
   constructor(
     @inject(TOKENS.CredentialStore) private readonly credentials: CredentialStore,
-    @inject(TOKENS.ReplayGuard) private readonly replays: ReplayGuard,
+    @inject(TOKENS.RequestAdmission) private readonly admission: RequestAdmission,
     @inject(TOKENS.SecretCipher) private readonly cipher: SecretCipher,
     @inject(TOKENS.RequestSigner) private readonly signer: RequestSigner,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -72,11 +72,23 @@ export class AuthenticateRequest {
     if (isExpired(key, now)) {
       throw new DomainError('API_KEY_EXPIRED', 'This API key has expired');
     }
-    // Kept until the timestamp can no longer pass the skew check, so a replay
-    // is caught for as long as it could otherwise succeed.
-    const keepUntil = new Date((Number(timestamp) + 2 * SIGNATURE_WINDOW_SECONDS) * 1000);
-    if (!(await this.replays.remember(key.keyId, signature, keepUntil))) {
+    // Admission comes after the signature, so nobody without the secret can
+    // spend a key's rate limit. The signature is kept until its timestamp can
+    // no longer pass the skew check: a replay is caught for as long as it
+    // could otherwise succeed.
+    const admitted = await this.admission.admit({
+      apiKeyId: key.id,
+      keyId: key.keyId,
+      signature,
+      signatureExpiresAt: new Date((Number(timestamp) + 2 * SIGNATURE_WINDOW_SECONDS) * 1000),
+    });
+    if (admitted.replayed) {
       throw new DomainError('REPLAY_DETECTED', 'This signature was already used');
+    }
+    if (admitted.retryAfterSeconds !== null) {
+      throw new DomainError('RATE_LIMITED', 'Too many requests for this API key', {
+        retry_after_seconds: admitted.retryAfterSeconds,
+      });
     }
     if (!workspace) {
       throw new DomainError('WORKSPACE_NOT_FOUND', 'The workspace of this API key does not exist');

@@ -8,7 +8,7 @@ import { fakeWorld } from '../../support/fakes.js';
 async function setup() {
   const world = fakeWorld();
   const created = await new CreateWorkspace(world.uow, world.cipher, world.random, world.clock).execute({ name: 'acme' });
-  const auth = new AuthenticateRequest(world.credentials, world.replays, world.cipher, world.signer, world.clock);
+  const auth = new AuthenticateRequest(world.credentials, world.admission, world.cipher, world.signer, world.clock);
   const nowSeconds = () => String(Math.floor(world.clock.now().getTime() / 1000));
   const signed = (over: Partial<SignedRequest> & { secret?: string; body?: string } = {}): SignedRequest => {
     const timestamp = over.timestamp ?? nowSeconds();
@@ -113,6 +113,33 @@ describe('AuthenticateRequest', () => {
     const w = world.store.workspaces.get(created.workspaceId)!;
     world.store.workspaces.set(w.id, { ...w, status: 'INACTIVE' });
     expect(await codeOf(auth.execute(signed()))).toBe('WORKSPACE_INACTIVE');
+  });
+
+  it('lets a burst of 100 through, then answers RATE_LIMITED with a retry delay until tokens refill at 50 per second', async () => {
+    const { auth, signed } = await setup();
+    const codes: string[] = [];
+    for (let i = 0; i < 120; i++) codes.push(await codeOf(auth.execute(signed({ path: `/v2/chains?i=${i}` }))));
+    expect(codes.filter((c) => c === 'OK')).toHaveLength(100);
+    expect(codes.slice(100).every((c) => c === 'RATE_LIMITED')).toBe(true);
+    await expect(auth.execute(signed({ path: '/v2/chains?late' }))).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retry_after_seconds: 1 },
+    });
+  });
+
+  it('refills the bucket with time: one second later 50 more requests pass', async () => {
+    const { auth, signed, world } = await setup();
+    for (let i = 0; i < 100; i++) await auth.execute(signed({ path: `/v2/chains?i=${i}` }));
+    world.clock.advance(1000);
+    const codes: string[] = [];
+    for (let i = 0; i < 60; i++) codes.push(await codeOf(auth.execute(signed({ path: `/v2/chains?j=${i}` }))));
+    expect(codes.filter((c) => c === 'OK')).toHaveLength(50);
+  });
+
+  it('does not spend the rate limit of a key on requests with a bad signature', async () => {
+    const { auth, signed } = await setup();
+    for (let i = 0; i < 150; i++) await codeOf(auth.execute(signed({ secret: 'guess', path: `/v2/chains?i=${i}` })));
+    expect(await codeOf(auth.execute(signed()))).toBe('OK');
   });
 
   it('maps a legacy READ_ONLY key with no scopes to every :read scope and nothing else', async () => {
