@@ -72,6 +72,15 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** Waits, or rejects with the caller's own abort reason, as an aborted request does. */
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (err) {
+    throw signal?.aborted ? signal.reason : err;
+  }
+}
+
 function describeFailure(err: unknown): string {
   // undici reports "fetch failed" and keeps the socket error in `cause`.
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
@@ -109,7 +118,7 @@ export class RequestSender {
       }
       const delay = nextRetryDelayMs(method, idempotencyKey !== null, result.outcome, attempt - 1, this.config.retry);
       if (delay === null) throw result.error;
-      await sleep(delay, undefined, { signal: opts.signal });
+      await pause(delay, opts.signal);
     }
   }
 
@@ -213,7 +222,7 @@ export class RequestSender {
         timestamp: String(second),
       });
       if (this.ledger.claim(second, headers['X-Service-Signature']!)) return headers;
-      await sleep((second + 1) * 1000 - nowMs, undefined, { signal });
+      await pause((second + 1) * 1000 - nowMs, signal);
     }
   }
 }

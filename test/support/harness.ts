@@ -9,13 +9,16 @@ import { authHeaders } from '../../src/sdk/signing.js';
 export const TEST_SEED =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
+/** One encryption key per test process: every api started by a test file must open the same secrets. */
+const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
   const config = parseConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SECRET_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     MASTER_SEED: TEST_SEED,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SHUTDOWN_TIMEOUT_MS: '3000',
     ...env,
   });

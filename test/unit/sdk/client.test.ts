@@ -326,6 +326,20 @@ describe.concurrent('WalletClient', () => {
     );
   });
 
+  it('stops a wait between retries when the caller aborts', async () => {
+    await withApi(
+      () => error(503, 'DATABASE_ERROR'),
+      async (client, api) => {
+        const controller = new AbortController();
+        const call = client.request('GET', '/v2/chains', { signal: controller.signal });
+        setTimeout(() => controller.abort(new Error('shutting down')), 50);
+        await expect(call).rejects.toThrow('shutting down');
+        expect(api.received).toHaveLength(1);
+      },
+      { retryBaseDelayMs: 5_000, retryMaxDelayMs: 5_000 },
+    );
+  });
+
   it('keeps a non-JSON error from a proxy as an error with its status', async () => {
     await withApi(
       () => ({ status: 502, body: '<html>Bad gateway</html>' }),
