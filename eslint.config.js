@@ -70,4 +70,5 @@ export default tseslint.config(
     'The SDK is shipped to integrators and stands alone.',
   ),
   { files: ['test/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
+  { files: ['bench/**/*.ts'], rules: { 'no-console': 'off' } },
 );
