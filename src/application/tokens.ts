@@ -10,5 +10,8 @@ export const TOKENS = {
   RequestSigner: Symbol('RequestSigner'),
   RandomSource: Symbol('RandomSource'),
   NetworkRegistry: Symbol('NetworkRegistry'),
+  NetworkSwitches: Symbol('NetworkSwitches'),
+  Signer: Symbol('Signer'),
+  AddressCodec: Symbol('AddressCodec'),
   Logger: Symbol('Logger'),
 } as const;

@@ -5,7 +5,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type PgBoss from 'pg-boss';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../application/tokens.js';
-import { StaticNetworkRegistry } from '../adapters/chains/network-settings.js';
+import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
+import { ConfiguredNetworkRegistry } from '../adapters/chains/network-settings.js';
 import { AesGcmCipher } from '../adapters/crypto/aes-gcm-cipher.js';
 import { HmacSigner } from '../adapters/crypto/hmac-signer.js';
 import { NodeRandom } from '../adapters/crypto/node-random.js';
@@ -17,6 +18,8 @@ import { PgCredentialStore } from '../adapters/persistence/credential-store.js';
 import { openOrm } from '../adapters/persistence/orm.js';
 import { PgRequestAdmission } from '../adapters/persistence/request-admission.js';
 import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.js';
+import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
+import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import type { Config } from './config.js';
 import { resolveSecrets } from './secrets.js';
@@ -61,9 +64,13 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.CredentialStore, { useValue: new PgCredentialStore(orm) });
   container.register(TOKENS.RequestAdmission, { useValue: new PgRequestAdmission(orm, config.rateLimit) });
   container.register(TOKENS.IdempotencyPurger, { useValue: new PgIdempotencyPurger(orm) });
+  const switches = new PgNetworkSwitches(orm);
+  container.register(TOKENS.NetworkSwitches, { useValue: switches });
   container.register(TOKENS.NetworkRegistry, {
-    useValue: new StaticNetworkRegistry(config.networks, !config.production),
+    useValue: new ConfiguredNetworkRegistry(config.networks, !config.production, switches),
   });
+  container.register(TOKENS.Signer, { useValue: new LocalHdSigner(secrets.masterSeed) });
+  container.register(TOKENS.AddressCodec, { useValue: new ChainAddressCodec() });
   container.register(TOKENS.Logger, { useValue: logger });
 
   const connection = orm.em.getConnection();

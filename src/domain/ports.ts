@@ -7,6 +7,9 @@ import type { NetworkSide } from './money/networks.js';
 import type { JobName, JobPayloads } from './jobs/job-names.js';
 import type { Network } from './money/networks.js';
 import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
+import type { Customer, CustomerFilter, CustomerPatch } from './customers/customer.js';
+import type { DerivationPath } from './custody/derivation.js';
+import type { Wallet, WalletFilter } from './wallets/wallet.js';
 import type { Asset, BaseChain } from './money/networks.js';
 
 export interface Clock {
@@ -47,10 +50,48 @@ export interface IdempotencyStore {
   save(record: IdempotencyRecord): Promise<void>;
 }
 
+export interface CustomerRepo {
+  /** Adds a customer; false when its external_ref is taken in the workspace and side. */
+  add(customer: Customer): Promise<boolean>;
+  get(workspaceId: string, side: NetworkSide, id: string): Promise<Customer | null>;
+  list(workspaceId: string, side: NetworkSide, filter: CustomerFilter, page: PageRequest): Promise<Page<Customer>>;
+  /** Applies the patch; null when there is no such customer. */
+  update(workspaceId: string, side: NetworkSide, id: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
+}
+
+/**
+ * BIP-44 accounts and address indexes, allocated in the database. `account`
+ * returns the (workspace, network) account, creating it from one global
+ * sequence; `nextIndex` takes the next index of an account under a row lock,
+ * so concurrent creates never reuse or skip one (a rollback gives it back).
+ */
+export interface DerivationAllocator {
+  account(workspaceId: string, network: Network): Promise<number>;
+  nextIndex(account: number): Promise<number>;
+}
+
+export interface WalletRepo {
+  add(wallet: Wallet): Promise<void>;
+  get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null>;
+  /** ARCHIVED wallets are left out unless the filter asks for that status. */
+  list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>>;
+  setStatus(id: string, status: Wallet['status']): Promise<void>;
+}
+
+/** Operator switch of networks for new wallets and withdrawals (never for monitoring). */
+export interface NetworkSwitches {
+  /** Explicit operator settings; a network absent here keeps its configured default. */
+  overrides(): Promise<Partial<Record<Network, boolean>>>;
+  set(network: Network, enabled: boolean, at: Date): Promise<void>;
+}
+
 /** What a unit of work hands to the use case: repositories and jobs bound to one transaction. */
 export interface TxContext {
   workspaces: WorkspaceRepo;
   apiKeys: ApiKeyRepo;
+  customers: CustomerRepo;
+  wallets: WalletRepo;
+  derivation: DerivationAllocator;
   idempotency: IdempotencyStore;
   jobs: JobQueue;
 }
@@ -128,7 +169,23 @@ export interface NetworkConfig {
   assets: { asset: Asset; decimals: number; chainDecimals: number; contractAddress: string | null }[];
 }
 
-/** The networks this deployment knows, with their assets and settings. */
+/** The networks this deployment knows, with their assets and settings, operator switches applied. */
 export interface NetworkRegistry {
-  list(): NetworkConfig[];
+  list(): Promise<NetworkConfig[]>;
+  get(network: Network): Promise<NetworkConfig>;
+}
+
+/**
+ * Custody of keys (D15). The local adapter derives from a BIP-39 seed held in
+ * memory; a KMS/HSM adapter can replace it. No private key ever leaves it.
+ */
+export interface SignerPort {
+  /** The public address at `path`, in the chain's canonical format. */
+  deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string>;
+}
+
+/** Address formats of the chains: EIP-55 hex for ETH and BSC, base58check (0x41) for TRON. */
+export interface AddressCodec {
+  /** The canonical form of `address` on `chain`, or null when it is not a valid address there. */
+  normalize(chain: BaseChain, address: string): string | null;
 }

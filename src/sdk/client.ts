@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { RequestSender, type HttpMethod, type RequestOptions } from './request-sender.js';
 import type { ApiKey, CreateApiKeyParams, CreatedApiKey, RevokedApiKey } from './resources/api-keys.js';
 import type { ChainList } from './resources/chains.js';
+import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
+import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
 import type { Page, PageParams, WithResponse } from './types.js';
 
 export const SDK_VERSION = '0.1.0';
@@ -108,5 +110,57 @@ export class WalletClient {
    */
   revokeApiKey(id: string, options: CallOptions = {}): Promise<WithResponse<RevokedApiKey>> {
     return this.request('DELETE', `/v2/api-keys/${segment(id)}`, options);
+  }
+
+  // --- Customers (4.5, D2) ---
+
+  /** A duplicate external_ref in the workspace and network raises ConflictError (409 CONFLICT). */
+  createCustomer(params: CreateCustomerParams, options?: CreateOptions): Promise<WithResponse<Customer>> {
+    return this.create('/v2/customers', params, options);
+  }
+
+  listCustomers(params: ListCustomersParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<Customer>>> {
+    const { page, limit, status, external_ref } = params;
+    return this.request('GET', '/v2/customers', { query: { page, limit, status, external_ref }, ...options });
+  }
+
+  getCustomer(id: string, options: CallOptions = {}): Promise<WithResponse<Customer>> {
+    return this.request('GET', `/v2/customers/${segment(id)}`, options);
+  }
+
+  /**
+   * Changes only the fields given. Like any PATCH without an Idempotency-Key
+   * it is not retried after a lost connection or a 5xx: read the customer
+   * back to learn whether it landed.
+   */
+  updateCustomer(id: string, params: UpdateCustomerParams, options: CallOptions = {}): Promise<WithResponse<Customer>> {
+    return this.request('PATCH', `/v2/customers/${segment(id)}`, { body: params, ...options });
+  }
+
+  // --- Wallets (4.4, D2, D6) ---
+
+  /** Derives a new address on the key's network; the response has no external_ref. */
+  createWallet(params: CreateWalletParams, options?: CreateOptions): Promise<WithResponse<Wallet>> {
+    return this.create('/v2/wallets', params, options);
+  }
+
+  /** Without external_ref; ARCHIVED wallets only when `status: 'ARCHIVED'` is asked for. */
+  listWallets(params: ListWalletsParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<Wallet>>> {
+    const { page, limit, status, chain, asset, customer_id } = params;
+    return this.request('GET', '/v2/wallets', { query: { page, limit, status, chain, asset, customer_id }, ...options });
+  }
+
+  /** The only answer that carries the wallet's external_ref. */
+  getWallet(id: string, options: CallOptions = {}): Promise<WithResponse<Wallet>> {
+    return this.request('GET', `/v2/wallets/${segment(id)}`, options);
+  }
+
+  /**
+   * Leaves the wallet out of listWallets; it stays monitored and credited.
+   * Archiving an archived wallet returns it again, so the call carries a
+   * generated Idempotency-Key, which lets it be retried like a create.
+   */
+  archiveWallet(id: string, options: CallOptions = {}): Promise<WithResponse<Wallet>> {
+    return this.request('POST', `/v2/wallets/${segment(id)}/archive`, { idempotencyKey: randomUUID(), signal: options.signal });
   }
 }

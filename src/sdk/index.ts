@@ -40,6 +40,14 @@ export type {
   WithResponse,
 } from './types.js';
 export type { Chain, ChainAsset, ChainList } from './resources/chains.js';
+export type {
+  CreateCustomerParams,
+  Customer,
+  CustomerStatus,
+  ListCustomersParams,
+  UpdateCustomerParams,
+} from './resources/customers.js';
+export type { CreateWalletParams, ListWalletsParams, Wallet, WalletStatus } from './resources/wallets.js';
 export {
   API_KEY_SCOPES,
   type ApiKey,

@@ -4,13 +4,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../src/domain/auth/api-key.js';
 import type { IdempotencyRecord, IdempotencyScope } from '../../src/domain/idempotency/idempotency.js';
-import type { NetworkSide } from '../../src/domain/money/networks.js';
+import type { BaseChain, Network, NetworkSide } from '../../src/domain/money/networks.js';
+import type { Customer, CustomerFilter, CustomerPatch } from '../../src/domain/customers/customer.js';
+import { formatPath, type DerivationPath } from '../../src/domain/custody/derivation.js';
+import type { Wallet, WalletFilter } from '../../src/domain/wallets/wallet.js';
 import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
 import type {
   ApiKeyRepo,
   Clock,
+  CustomerRepo,
+  DerivationAllocator,
   IdempotencyStore,
+  NetworkSwitches,
+  SignerPort,
+  WalletRepo,
   CredentialStore,
   JobQueue,
   NetworkConfig,
@@ -65,7 +73,7 @@ export class FakeCipher implements SecretCipher {
 }
 
 /** The real algorithm (it is pure computation), so fakes and adapters sign alike. */
-export class FakeSigner implements RequestSigner {
+export class FakeRequestSigner implements RequestSigner {
   sign(secret: string, message: string): string {
     return createHmac('sha256', secret).update(message).digest('hex');
   }
@@ -80,6 +88,11 @@ export class InMemoryStore {
   apiKeys = new Map<string, ApiKey>();
   jobs: { name: JobName; payload: unknown }[] = [];
   idempotency = new Map<string, IdempotencyRecord>();
+  customers = new Map<string, Customer>();
+  wallets = new Map<string, Wallet>();
+  /** (workspace, network) → account, and account → next index. */
+  accounts = new Map<string, number>();
+  nextIndexes = new Map<number, number>();
   /** Idempotency locks held by the running unit of work. */
   locks = new Set<string>();
 
@@ -88,11 +101,19 @@ export class InMemoryStore {
     const ks = new Map([...this.apiKeys].map(([k, v]) => [k, { ...v }]));
     const js = [...this.jobs];
     const ids = new Map(this.idempotency);
+    const cs = new Map([...this.customers].map(([k, v]) => [k, { ...v }]));
+    const wls = new Map([...this.wallets].map(([k, v]) => [k, { ...v }]));
+    const acc = new Map(this.accounts);
+    const nxt = new Map(this.nextIndexes);
     return () => {
       this.workspaces = ws;
       this.apiKeys = ks;
       this.jobs = js;
       this.idempotency = ids;
+      this.customers = cs;
+      this.wallets = wls;
+      this.accounts = acc;
+      this.nextIndexes = nxt;
     };
   }
 }
@@ -143,6 +164,108 @@ export class InMemoryApiKeyRepo implements ApiKeyRepo {
   }
 }
 
+const newestFirst = <T extends { createdAt: Date; id: string }>(a: T, b: T) =>
+  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1);
+
+const pageOf = <T>(all: T[], page: PageRequest): Page<T> => ({
+  total: all.length,
+  page: page.page,
+  limit: page.limit,
+  data: all.slice(offsetOf(page), offsetOf(page) + page.limit),
+});
+
+export class InMemoryCustomerRepo implements CustomerRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async add(c: Customer): Promise<boolean> {
+    const taken = [...this.store.customers.values()].some(
+      (x) => x.workspaceId === c.workspaceId && x.side === c.side && x.externalRef === c.externalRef,
+    );
+    if (taken) return false;
+    this.store.customers.set(c.id, { ...c });
+    return true;
+  }
+  async get(workspaceId: string, side: NetworkSide, id: string): Promise<Customer | null> {
+    const c = this.store.customers.get(id);
+    return c && c.workspaceId === workspaceId && c.side === side ? { ...c } : null;
+  }
+  async list(workspaceId: string, side: NetworkSide, f: CustomerFilter, page: PageRequest): Promise<Page<Customer>> {
+    const all = [...this.store.customers.values()]
+      .filter((c) => c.workspaceId === workspaceId && c.side === side)
+      .filter((c) => (f.status ? c.status === f.status : true) && (f.externalRef !== undefined ? c.externalRef === f.externalRef : true))
+      .sort(newestFirst);
+    return pageOf(all, page);
+  }
+  async update(workspaceId: string, side: NetworkSide, id: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
+    const c = await this.get(workspaceId, side, id);
+    if (!c) return null;
+    const next = { ...c, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)), updatedAt: at };
+    this.store.customers.set(id, next);
+    return { ...next };
+  }
+}
+
+export class InMemoryDerivationAllocator implements DerivationAllocator {
+  constructor(private readonly store: InMemoryStore) {}
+  async account(workspaceId: string, network: Network): Promise<number> {
+    const k = `${workspaceId}:${network}`;
+    let a = this.store.accounts.get(k);
+    if (a === undefined) {
+      a = this.store.accounts.size + 1;
+      this.store.accounts.set(k, a);
+    }
+    return a;
+  }
+  async nextIndex(account: number): Promise<number> {
+    const i = this.store.nextIndexes.get(account) ?? 0;
+    this.store.nextIndexes.set(account, i + 1);
+    return i;
+  }
+}
+
+export class InMemoryWalletRepo implements WalletRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async add(w: Wallet): Promise<void> {
+    if ([...this.store.wallets.values()].some((x) => x.network === w.network && x.address === w.address)) {
+      throw new Error(`duplicate address ${w.address}`);
+    }
+    this.store.wallets.set(w.id, { ...w });
+  }
+  async get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null> {
+    const w = this.store.wallets.get(id);
+    return w && w.workspaceId === workspaceId && networks.includes(w.network) ? { ...w } : null;
+  }
+  async list(workspaceId: string, networks: readonly Network[], f: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
+    const all = [...this.store.wallets.values()]
+      .filter((w) => w.workspaceId === workspaceId && networks.includes(w.network))
+      .filter((w) => (f.status ? w.status === f.status : w.status !== 'ARCHIVED'))
+      .filter((w) => (f.network ? w.network === f.network : true) && (f.asset ? w.asset === f.asset : true))
+      .filter((w) => (f.customerId ? w.customerId === f.customerId : true))
+      .sort(newestFirst);
+    return pageOf(all, page);
+  }
+  async setStatus(id: string, status: Wallet['status']): Promise<void> {
+    const w = this.store.wallets.get(id);
+    if (w) this.store.wallets.set(id, { ...w, status });
+  }
+}
+
+/** Addresses that are a readable function of chain and path: distinct paths, distinct addresses. */
+export class FakeSigner implements SignerPort {
+  async deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string> {
+    return `${chain}:${formatPath(path)}`;
+  }
+}
+
+export class InMemoryNetworkSwitches implements NetworkSwitches {
+  readonly values: Partial<Record<Network, boolean>> = {};
+  async overrides(): Promise<Partial<Record<Network, boolean>>> {
+    return { ...this.values };
+  }
+  async set(network: Network, enabled: boolean): Promise<void> {
+    this.values[network] = enabled;
+  }
+}
+
 const scopeKey = (s: IdempotencyScope): string => JSON.stringify([s.workspaceId, s.side, s.method, s.path, s.key]);
 
 export class InMemoryIdempotencyStore implements IdempotencyStore {
@@ -189,6 +312,9 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       return await work({
         workspaces: new InMemoryWorkspaceRepo(this.store),
         apiKeys: new InMemoryApiKeyRepo(this.store),
+        customers: new InMemoryCustomerRepo(this.store),
+        wallets: new InMemoryWalletRepo(this.store),
+        derivation: new InMemoryDerivationAllocator(this.store),
         idempotency: new InMemoryIdempotencyStore(this.store, this.taken),
         jobs: new InMemoryJobQueue(this.store),
       });
@@ -253,8 +379,13 @@ export class InMemoryRequestAdmission implements RequestAdmission {
 
 export class FixedNetworkRegistry implements NetworkRegistry {
   constructor(private readonly networks: NetworkConfig[]) {}
-  list(): NetworkConfig[] {
+  async list(): Promise<NetworkConfig[]> {
     return this.networks.map((n) => ({ ...n, assets: n.assets.map((a) => ({ ...a })) }));
+  }
+  async get(network: Network): Promise<NetworkConfig> {
+    const n = (await this.list()).find((x) => x.network === network);
+    if (!n) throw new Error(`unknown network ${network}`);
+    return n;
   }
 }
 
@@ -267,7 +398,8 @@ export function fakeWorld() {
     clock,
     random: new SequenceRandom(),
     cipher: new FakeCipher(),
-    signer: new FakeSigner(),
+    signer: new FakeRequestSigner(),
+    custody: new FakeSigner(),
     uow: new InMemoryUnitOfWork(store),
     credentials: new InMemoryCredentialStore(store),
     admission: new InMemoryRequestAdmission(clock),

@@ -1,7 +1,7 @@
 // The one place networks are configured: node URL, required confirmations and
 // token contracts per network (D12). Later features extend this table.
 import { ASSET_SPECS, CHAIN_ASSETS, NETWORKS, baseChainOf, sideOf, type Asset, type Network } from '../../domain/money/networks.js';
-import type { NetworkConfig, NetworkRegistry } from '../../domain/ports.js';
+import type { NetworkConfig, NetworkRegistry, NetworkSwitches } from '../../domain/ports.js';
 
 export interface NetworkSetting {
   network: Network;
@@ -31,18 +31,29 @@ export const MAINNET_CONTRACTS: Partial<Record<Network, Partial<Record<Asset, st
   TRON_MAINNET: { USDT_TRON: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' },
 };
 
-export class StaticNetworkRegistry implements NetworkRegistry {
+/**
+ * The configured networks with the operator's switches applied. A network is
+ * on by default when its node URL is configured, and in the local sandbox the
+ * testnets are on from the start (D12); `ops chain enable|disable` overrides.
+ */
+export class ConfiguredNetworkRegistry implements NetworkRegistry {
   constructor(
     private readonly settings: NetworkSetting[],
-    /** In the local sandbox the testnets are on from the start (D12). */
     private readonly sandbox: boolean,
+    private readonly switches: NetworkSwitches,
   ) {}
 
-  list(): NetworkConfig[] {
+  async get(network: Network): Promise<NetworkConfig> {
+    return (await this.list()).find((n) => n.network === network)!;
+  }
+
+  async list(): Promise<NetworkConfig[]> {
+    const overrides = await this.switches.overrides();
     return NETWORKS.map((network) => {
       const s = this.settings.find((x) => x.network === network);
       const base = baseChainOf(network);
-      const enabled = Boolean(s?.rpcUrl) || (this.sandbox && sideOf(network) === 'test');
+      const byDefault = Boolean(s?.rpcUrl) || (this.sandbox && sideOf(network) === 'test');
+      const enabled = overrides[network] ?? byDefault;
       return {
         network,
         base,

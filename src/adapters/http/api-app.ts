@@ -7,12 +7,20 @@ import { CreateApiKey } from '../../application/api-keys/create-api-key.js';
 import { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
 import { RevokeApiKey } from '../../application/api-keys/revoke-api-key.js';
 import { ListChains } from '../../application/chains/list-chains.js';
+import { CreateCustomer } from '../../application/customers/create-customer.js';
+import { ReadCustomers } from '../../application/customers/read-customers.js';
+import { UpdateCustomer } from '../../application/customers/update-customer.js';
+import { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
+import { CreateWallet } from '../../application/wallets/create-wallet.js';
+import { ReadWallets } from '../../application/wallets/read-wallets.js';
 import { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { apiKeysRouter } from './api-keys.js';
 import { authenticate } from './authenticate.js';
 import { chainsRouter } from './chains.js';
+import { customersRouter } from './customers.js';
+import { walletsRouter } from './wallets.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter } from './probes.js';
 import { requestContext } from './request-context.js';
@@ -46,6 +54,24 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       create: deps.resolve(CreateApiKey),
       list: deps.resolve(ListApiKeys),
       revoke: deps.resolve(RevokeApiKey),
+      idempotency: deps.resolve(RunIdempotently),
+    }),
+  );
+  v2.use(
+    '/customers',
+    customersRouter({
+      create: deps.resolve(CreateCustomer),
+      read: deps.resolve(ReadCustomers),
+      update: deps.resolve(UpdateCustomer),
+      idempotency: deps.resolve(RunIdempotently),
+    }),
+  );
+  v2.use(
+    '/wallets',
+    walletsRouter({
+      create: deps.resolve(CreateWallet),
+      read: deps.resolve(ReadWallets),
+      archive: deps.resolve(ArchiveWallet),
       idempotency: deps.resolve(RunIdempotently),
     }),
   );

@@ -5,8 +5,8 @@ import { principalOf } from './authenticate.js';
 
 export function chainsRouter(listChains: ListChains): Router {
   const r = Router();
-  r.get('/', (_req, res) => {
-    const data = listChains.execute(principalOf(res)).map((n) => ({
+  r.get('/', async (_req, res) => {
+    const data = (await listChains.execute(principalOf(res))).map((n) => ({
       chain: n.network,
       base_chain: n.base,
       // decimals: places of amounts in this API (D3); chain_decimals: of the

@@ -9,6 +9,9 @@ import type PgBoss from 'pg-boss';
 import type { TxContext, UnitOfWork } from '../../domain/ports.js';
 import { TransactionalJobQueue } from '../jobs/pg-boss-jobs.js';
 import { MikroApiKeyRepo } from './api-key-repo.js';
+import { MikroCustomerRepo } from './customer-repo.js';
+import { PgDerivationAllocator } from './derivation-allocator.js';
+import { MikroWalletRepo } from './wallet-repo.js';
 import { PgIdempotencyStore } from './idempotency-store.js';
 import { MikroWorkspaceRepo } from './workspace-repo.js';
 
@@ -27,6 +30,9 @@ export class MikroUnitOfWork implements UnitOfWork {
       const ctx: TxContext = {
         workspaces: new MikroWorkspaceRepo(tem),
         apiKeys: new MikroApiKeyRepo(tem),
+        customers: new MikroCustomerRepo(tem),
+        wallets: new MikroWalletRepo(tem),
+        derivation: new PgDerivationAllocator(tem),
         idempotency: new PgIdempotencyStore(tem),
         jobs: new TransactionalJobQueue(this.boss, trx),
       };

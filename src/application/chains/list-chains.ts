@@ -9,7 +9,7 @@ import { TOKENS } from '../tokens.js';
 export class ListChains {
   constructor(@inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry) {}
 
-  execute(principal: Principal): NetworkConfig[] {
-    return this.networks.list().filter((n) => sideOf(n.network) === principal.side);
+  async execute(principal: Principal): Promise<NetworkConfig[]> {
+    return (await this.networks.list()).filter((n) => sideOf(n.network) === principal.side);
   }
 }

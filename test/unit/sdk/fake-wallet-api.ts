@@ -70,3 +70,18 @@ export async function startFakeApi(secret: string, reply: (req: Received, index:
       }),
   };
 }
+
+type Answer = Reply | ((req: Received, index: number) => Reply);
+
+/**
+ * A reply function that answers by `METHOD /path` (the query string is not
+ * part of the match) and, like the API for an unknown route, 404 NOT_FOUND to
+ * anything else: a call that reaches its answer used the right method and path.
+ */
+export function routes(table: Record<string, Answer>): (req: Received, index: number) => Reply {
+  return (req, index) => {
+    const answer = table[`${req.method} ${req.target.split('?')[0]}`];
+    if (answer === undefined) return { status: 404, body: { error: `No route ${req.method} ${req.target}`, code: 'NOT_FOUND' } };
+    return typeof answer === 'function' ? answer(req, index) : answer;
+  };
+}

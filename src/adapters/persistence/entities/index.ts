@@ -1,10 +1,34 @@
 // Every MikroORM entity schema of the service, for the ORM configuration.
 // They describe the tables completely, so `npm run migration:create` diffs cleanly.
 import { ApiKeyEntity } from './api-key-entity.js';
+import { CustomerEntity } from './customer-entity.js';
+import { HdAccountEntity } from './hd-account-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
+import { NetworkSwitchEntity } from './network-switch-entity.js';
 import { RateBucketEntity } from './rate-bucket-entity.js';
 import { RequestSignatureEntity } from './request-signature-entity.js';
+import { WalletEntity } from './wallet-entity.js';
 import { WorkspaceEntity } from './workspace-entity.js';
 
-export const ENTITIES = [WorkspaceEntity, ApiKeyEntity, RequestSignatureEntity, IdempotencyKeyEntity, RateBucketEntity];
-export { ApiKeyEntity, IdempotencyKeyEntity, RateBucketEntity, RequestSignatureEntity, WorkspaceEntity };
+export const ENTITIES = [
+  WorkspaceEntity,
+  ApiKeyEntity,
+  RequestSignatureEntity,
+  IdempotencyKeyEntity,
+  RateBucketEntity,
+  CustomerEntity,
+  HdAccountEntity,
+  WalletEntity,
+  NetworkSwitchEntity,
+];
+export {
+  ApiKeyEntity,
+  CustomerEntity,
+  HdAccountEntity,
+  IdempotencyKeyEntity,
+  NetworkSwitchEntity,
+  RateBucketEntity,
+  RequestSignatureEntity,
+  WalletEntity,
+  WorkspaceEntity,
+};

@@ -1,0 +1,88 @@
+// /v2/customers (contract 4.5, D2): create (idempotent), list, read, update.
+import { Router } from 'express';
+import { z } from 'zod';
+import type { CreateCustomer } from '../../application/customers/create-customer.js';
+import type { ReadCustomers } from '../../application/customers/read-customers.js';
+import type { UpdateCustomer } from '../../application/customers/update-customer.js';
+import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import {
+  CUSTOMER_STATUSES,
+  EXTERNAL_REF_MAX,
+  LABEL_MAX,
+  METADATA_MAX_BYTES,
+  METADATA_MAX_KEYS,
+  type Customer,
+} from '../../domain/customers/customer.js';
+import { mapPage } from '../../domain/pagination.js';
+import { principalOf } from './authenticate.js';
+import { idempotent } from './idempotency.js';
+import { pageQuery } from './pagination.js';
+import { parse } from './validation.js';
+
+const metadata = z
+  .record(z.string().max(100), z.unknown())
+  .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
+  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `at most ${METADATA_MAX_BYTES} bytes as JSON`)
+  .nullable();
+
+const createBody = z.strictObject({
+  external_ref: z.string().min(1).max(EXTERNAL_REF_MAX),
+  label: z.string().max(LABEL_MAX).nullable().optional(),
+  metadata: metadata.optional(),
+});
+
+const patchBody = z.strictObject({
+  label: z.string().max(LABEL_MAX).nullable().optional(),
+  metadata: metadata.optional(),
+  status: z.enum(CUSTOMER_STATUSES).optional(),
+});
+
+const listQuery = pageQuery.extend({
+  status: z.enum(CUSTOMER_STATUSES).optional(),
+  external_ref: z.string().min(1).max(EXTERNAL_REF_MAX).optional(),
+});
+
+export const presentCustomer = (c: Customer) => ({
+  id: c.id,
+  external_ref: c.externalRef,
+  label: c.label,
+  metadata: c.metadata,
+  status: c.status,
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+});
+
+export function customersRouter(deps: {
+  create: CreateCustomer;
+  read: ReadCustomers;
+  update: UpdateCustomer;
+  idempotency: RunIdempotently;
+}): Router {
+  const r = Router();
+  r.post(
+    '/',
+    idempotent(deps.idempotency, async (req, res) => {
+      const body = parse(createBody, req.body);
+      const customer = await deps.create.execute(principalOf(res), {
+        externalRef: body.external_ref,
+        label: body.label ?? null,
+        metadata: body.metadata ?? null,
+      });
+      return { status: 201, body: presentCustomer(customer) };
+    }),
+  );
+  r.get('/', async (req, res) => {
+    const q = parse(listQuery, req.query);
+    const page = await deps.read.list(principalOf(res), { status: q.status, externalRef: q.external_ref }, q);
+    res.json(mapPage(page, presentCustomer));
+  });
+  r.get('/:id', async (req, res) => {
+    res.json(presentCustomer(await deps.read.get(principalOf(res), String(req.params.id))));
+  });
+  r.patch('/:id', async (req, res) => {
+    const body = parse(patchBody, req.body ?? {});
+    const customer = await deps.update.execute(principalOf(res), String(req.params.id), body);
+    res.json(presentCustomer(customer));
+  });
+  return r;
+}

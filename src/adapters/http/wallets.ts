@@ -1,0 +1,87 @@
+// /v2/wallets (contract 4.4, D2, D6): create (idempotent), list, read, archive.
+// external_ref only in the detail view, never in lists or create responses
+// (which idempotency stores).
+import { Router } from 'express';
+import { z } from 'zod';
+import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import type { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
+import type { CreateWallet } from '../../application/wallets/create-wallet.js';
+import type { ReadWallets } from '../../application/wallets/read-wallets.js';
+import { ASSETS, BASE_CHAINS, NETWORKS, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
+import { mapPage } from '../../domain/pagination.js';
+import { WALLET_EXTERNAL_REF_MAX, WALLET_STATUSES, type Wallet } from '../../domain/wallets/wallet.js';
+import { principalOf } from './authenticate.js';
+import { idempotent } from './idempotency.js';
+import { pageQuery } from './pagination.js';
+import { parse } from './validation.js';
+
+const createBody = z.strictObject({
+  chain: z.enum(BASE_CHAINS),
+  asset: z.enum(ASSETS),
+  external_ref: z.string().min(1).max(WALLET_EXTERNAL_REF_MAX).optional(),
+  customer_id: z.uuid().optional(),
+});
+
+const listQuery = pageQuery.extend({
+  status: z.enum(WALLET_STATUSES).optional(),
+  /** A base chain (ETH) or a resolved one (ETH_TESTNET). */
+  chain: z.enum([...BASE_CHAINS, ...NETWORKS]).optional(),
+  asset: z.enum(ASSETS).optional(),
+  customer_id: z.uuid().optional(),
+});
+
+export const presentWallet = (w: Wallet) => ({
+  id: w.id,
+  chain: w.network,
+  asset: w.asset,
+  address: w.address,
+  status: w.status,
+  customer_id: w.customerId,
+  created_at: w.createdAt.toISOString(),
+});
+
+export function walletsRouter(deps: {
+  create: CreateWallet;
+  read: ReadWallets;
+  archive: ArchiveWallet;
+  idempotency: RunIdempotently;
+}): Router {
+  const r = Router();
+  r.post(
+    '/',
+    idempotent(deps.idempotency, async (req, res) => {
+      const body = parse(createBody, req.body);
+      const wallet = await deps.create.execute(principalOf(res), {
+        chain: body.chain,
+        asset: body.asset,
+        externalRef: body.external_ref ?? null,
+        customerId: body.customer_id ?? null,
+      });
+      return { status: 201, body: presentWallet(wallet) };
+    }),
+  );
+  r.get('/', async (req, res) => {
+    const principal = principalOf(res);
+    const q = parse(listQuery, req.query);
+    const network: Network | undefined =
+      q.chain === undefined
+        ? undefined
+        : (BASE_CHAINS as readonly string[]).includes(q.chain)
+          ? networkFor(q.chain as BaseChain, principal.side)
+          : (q.chain as Network);
+    const page = await deps.read.list(principal, { status: q.status, network, asset: q.asset, customerId: q.customer_id }, q);
+    res.json(mapPage(page, presentWallet));
+  });
+  r.get('/:id', async (req, res) => {
+    const { wallet, externalRef } = await deps.read.get(principalOf(res), String(req.params.id));
+    res.json({ ...presentWallet(wallet), external_ref: externalRef });
+  });
+  r.post(
+    '/:id/archive',
+    idempotent(deps.idempotency, async (req, res) => {
+      const wallet = await deps.archive.execute(principalOf(res), String(req.params.id));
+      return { status: 200, body: presentWallet(wallet) };
+    }),
+  );
+  return r;
+}

@@ -1,0 +1,64 @@
+// CustomerRepo over MikroORM, bound to the entity manager of one transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Customer, CustomerFilter, CustomerPatch } from '../../domain/customers/customer.js';
+import type { NetworkSide } from '../../domain/money/networks.js';
+import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
+import type { CustomerRepo } from '../../domain/ports.js';
+import { CustomerEntity } from './entities/index.js';
+
+export class MikroCustomerRepo implements CustomerRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  async add(customer: Customer): Promise<boolean> {
+    // on conflict do nothing: a taken external_ref is an answer, not an
+    // error, and must not abort the surrounding transaction.
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `insert into customers (id, workspace_id, side, external_ref, label, metadata, status, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict on constraint customers_external_ref_unique do nothing returning id`,
+      [
+        customer.id,
+        customer.workspaceId,
+        customer.side,
+        customer.externalRef,
+        customer.label,
+        customer.metadata === null ? null : JSON.stringify(customer.metadata),
+        customer.status,
+        customer.createdAt,
+        customer.updatedAt,
+      ],
+      'all',
+      this.em.getTransactionContext(),
+    );
+    return rows.length === 1;
+  }
+
+  get(workspaceId: string, side: NetworkSide, id: string): Promise<Customer | null> {
+    return this.em.findOne(CustomerEntity, { id, workspaceId, side });
+  }
+
+  async list(workspaceId: string, side: NetworkSide, filter: CustomerFilter, page: PageRequest): Promise<Page<Customer>> {
+    const [data, total] = await this.em.findAndCount(
+      CustomerEntity,
+      {
+        workspaceId,
+        side,
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.externalRef !== undefined ? { externalRef: filter.externalRef } : {}),
+      },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: offsetOf(page) },
+    );
+    return { total, page: page.page, limit: page.limit, data };
+  }
+
+  async update(workspaceId: string, side: NetworkSide, id: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
+    const customer = await this.em.findOne(CustomerEntity, { id, workspaceId, side }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+    if (!customer) return null;
+    if (patch.label !== undefined) customer.label = patch.label;
+    if (patch.metadata !== undefined) customer.metadata = patch.metadata;
+    if (patch.status !== undefined) customer.status = patch.status;
+    customer.updatedAt = at;
+    await this.em.flush();
+    return customer;
+  }
+}

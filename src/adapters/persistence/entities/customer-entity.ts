@@ -1,0 +1,27 @@
+// Table `customers`: sub-accounts of a workspace, per network side.
+import { EntitySchema } from '@mikro-orm/core';
+import type { Customer } from '../../../domain/customers/customer.js';
+
+export const CustomerEntity = new EntitySchema<Customer>({
+  name: 'Customer',
+  tableName: 'customers',
+  uniques: [{ name: 'customers_external_ref_unique', properties: ['workspaceId', 'side', 'externalRef'] }],
+  indexes: [{ name: 'customers_list_idx', properties: ['workspaceId', 'side', 'createdAt'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    workspaceId: {
+      kind: 'm:1',
+      entity: 'Workspace',
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      deleteRule: 'cascade',
+    } as never,
+    side: { enum: true, items: ['live', 'test'] },
+    externalRef: { type: 'text' },
+    label: { type: 'text', nullable: true },
+    metadata: { type: 'json', nullable: true },
+    status: { enum: true, items: ['ACTIVE', 'ARCHIVED'] },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+    updatedAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

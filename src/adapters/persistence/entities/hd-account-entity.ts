@@ -1,0 +1,29 @@
+// Table `hd_accounts`: the BIP-44 account of each (workspace, network), from
+// one global sequence (the serial primary key), and the next free address
+// index in it, taken under the row lock of an update (D15).
+import { EntitySchema } from '@mikro-orm/core';
+
+export interface HdAccount {
+  account: number;
+  workspaceId: string;
+  network: string;
+  nextIndex: number;
+}
+
+export const HdAccountEntity = new EntitySchema<HdAccount>({
+  name: 'HdAccount',
+  tableName: 'hd_accounts',
+  uniques: [{ name: 'hd_accounts_workspace_network_unique', properties: ['workspaceId', 'network'] }],
+  properties: {
+    account: { type: 'integer', primary: true, autoincrement: true },
+    workspaceId: {
+      kind: 'm:1',
+      entity: 'Workspace',
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      deleteRule: 'cascade',
+    } as never,
+    network: { type: 'text' },
+    nextIndex: { type: 'integer', default: 0 },
+  },
+});

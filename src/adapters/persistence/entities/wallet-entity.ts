@@ -1,0 +1,48 @@
+// Table `wallets`: deposit addresses. external_ref only as ciphertext.
+import { EntitySchema } from '@mikro-orm/core';
+import type { Wallet } from '../../../domain/wallets/wallet.js';
+
+export const WalletEntity = new EntitySchema<Wallet>({
+  name: 'Wallet',
+  tableName: 'wallets',
+  uniques: [
+    { name: 'wallets_address_unique', properties: ['network', 'address'] },
+    { name: 'wallets_derivation_unique', properties: ['derivationAccount', 'derivationIndex'] },
+  ],
+  indexes: [
+    { name: 'wallets_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
+    { name: 'wallets_customer_idx', properties: ['customerId'] },
+  ],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    workspaceId: {
+      kind: 'm:1',
+      entity: 'Workspace',
+      mapToPk: true,
+      fieldName: 'workspace_id',
+      deleteRule: 'cascade',
+    } as never,
+    network: { type: 'text' },
+    asset: { type: 'text' },
+    address: { type: 'text' },
+    derivationAccount: {
+      kind: 'm:1',
+      entity: 'HdAccount',
+      mapToPk: true,
+      fieldName: 'derivation_account',
+      deleteRule: 'no action',
+    } as never,
+    derivationIndex: { type: 'integer' },
+    status: { enum: true, items: ['ACTIVE', 'SWEPT', 'ARCHIVED'] },
+    customerId: {
+      kind: 'm:1',
+      entity: 'Customer',
+      mapToPk: true,
+      fieldName: 'customer_id',
+      nullable: true,
+      deleteRule: 'no action',
+    } as never,
+    externalRefCiphertext: { type: 'text', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz' },
+  },
+});

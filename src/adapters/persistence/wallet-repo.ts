@@ -1,0 +1,39 @@
+// WalletRepo over MikroORM, bound to the entity manager of one transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Network } from '../../domain/money/networks.js';
+import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
+import type { WalletRepo } from '../../domain/ports.js';
+import type { Wallet, WalletFilter } from '../../domain/wallets/wallet.js';
+import { WalletEntity } from './entities/index.js';
+
+export class MikroWalletRepo implements WalletRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  async add(wallet: Wallet): Promise<void> {
+    await this.em.insert(WalletEntity, wallet);
+  }
+
+  get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null> {
+    return this.em.findOne(WalletEntity, { id, workspaceId, network: { $in: [...networks] } });
+  }
+
+  async list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
+    const network = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
+    const [data, total] = await this.em.findAndCount(
+      WalletEntity,
+      {
+        workspaceId,
+        network: { $in: network },
+        status: filter.status ?? { $ne: 'ARCHIVED' },
+        ...(filter.asset ? { asset: filter.asset } : {}),
+        ...(filter.customerId ? { customerId: filter.customerId } : {}),
+      },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: offsetOf(page) },
+    );
+    return { total, page: page.page, limit: page.limit, data };
+  }
+
+  async setStatus(id: string, status: Wallet['status']): Promise<void> {
+    await this.em.nativeUpdate(WalletEntity, { id }, { status });
+  }
+}

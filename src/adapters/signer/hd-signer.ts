@@ -1,0 +1,150 @@
+// The local SignerPort adapter (D15): every key of the deployment is derived
+// from one BIP-39 mnemonic held in memory. Deposit addresses come from
+// public-only account nodes cached per (coin, account, change), so creating
+// many wallets of one account costs one non-hardened step each. No private
+// key, seed or mnemonic leaves this object: all are in #private fields, and the
+// object prints as `LocalHdSigner { [redacted] }` in JSON and util.inspect.
+import { ECDH } from 'node:crypto';
+import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
+import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { keccak256 } from 'viem';
+import { coinTypeOf, MAX_INDEX, type DerivationPath } from '../../domain/custody/derivation.js';
+import type { BaseChain } from '../../domain/money/networks.js';
+import type { SignerPort } from '../../domain/ports.js';
+import { evmAddressFromBytes, tronAddressFromEvmBytes } from '../chains/address-codec.js';
+
+const BIP44_PURPOSE = 44;
+const REDACTED = 'LocalHdSigner { [redacted] }';
+
+export interface LocalHdSignerOptions {
+  /**
+   * How many account nodes (one per coin, account and change branch) stay
+   * cached, least recently used evicted first. 0 derives every address from
+   * the root (only useful to measure what the cache saves).
+   */
+  accountCacheSize?: number;
+}
+
+/** The 20-byte account id of a compressed secp256k1 key: keccak256 of the uncompressed point without 0x04. */
+const accountIdOf = (compressedPublicKey: Uint8Array): Uint8Array => {
+  const uncompressed = ECDH.convertKey(compressedPublicKey, 'secp256k1', undefined, undefined, 'uncompressed') as Buffer;
+  return keccak256(uncompressed.subarray(1), 'bytes').subarray(12);
+};
+
+const checkIndex = (value: number, what: string): void => {
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_INDEX) {
+    throw new RangeError(`derivation ${what} must be an integer from 0 to ${MAX_INDEX}, got ${value}`);
+  }
+};
+
+export class LocalHdSigner implements SignerPort {
+  readonly #root: HDKey;
+  /** m/44'/coin' per coin type: private nodes, needed for the hardened account step. */
+  readonly #coinNodes = new Map<number, HDKey>();
+  /** m/44'/coin'/account'/change, public only; a Map iterates in insertion order, which makes it an LRU. */
+  readonly #accountNodes = new Map<string, HDKey>();
+  readonly #accountCacheSize: number;
+
+  /** Throws when `mnemonic` is not a valid English BIP-39 mnemonic; the message never repeats it. */
+  constructor(mnemonic: string, options: LocalHdSignerOptions = {}) {
+    // Whitespace is not part of a BIP-39 sentence (a trailing newline from a file, doubled spaces).
+    const sentence = typeof mnemonic === 'string' ? mnemonic.trim().split(/\s+/).join(' ') : '';
+    let valid: boolean;
+    try {
+      valid = validateMnemonic(sentence, wordlist);
+    } catch {
+      valid = false; // whatever the library says may quote the input
+    }
+    if (!valid) throw new Error('LocalHdSigner: the master seed is not a valid English BIP-39 mnemonic');
+    const seed = mnemonicToSeedSync(sentence); // PBKDF2-SHA512, 2048 rounds: once per process
+    this.#root = HDKey.fromMasterSeed(seed);
+    seed.fill(0);
+    const size = options.accountCacheSize ?? 10_000;
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('accountCacheSize must be a non-negative integer');
+    this.#accountCacheSize = size;
+  }
+
+  async deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string> {
+    if (path.coinType !== coinTypeOf(chain)) {
+      throw new Error(`coin type ${path.coinType} is not the one of ${chain} (${coinTypeOf(chain)})`);
+    }
+    checkIndex(path.index, 'index');
+    const id = accountIdOf(this.#publicKeyAt(path));
+    return chain === 'TRON' ? tronAddressFromEvmBytes(id) : evmAddressFromBytes(id);
+  }
+
+  /** How many account nodes are cached (for tests and metrics; says nothing secret). */
+  get cachedAccounts(): number {
+    return this.#accountNodes.size;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return REDACTED;
+  }
+
+  // Signing (a later issue) will derive the private key of a path from #root
+  // here, use it and wipe it; it must never be returned to a caller.
+
+  #publicKeyAt(path: DerivationPath): Uint8Array {
+    const key = this.#accountNode(path).deriveChild(path.index).publicKey;
+    if (!key) throw new Error('derived node has no public key');
+    return key;
+  }
+
+  #accountNode(path: DerivationPath): HDKey {
+    checkIndex(path.account, 'account');
+    if (path.change !== 0 && path.change !== 1) throw new RangeError(`derivation change must be 0 or 1, got ${String(path.change)}`);
+    const cacheKey = `${path.coinType}/${path.account}/${path.change}`;
+    const cached = this.#accountNodes.get(cacheKey);
+    if (cached) {
+      this.#accountNodes.delete(cacheKey); // move to the most recently used end
+      this.#accountNodes.set(cacheKey, cached);
+      return cached;
+    }
+    const node = this.#deriveAccountNode(path);
+    if (this.#accountCacheSize > 0) {
+      this.#accountNodes.set(cacheKey, node);
+      if (this.#accountNodes.size > this.#accountCacheSize) {
+        const oldest = this.#accountNodes.keys().next().value;
+        if (oldest !== undefined) this.#accountNodes.delete(oldest);
+      }
+    }
+    return node;
+  }
+
+  /** m/44'/coin'/account'/change as a public-only node: the cache never holds a private key. */
+  #deriveAccountNode(path: DerivationPath): HDKey {
+    const coin = this.#coinNode(path.coinType);
+    const account = coin.deriveChild(HARDENED_OFFSET + path.account);
+    if (!this.#coinNodes.has(path.coinType)) coin.wipePrivateData();
+    const change = account.deriveChild(path.change);
+    account.wipePrivateData();
+    const { chainCode, publicKey } = change;
+    if (!chainCode || !publicKey) throw new Error('derived node has no public key');
+    const publicOnly = new HDKey({
+      versions: change.versions,
+      depth: change.depth,
+      index: change.index,
+      parentFingerprint: change.parentFingerprint,
+      chainCode,
+      publicKey,
+    });
+    change.wipePrivateData();
+    return publicOnly;
+  }
+
+  #coinNode(coinType: number): HDKey {
+    const cached = this.#accountCacheSize > 0 ? this.#coinNodes.get(coinType) : undefined;
+    if (cached) return cached;
+    const purpose = this.#root.deriveChild(HARDENED_OFFSET + BIP44_PURPOSE);
+    const coin = purpose.deriveChild(HARDENED_OFFSET + coinType);
+    purpose.wipePrivateData();
+    if (this.#accountCacheSize > 0) this.#coinNodes.set(coinType, coin);
+    return coin;
+  }
+}

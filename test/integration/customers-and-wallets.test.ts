@@ -1,0 +1,222 @@
+// Customers and deposit wallets over real HTTP against the real database
+// (issue 6 acceptance): real address formats re-derived independently,
+// concurrency of index allocation, idempotency, scoping, encryption at rest.
+import { TronWeb } from 'tronweb';
+import { mnemonicToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SetNetworkEnabled } from '../../src/application/chains/set-network-enabled.js';
+import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { TEST_SEED, call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+
+let db: TestDatabase;
+let api: Awaited<ReturnType<typeof startTestApi>>;
+let ws: CreatedWorkspace;
+let n = 0;
+
+type Key = { keyId: string; secret: string };
+const req = (key: Key, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  call(api.baseUrl, key, {
+    method,
+    path: `${path}${path.includes('?') ? '&' : '?'}n=${++n}`,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers,
+  });
+
+const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  api = await startTestApi(testConfig(db.url));
+  ws = await createWorkspace(api);
+});
+
+afterAll(async () => {
+  await api?.close();
+  await db?.drop();
+});
+
+describe('customers', () => {
+  it('creates, reads, lists with filters and updates a customer', async () => {
+    const created = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'user-1', label: 'Alice', metadata: { tier: 'gold' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ external_ref: 'user-1', label: 'Alice', metadata: { tier: 'gold' }, status: 'ACTIVE' });
+    const id = created.body.id;
+    expect((await req(ws.testKey, 'GET', `/v2/customers/${id}`)).body).toEqual(created.body);
+    await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'user-2' });
+    const byRef = await req(ws.testKey, 'GET', '/v2/customers?external_ref=user-2');
+    expect(byRef.body).toMatchObject({ total: 1, page: 1, limit: 20 });
+    expect(byRef.body.data[0]).toMatchObject({ external_ref: 'user-2', label: null, metadata: null });
+    const patched = await req(ws.testKey, 'PATCH', `/v2/customers/${id}`, { label: null, status: 'ARCHIVED' });
+    expect(patched.body).toMatchObject({ label: null, status: 'ARCHIVED', metadata: { tier: 'gold' } });
+    const archived = await req(ws.testKey, 'GET', '/v2/customers?status=ARCHIVED');
+    expect(archived.body.data.map((c: { id: string }) => c.id)).toEqual([id]);
+  });
+
+  it('answers 409 CONFLICT to a duplicate external_ref in the workspace and network, and allows it on the other network', async () => {
+    await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'dup-ref' });
+    const dup = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'dup-ref' });
+    expect([dup.status, dup.body.code]).toEqual([409, 'CONFLICT']);
+    expect((await req(ws.liveKey, 'POST', '/v2/customers', { external_ref: 'dup-ref' })).status).toBe(201);
+  });
+
+  it('validates input: lengths, metadata object and size, unknown fields, status', async () => {
+    for (const body of [
+      {},
+      { external_ref: '' },
+      { external_ref: 'x'.repeat(256) },
+      { external_ref: 'ok', label: 'x'.repeat(256) },
+      { external_ref: 'ok', metadata: [1, 2] },
+      { external_ref: 'ok', metadata: 'text' },
+      { external_ref: 'ok', metadata: { blob: 'x'.repeat(9000) } },
+      { external_ref: 'ok', email: 'a@b.c' },
+    ]) {
+      const res = await req(ws.testKey, 'POST', '/v2/customers', body);
+      expect([res.status, res.body.code], JSON.stringify(body).slice(0, 60)).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    const c = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'patchable' });
+    const bad = await req(ws.testKey, 'PATCH', `/v2/customers/${c.body.id}`, { status: 'DELETED' });
+    expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await req(ws.testKey, 'GET', '/v2/customers?limit=0')).status).toBe(400);
+  });
+
+  it('replays a create with the same Idempotency-Key and refuses another body under it', async () => {
+    const first = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'idem-c' }, { 'Idempotency-Key': 'cust-1' });
+    const again = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'idem-c' }, { 'Idempotency-Key': 'cust-1' });
+    expect([again.status, again.headers.get('idempotent-replay'), again.body.id]).toEqual([201, 'true', first.body.id]);
+    const other = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'idem-d' }, { 'Idempotency-Key': 'cust-1' });
+    expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
+  });
+});
+
+describe('wallets', () => {
+  it('creates wallets on TRON, BSC and ETH for a customer, at the BIP-44 addresses of the seed (re-derived independently)', async () => {
+    const customer = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'wallet-owner' });
+    const made: Record<string, { address: string; chain: string; customer_id: string }> = {};
+    for (const [chain, asset] of [
+      ['TRON', 'USDT_TRON'],
+      ['BSC', 'USDT_BSC'],
+      ['ETH', 'USDC_ETH'],
+      ['ETH', 'EURC_ETH'],
+    ] as const) {
+      const res = await req(ws.testKey, 'POST', '/v2/wallets', { chain, asset, customer_id: customer.body.id, external_ref: `ref-${asset}` });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ chain: `${chain}_TESTNET`, asset, status: 'ACTIVE', customer_id: customer.body.id });
+      expect(res.body).not.toHaveProperty('external_ref');
+      made[asset] = res.body;
+    }
+    const rows = await sql<{ address: string; derivation_account: number; derivation_index: number; asset: string }[]>(
+      `select address, derivation_account, derivation_index, asset from wallets where workspace_id = ?`,
+      [ws.workspaceId],
+    );
+    for (const row of rows) {
+      const path = { accountIndex: row.derivation_account, addressIndex: row.derivation_index };
+      if (row.asset === 'USDT_TRON') {
+        const expected = TronWeb.fromMnemonic(TEST_SEED, `m/44'/195'/${path.accountIndex}'/0/${path.addressIndex}`).address;
+        expect(row.address).toBe(expected);
+        expect(row.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
+      } else {
+        expect(row.address).toBe(mnemonicToAccount(TEST_SEED, path).address);
+      }
+      expect(made[row.asset]!.address).toBe(row.address);
+    }
+    expect(new Set(rows.map((r) => r.derivation_account)).size).toBe(3);
+  });
+
+  it('gives 20 concurrent creates 20 distinct consecutive indexes', async () => {
+    const other = await createWorkspace(api, 'concurrent');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => req(other.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH' })),
+    );
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const rows = await sql<{ derivation_index: number }[]>(
+      `select derivation_index from wallets where workspace_id = ? order by derivation_index`,
+      [other.workspaceId],
+    );
+    expect(rows.map((r) => r.derivation_index)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(new Set(results.map((r) => r.body.address)).size).toBe(20);
+  });
+
+  it('replays a wallet create with the same Idempotency-Key and refuses another body with IDEMPOTENCY_MISMATCH', async () => {
+    const body = { chain: 'BSC', asset: 'BNB' };
+    const first = await req(ws.testKey, 'POST', '/v2/wallets', body, { 'Idempotency-Key': 'wallet-key-1' });
+    const again = await req(ws.testKey, 'POST', '/v2/wallets', body, { 'Idempotency-Key': 'wallet-key-1' });
+    expect([again.status, again.headers.get('idempotent-replay')]).toEqual([201, 'true']);
+    expect(again.body).toEqual(first.body);
+    const other = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'BSC', asset: 'USDT_BSC' }, { 'Idempotency-Key': 'wallet-key-1' });
+    expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
+  });
+
+  it('refuses USDT_TRON on ETH, a customer of another workspace, an archived customer and a disabled network', async () => {
+    const pair = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_TRON' });
+    expect([pair.status, pair.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const stranger = await createWorkspace(api, 'stranger');
+    const theirs = await req(stranger.testKey, 'POST', '/v2/customers', { external_ref: 'theirs' });
+    const foreign = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH', customer_id: theirs.body.id });
+    expect([foreign.status, foreign.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const retired = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'retired' });
+    await req(ws.testKey, 'PATCH', `/v2/customers/${retired.body.id}`, { status: 'ARCHIVED' });
+    const archivedCustomer = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH', customer_id: retired.body.id });
+    expect([archivedCustomer.status, archivedCustomer.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const mainnet = await req(ws.liveKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH' });
+    expect([mainnet.status, mainnet.body.code]).toEqual([422, 'CHAIN_NOT_ENABLED']);
+    const set = api.infra.container.resolve(SetNetworkEnabled);
+    await set.execute('TRON_TESTNET', false);
+    try {
+      const disabled = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'TRON', asset: 'USDT_TRON' });
+      expect([disabled.status, disabled.body.code]).toEqual([422, 'CHAIN_NOT_ENABLED']);
+      const chains = await req(ws.testKey, 'GET', '/v2/chains');
+      expect(chains.body.data.find((c: { chain: string }) => c.chain === 'TRON_TESTNET').enabled).toBe(false);
+    } finally {
+      await set.execute('TRON_TESTNET', true);
+    }
+    expect((await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'TRON', asset: 'USDT_TRON' })).status).toBe(201);
+  });
+
+  it('keeps the live and test sides apart: neither sees the other customers or wallets', async () => {
+    const testWallet = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH' });
+    const testCustomer = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'test-only' });
+    expect((await req(ws.liveKey, 'GET', `/v2/wallets/${testWallet.body.id}`)).status).toBe(404);
+    expect((await req(ws.liveKey, 'GET', `/v2/customers/${testCustomer.body.id}`)).status).toBe(404);
+    const liveWallets = await req(ws.liveKey, 'GET', '/v2/wallets?limit=100');
+    expect(liveWallets.body.data.some((w: { chain: string }) => w.chain.endsWith('_TESTNET'))).toBe(false);
+    const liveCustomers = await req(ws.liveKey, 'GET', '/v2/customers?limit=100');
+    expect(liveCustomers.body.data.map((c: { id: string }) => c.id)).not.toContain(testCustomer.body.id);
+    const stranger = await createWorkspace(api, 'nosy');
+    expect((await req(stranger.testKey, 'GET', `/v2/wallets/${testWallet.body.id}`)).status).toBe(404);
+    expect((await req(stranger.testKey, 'PATCH', `/v2/customers/${testCustomer.body.id}`, { label: 'x' })).status).toBe(404);
+  });
+
+  it('lists with filters (ARCHIVED left out unless asked, no external_ref), reads the detail with external_ref, archives', async () => {
+    const owner = await createWorkspace(api, 'lister');
+    const c = await req(owner.testKey, 'POST', '/v2/customers', { external_ref: 'filter-me' });
+    const a = await req(owner.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH', external_ref: 'secret-ref-a', customer_id: c.body.id });
+    const b = await req(owner.testKey, 'POST', '/v2/wallets', { chain: 'BSC', asset: 'BNB' });
+    const all = await req(owner.testKey, 'GET', '/v2/wallets');
+    expect(all.body.total).toBe(2);
+    expect(all.body.data.map((w: { id: string }) => w.id)).toEqual([b.body.id, a.body.id]);
+    expect(all.body.data.every((w: object) => !('external_ref' in w))).toBe(true);
+    expect((await req(owner.testKey, 'GET', '/v2/wallets?chain=BSC')).body.data.map((w: { id: string }) => w.id)).toEqual([b.body.id]);
+    expect((await req(owner.testKey, 'GET', '/v2/wallets?chain=ETH_TESTNET')).body.total).toBe(1);
+    expect((await req(owner.testKey, 'GET', '/v2/wallets?chain=ETH_MAINNET')).body.total).toBe(0);
+    expect((await req(owner.testKey, 'GET', `/v2/wallets?customer_id=${c.body.id}`)).body.total).toBe(1);
+    expect((await req(owner.testKey, 'GET', '/v2/wallets?asset=BNB')).body.total).toBe(1);
+    expect((await req(owner.testKey, 'GET', '/v2/wallets?chain=SOL')).status).toBe(400);
+    const detail = await req(owner.testKey, 'GET', `/v2/wallets/${a.body.id}`);
+    expect(detail.body).toMatchObject({ id: a.body.id, external_ref: 'secret-ref-a' });
+    const archived = await req(owner.testKey, 'POST', `/v2/wallets/${a.body.id}/archive`);
+    expect([archived.status, archived.body.status]).toEqual([200, 'ARCHIVED']);
+    expect((await req(owner.testKey, 'POST', `/v2/wallets/${a.body.id}/archive`)).body.status).toBe('ARCHIVED');
+    expect((await req(owner.testKey, 'GET', '/v2/wallets')).body.total).toBe(1);
+    expect((await req(owner.testKey, 'GET', '/v2/wallets?status=ARCHIVED')).body.data[0].id).toBe(a.body.id);
+    expect((await req(owner.testKey, 'POST', `/v2/wallets/not-a-uuid/archive`)).status).toBe(404);
+  });
+
+  it('never stores an external_ref in clear', async () => {
+    await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH', external_ref: 'PLAINTEXT-MARKER-7731' }, { 'Idempotency-Key': 'plain-1' });
+    const wallets = await sql<object[]>(`select * from wallets`);
+    expect(JSON.stringify(wallets)).not.toContain('PLAINTEXT-MARKER-7731');
+    const stored = await sql<object[]>(`select * from idempotency_keys`);
+    expect(JSON.stringify(stored)).not.toContain('PLAINTEXT-MARKER-7731');
+  });
+});
