@@ -12,6 +12,7 @@ import { startApi } from '../src/bootstrap/api.js';
 import { parseConfig } from '../src/bootstrap/config.js';
 import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
 import { authHeaders } from '../src/sdk/signing.js';
+import { benchDerivation } from './derivation.js';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -78,6 +79,8 @@ async function load(name: string, total: number, concurrency: number, one: (i: n
   );
 }
 
+await benchDerivation();
+
 const db = await database();
 try {
   await prepareDatabase(db.url);
@@ -102,6 +105,21 @@ try {
   await load('warm-up GET /v2/chains', 200, 10, (i) => signedGet(`/v2/chains?w=${i}`));
   await load('signed GET /v2/chains (auth + admission + route)', 3000, 20, (i) => signedGet(`/v2/chains?i=${i}`));
   await load('signed GET /v2/api-keys (auth + a paged query)', 1500, 20, (i) => signedGet(`/v2/api-keys?limit=5&i=${i}`));
+  await load('idempotent POST /v2/wallets (lock, allocate index, derive, record)', 500, 10, async (i) => {
+    const path = `/v2/wallets?i=${i}`;
+    const body = JSON.stringify({ chain: i % 2 ? 'ETH' : 'TRON', asset: i % 2 ? 'USDT_ETH' : 'USDT_TRON' });
+    const res = await fetch(base + path, {
+      method: 'POST',
+      body,
+      headers: {
+        ...authHeaders(key.keyId, { secret: key.secret, method: 'POST', path, body }),
+        'Content-Type': 'application/json',
+        'Idempotency-Key': `bench-wallet-${i}`,
+      },
+    });
+    await res.arrayBuffer();
+    return res.status;
+  });
   await load('idempotent POST /v2/api-keys (lock, create, record)', 500, 10, async (i) => {
     const path = `/v2/api-keys?i=${i}`;
     const body = JSON.stringify({ label: `bench ${i}`, scopes: ['fees:read'] });

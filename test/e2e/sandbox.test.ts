@@ -105,6 +105,19 @@ describe('npm start (local sandbox)', () => {
     expect(back.code).toBe(0);
   });
 
+  it('switches a network off and on with the ops CLI; GET /v2/chains follows at once', async () => {
+    const off = await runEntry('src/bootstrap/ops.ts', env, ['chain', 'disable', '--chain', 'ETH_TESTNET', '--json']);
+    expect(off.code).toBe(0);
+    expect(JSON.parse(off.stdout)).toEqual({ chain: 'ETH_TESTNET', enabled: false });
+    const chains = await call(base(), testKey(), { path: '/v2/chains?after=disable' });
+    expect(chains.body.data.find((c: { chain: string }) => c.chain === 'ETH_TESTNET').enabled).toBe(false);
+    const on = await runEntry('src/bootstrap/ops.ts', env, ['chain', 'enable', '--chain', 'ETH_TESTNET', '--json']);
+    expect(JSON.parse(on.stdout)).toEqual({ chain: 'ETH_TESTNET', enabled: true });
+    const bad = await runEntry('src/bootstrap/ops.ts', env, ['chain', 'enable', '--chain', 'SOL_MAINNET', '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stderr).code).toBe('VALIDATION_ERROR');
+  });
+
   it('stops on SIGTERM with exit code 0 within 10 seconds, and a second start reuses the data', async () => {
     const { code, ms } = await stopSandbox(sandbox!);
     expect(code).toBe(0);

@@ -137,6 +137,18 @@ describe('wallets', () => {
     expect(new Set(results.map((r) => r.body.address)).size).toBe(20);
   });
 
+  it('serves more concurrent idempotent creates than the pool has connections, without exhausting it', async () => {
+    const other = await createWorkspace(api, 'pool');
+    const started = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        req(other.testKey, 'POST', '/v2/wallets', { chain: 'TRON', asset: 'USDT_TRON' }, { 'Idempotency-Key': `pool-${i}` }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(25).fill(201));
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('replays a wallet create with the same Idempotency-Key and refuses another body with IDEMPOTENCY_MISMATCH', async () => {
     const body = { chain: 'BSC', asset: 'BNB' };
     const first = await req(ws.testKey, 'POST', '/v2/wallets', body, { 'Idempotency-Key': 'wallet-key-1' });

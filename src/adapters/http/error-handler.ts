@@ -18,6 +18,7 @@ export function zodDetails(err: ZodError): { path: string; message: string }[] {
 }
 
 const isConnectionFailure = (err: unknown): boolean => {
+  if ((err as { name?: unknown })?.name === 'KnexTimeoutError') return true;
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' && ['ECONNREFUSED', 'ECONNRESET', '57P01', '57P03', '53300'].includes(code);
 };

@@ -3,13 +3,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { NETWORKS, type Network } from '../../domain/money/networks.js';
 import type { NetworkSwitches } from '../../domain/ports.js';
+import { currentEntityManager } from './current-entity-manager.js';
 import { NetworkSwitchEntity } from './entities/index.js';
 
 export class PgNetworkSwitches implements NetworkSwitches {
   constructor(private readonly orm: MikroORM) {}
 
   async overrides(): Promise<Partial<Record<Network, boolean>>> {
-    const rows = await this.orm.em.fork().find(NetworkSwitchEntity, {});
+    const rows = await currentEntityManager(this.orm).find(NetworkSwitchEntity, {});
     const out: Partial<Record<Network, boolean>> = {};
     for (const r of rows) if ((NETWORKS as readonly string[]).includes(r.network)) out[r.network as Network] = r.enabled;
     return out;
