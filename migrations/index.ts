@@ -4,10 +4,12 @@ import { Migration20261123111622_workspaces_and_keys } from './Migration20261123
 import { Migration20261123112430_idempotency_keys } from './Migration20261123112430_idempotency_keys.js';
 import { Migration20261123112637_rate_buckets } from './Migration20261123112637_rate_buckets.js';
 import { Migration20261123113749_customers_and_wallets } from './Migration20261123113749_customers_and_wallets.js';
+import { Migration20261123115402_ledger_and_fees } from './Migration20261123115402_ledger_and_fees.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
   { name: 'Migration20261123112430_idempotency_keys', class: Migration20261123112430_idempotency_keys },
   { name: 'Migration20261123112637_rate_buckets', class: Migration20261123112637_rate_buckets },
   { name: 'Migration20261123113749_customers_and_wallets', class: Migration20261123113749_customers_and_wallets },
+  { name: 'Migration20261123115402_ledger_and_fees', class: Migration20261123115402_ledger_and_fees },
 ];

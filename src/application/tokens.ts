@@ -13,5 +13,6 @@ export const TOKENS = {
   NetworkSwitches: Symbol('NetworkSwitches'),
   Signer: Symbol('Signer'),
   AddressCodec: Symbol('AddressCodec'),
+  LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),
 } as const;

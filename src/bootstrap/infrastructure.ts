@@ -19,6 +19,7 @@ import { openOrm } from '../adapters/persistence/orm.js';
 import { PgRequestAdmission } from '../adapters/persistence/request-admission.js';
 import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.js';
 import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
+import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import type { Config } from './config.js';
@@ -71,6 +72,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   });
   container.register(TOKENS.Signer, { useValue: new LocalHdSigner(secrets.masterSeed) });
   container.register(TOKENS.AddressCodec, { useValue: new ChainAddressCodec() });
+  container.register(TOKENS.LedgerAudit, { useValue: new PgLedgerAudit(orm) });
   container.register(TOKENS.Logger, { useValue: logger });
 
   const connection = orm.em.getConnection();

@@ -3,6 +3,7 @@
 // DATA_DIR (started for the command when `npm start` is not running).
 import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
+import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
 import { findCommand, runOps, usage } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
@@ -12,7 +13,7 @@ import { loadConfigOrExit } from './config.js';
 import { openInfrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS];
 
 const argv = process.argv.slice(2);
 const io = { out: (s: string) => process.stdout.write(`${s}\n`), err: (s: string) => process.stderr.write(`${s}\n`) };

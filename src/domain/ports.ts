@@ -10,6 +10,8 @@ import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
 import type { Customer, CustomerFilter, CustomerPatch } from './customers/customer.js';
 import type { DerivationPath } from './custody/derivation.js';
 import type { Wallet, WalletFilter } from './wallets/wallet.js';
+import type { Balance, JournalEntry } from './ledger/journal.js';
+import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
 
 export interface Clock {
@@ -85,6 +87,45 @@ export interface NetworkSwitches {
   set(network: Network, enabled: boolean, at: Date): Promise<void>;
 }
 
+/**
+ * The double-entry ledger. `post` writes a balanced entry and moves the
+ * cached balances atomically, taking row locks on the accounts in a fixed
+ * order; it throws INSUFFICIENT_BALANCE (and changes nothing) when an
+ * AVAILABLE or LOCKED account would go negative, and returns 'duplicate'
+ * (changing nothing) when the entry's reference was posted before.
+ */
+export interface LedgerRepo {
+  post(entry: JournalEntry): Promise<'posted' | 'duplicate'>;
+  /** Balances of the workspace on these networks, one per asset it ever held. */
+  balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]>;
+  /** Stablecoin volume (deposits credited plus withdrawals consumed) since `since`, USD in 6-place units. */
+  volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint>;
+}
+
+/** Fee configuration of the operator (ops fees ...): tiers and per-workspace overrides. */
+export interface FeeConfigRepo {
+  /** The configured tiers, or the D13 defaults when none is configured. */
+  tiers(): Promise<FeeTier[]>;
+  setTier(tier: FeeTier): Promise<void>;
+  override(workspaceId: string): Promise<FeeOverride | null>;
+  setOverride(override: FeeOverride): Promise<void>;
+  clearOverride(workspaceId: string): Promise<boolean>;
+}
+
+export interface LedgerCheckReport {
+  ok: boolean;
+  entries: number;
+  accounts: number;
+  unbalancedEntries: { reference: string; sum: string; postings: number }[];
+  balanceMismatches: { account: string; cached: string; fromEntries: string }[];
+  negativeBalances: { account: string; balance: string }[];
+}
+
+/** Reconciliation of the ledger: every entry balances, cached balances equal the entries. */
+export interface LedgerAudit {
+  check(): Promise<LedgerCheckReport>;
+}
+
 /** What a unit of work hands to the use case: repositories and jobs bound to one transaction. */
 export interface TxContext {
   workspaces: WorkspaceRepo;
@@ -92,6 +133,8 @@ export interface TxContext {
   customers: CustomerRepo;
   wallets: WalletRepo;
   derivation: DerivationAllocator;
+  ledger: LedgerRepo;
+  fees: FeeConfigRepo;
   idempotency: IdempotencyStore;
   jobs: JobQueue;
 }

@@ -4,10 +4,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ApiKey } from '../../src/domain/auth/api-key.js';
 import type { IdempotencyRecord, IdempotencyScope } from '../../src/domain/idempotency/idempotency.js';
-import type { BaseChain, Network, NetworkSide } from '../../src/domain/money/networks.js';
+import type { Asset, BaseChain, Network, NetworkSide } from '../../src/domain/money/networks.js';
 import type { Customer, CustomerFilter, CustomerPatch } from '../../src/domain/customers/customer.js';
 import { formatPath, type DerivationPath } from '../../src/domain/custody/derivation.js';
 import type { Wallet, WalletFilter } from '../../src/domain/wallets/wallet.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { DEFAULT_TIERS, type FeeOverride, type FeeTier } from '../../src/domain/fees/fee-schedule.js';
+import { NON_NEGATIVE_KINDS, accountKey, type Balance, type JournalEntry } from '../../src/domain/ledger/journal.js';
 import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
 import type {
@@ -15,6 +18,8 @@ import type {
   Clock,
   CustomerRepo,
   DerivationAllocator,
+  FeeConfigRepo,
+  LedgerRepo,
   IdempotencyStore,
   NetworkSwitches,
   SignerPort,
@@ -93,6 +98,10 @@ export class InMemoryStore {
   /** (workspace, network) → account, and account → next index. */
   accounts = new Map<string, number>();
   nextIndexes = new Map<number, number>();
+  entries = new Map<string, JournalEntry>();
+  ledgerBalances = new Map<string, bigint>();
+  tiers: FeeTier[] | null = null;
+  overrides = new Map<string, FeeOverride>();
   /** Idempotency locks held by the running unit of work. */
   locks = new Set<string>();
 
@@ -105,6 +114,10 @@ export class InMemoryStore {
     const wls = new Map([...this.wallets].map(([k, v]) => [k, { ...v }]));
     const acc = new Map(this.accounts);
     const nxt = new Map(this.nextIndexes);
+    const ens = new Map(this.entries);
+    const bal = new Map(this.ledgerBalances);
+    const trs = this.tiers ? [...this.tiers] : null;
+    const ovs = new Map(this.overrides);
     return () => {
       this.workspaces = ws;
       this.apiKeys = ks;
@@ -114,6 +127,10 @@ export class InMemoryStore {
       this.wallets = wls;
       this.accounts = acc;
       this.nextIndexes = nxt;
+      this.entries = ens;
+      this.ledgerBalances = bal;
+      this.tiers = trs;
+      this.overrides = ovs;
     };
   }
 }
@@ -249,6 +266,67 @@ export class InMemoryWalletRepo implements WalletRepo {
   }
 }
 
+/** The ledger's rules in memory: balanced entries, unique references, no negative AVAILABLE or LOCKED. */
+export class InMemoryLedger implements LedgerRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async post(entry: JournalEntry): Promise<'posted' | 'duplicate'> {
+    if ([...this.store.entries.values()].some((e) => e.reference === entry.reference)) return 'duplicate';
+    const next = new Map(this.store.ledgerBalances);
+    for (const p of entry.postings) {
+      const k = accountKey(p.account);
+      const b = (next.get(k) ?? 0n) + p.amount;
+      if (b < 0n && NON_NEGATIVE_KINDS.has(p.account.kind)) throw new DomainError('INSUFFICIENT_BALANCE', 'insufficient balance');
+      next.set(k, b);
+    }
+    this.store.ledgerBalances = next;
+    this.store.entries.set(entry.id, entry);
+    return 'posted';
+  }
+  async balances(workspaceId: string, networks: readonly Network[], f: { network?: Network; asset?: Asset }): Promise<Balance[]> {
+    const out = new Map<string, Balance>();
+    for (const [k, v] of this.store.ledgerBalances) {
+      const [owner, kind, network, asset] = k.split('|') as [string, string, Network, Asset];
+      if (owner !== workspaceId || !networks.includes(network) || (kind !== 'AVAILABLE' && kind !== 'LOCKED')) continue;
+      if ((f.network && f.network !== network) || (f.asset && f.asset !== asset)) continue;
+      const b = out.get(`${network}|${asset}`) ?? { network, asset, available: 0n, locked: 0n };
+      if (kind === 'AVAILABLE') b.available += v;
+      else b.locked += v;
+      out.set(`${network}|${asset}`, b);
+    }
+    return [...out.values()];
+  }
+  async volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint> {
+    let v = 0n;
+    for (const e of this.store.entries.values()) {
+      if (e.workspaceId !== workspaceId || !networks.includes(e.network) || e.createdAt < since) continue;
+      if (e.asset === 'ETH' || e.asset === 'BNB') continue;
+      const kind = e.kind === 'DEPOSIT_CREDIT' ? 'TREASURY' : e.kind === 'WITHDRAWAL_CONSUME' ? 'LOCKED' : null;
+      for (const p of e.postings) if (kind && p.account.kind === kind) v += -p.amount;
+    }
+    return v;
+  }
+}
+
+export class InMemoryFeeConfig implements FeeConfigRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async tiers(): Promise<FeeTier[]> {
+    return (this.store.tiers ?? DEFAULT_TIERS).map((t) => ({ ...t }));
+  }
+  async setTier(tier: FeeTier): Promise<void> {
+    const tiers = (this.store.tiers ?? DEFAULT_TIERS.map((t) => ({ ...t }))).filter((t) => t.name !== tier.name);
+    this.store.tiers = [...tiers, tier].sort((a, b) => (a.minVolumeUsd < b.minVolumeUsd ? -1 : 1));
+  }
+  async override(workspaceId: string): Promise<FeeOverride | null> {
+    return this.store.overrides.get(workspaceId) ?? null;
+  }
+  async setOverride(o: FeeOverride): Promise<void> {
+    this.store.overrides.set(o.workspaceId, o);
+  }
+  async clearOverride(workspaceId: string): Promise<boolean> {
+    return this.store.overrides.delete(workspaceId);
+  }
+}
+
 /** Addresses that are a readable function of chain and path: distinct paths, distinct addresses. */
 export class FakeSigner implements SignerPort {
   async deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string> {
@@ -315,6 +393,8 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         customers: new InMemoryCustomerRepo(this.store),
         wallets: new InMemoryWalletRepo(this.store),
         derivation: new InMemoryDerivationAllocator(this.store),
+        ledger: new InMemoryLedger(this.store),
+        fees: new InMemoryFeeConfig(this.store),
         idempotency: new InMemoryIdempotencyStore(this.store, this.taken),
         jobs: new InMemoryJobQueue(this.store),
       });

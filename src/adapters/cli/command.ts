@@ -14,9 +14,11 @@ export interface OpsCommand<S extends z.ZodType = z.ZodType> {
   summary: string;
   /** Flag names → parseArgs option types; values are then validated by `input`. */
   flags: Record<string, { type: 'string' | 'boolean' }>;
+  /** Names given to the words after the path, e.g. ['action'] for `fees tier set`. */
+  positionals?: string[];
   input: S;
   run(ctx: OpsContext, input: z.infer<S>): Promise<Record<string, unknown>>;
-  /** One human line for the result when --json is not given. */
+  /** One human line for the result when --json is not given. A result with `ok: false` exits 1. */
   describe?(result: Record<string, unknown>): string;
 }
 

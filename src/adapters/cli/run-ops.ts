@@ -27,18 +27,21 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
   }
   let json = false;
   try {
-    const { values } = parseArgs({
+    const names = command.positionals ?? [];
+    const { values, positionals } = parseArgs({
       args: argv.slice(2),
       options: { ...command.flags, json: { type: 'boolean' } },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: names.length > 0,
     });
     json = Boolean(values.json);
+    if (positionals.length > names.length) throw Object.assign(new Error(`unexpected argument ${positionals[names.length]}`), { code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' });
     const { json: _json, ...flags } = values;
-    const input = command.input.parse(flags);
+    const named = Object.fromEntries(names.map((n, i) => [n, positionals[i]]));
+    const input = command.input.parse({ ...flags, ...named });
     const result = await command.run(ctx, input);
     io.out(json ? JSON.stringify(result) : (command.describe?.(result) ?? JSON.stringify(result, null, 2)));
-    return 0;
+    return result.ok === false ? 1 : 0;
   } catch (err) {
     const failure = describeFailure(err);
     io.err(json ? JSON.stringify({ error: failure.message, code: failure.code }) : `error: ${failure.message}`);

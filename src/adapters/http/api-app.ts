@@ -6,7 +6,9 @@ import { AuthenticateRequest } from '../../application/auth/authenticate-request
 import { CreateApiKey } from '../../application/api-keys/create-api-key.js';
 import { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
 import { RevokeApiKey } from '../../application/api-keys/revoke-api-key.js';
+import { GetBalances } from '../../application/balances/get-balances.js';
 import { ListChains } from '../../application/chains/list-chains.js';
+import { QuoteFee } from '../../application/fees/quote-fee.js';
 import { CreateCustomer } from '../../application/customers/create-customer.js';
 import { ReadCustomers } from '../../application/customers/read-customers.js';
 import { UpdateCustomer } from '../../application/customers/update-customer.js';
@@ -18,7 +20,9 @@ import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { apiKeysRouter } from './api-keys.js';
 import { authenticate } from './authenticate.js';
+import { balancesRouter } from './balances.js';
 import { chainsRouter } from './chains.js';
+import { feesRouter } from './fees.js';
 import { customersRouter } from './customers.js';
 import { walletsRouter } from './wallets.js';
 import { errorHandler, sendError } from './error-handler.js';
@@ -75,6 +79,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       idempotency: deps.resolve(RunIdempotently),
     }),
   );
+  v2.use('/balances', balancesRouter(deps.resolve(GetBalances)));
+  v2.use('/fees', feesRouter(deps.resolve(QuoteFee)));
   app.use('/v2', v2);
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));

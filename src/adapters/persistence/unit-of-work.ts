@@ -11,6 +11,8 @@ import { TransactionalJobQueue } from '../jobs/pg-boss-jobs.js';
 import { MikroApiKeyRepo } from './api-key-repo.js';
 import { MikroCustomerRepo } from './customer-repo.js';
 import { PgDerivationAllocator } from './derivation-allocator.js';
+import { MikroFeeConfigRepo } from './fee-config-repo.js';
+import { PgLedgerRepo } from './ledger-repo.js';
 import { MikroWalletRepo } from './wallet-repo.js';
 import { PgIdempotencyStore } from './idempotency-store.js';
 import { MikroWorkspaceRepo } from './workspace-repo.js';
@@ -33,6 +35,8 @@ export class MikroUnitOfWork implements UnitOfWork {
         customers: new MikroCustomerRepo(tem),
         wallets: new MikroWalletRepo(tem),
         derivation: new PgDerivationAllocator(tem),
+        ledger: new PgLedgerRepo(tem),
+        fees: new MikroFeeConfigRepo(tem),
         idempotency: new PgIdempotencyStore(tem),
         jobs: new TransactionalJobQueue(this.boss, trx),
       };

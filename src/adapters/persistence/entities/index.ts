@@ -2,6 +2,8 @@
 // They describe the tables completely, so `npm run migration:create` diffs cleanly.
 import { ApiKeyEntity } from './api-key-entity.js';
 import { CustomerEntity } from './customer-entity.js';
+import { FeeOverrideEntity, FeeTierEntity } from './fee-entities.js';
+import { JournalEntryEntity, LedgerAccountEntity, PostingEntity } from './ledger-entities.js';
 import { HdAccountEntity } from './hd-account-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { NetworkSwitchEntity } from './network-switch-entity.js';
@@ -20,9 +22,19 @@ export const ENTITIES = [
   HdAccountEntity,
   WalletEntity,
   NetworkSwitchEntity,
+  LedgerAccountEntity,
+  JournalEntryEntity,
+  PostingEntity,
+  FeeTierEntity,
+  FeeOverrideEntity,
 ];
 export {
   ApiKeyEntity,
+  FeeOverrideEntity,
+  FeeTierEntity,
+  JournalEntryEntity,
+  LedgerAccountEntity,
+  PostingEntity,
   CustomerEntity,
   HdAccountEntity,
   IdempotencyKeyEntity,

@@ -1,0 +1,43 @@
+// The reconciliation of `ops ledger check`: every entry balances and has two
+// postings or more, every cached balance equals the sum of its postings, and
+// no AVAILABLE or LOCKED balance is negative.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { LedgerAudit, LedgerCheckReport } from '../../domain/ports.js';
+
+export class PgLedgerAudit implements LedgerAudit {
+  constructor(private readonly orm: MikroORM) {}
+
+  async check(): Promise<LedgerCheckReport> {
+    const conn = this.orm.em.getConnection();
+    const [counts] = await conn.execute<{ entries: string; accounts: string }[]>(
+      `select (select count(*) from journal_entries)::text as entries, (select count(*) from ledger_accounts)::text as accounts`,
+    );
+    const unbalanced = await conn.execute<{ reference: string; sum: string; postings: number }[]>(
+      `select e.reference, coalesce(sum(p.amount), 0)::text as sum, count(p.id)::int as postings
+         from journal_entries e left join postings p on p.entry_id = e.id
+        group by e.id, e.reference
+       having coalesce(sum(p.amount), 0) <> 0 or count(p.id) < 2
+        order by e.reference`,
+    );
+    const mismatches = await conn.execute<{ account: string; cached: string; from_entries: string }[]>(
+      `select a.owner || '/' || a.kind || '/' || a.network || '/' || a.asset as account,
+              a.balance::text as cached, coalesce(sum(p.amount), 0)::text as from_entries
+         from ledger_accounts a left join postings p on p.account_id = a.id
+        group by a.id
+       having a.balance <> coalesce(sum(p.amount), 0)
+        order by account`,
+    );
+    const negatives = await conn.execute<{ account: string; balance: string }[]>(
+      `select owner || '/' || kind || '/' || network || '/' || asset as account, balance::text as balance
+         from ledger_accounts where kind in ('AVAILABLE', 'LOCKED') and balance < 0 order by account`,
+    );
+    return {
+      ok: unbalanced.length === 0 && mismatches.length === 0 && negatives.length === 0,
+      entries: Number(counts!.entries),
+      accounts: Number(counts!.accounts),
+      unbalancedEntries: unbalanced,
+      balanceMismatches: mismatches.map((m) => ({ account: m.account, cached: m.cached, fromEntries: m.from_entries })),
+      negativeBalances: negatives,
+    };
+  }
+}

@@ -1,0 +1,86 @@
+// LedgerRepo in PostgreSQL. Posting an entry: insert it (its unique reference
+// makes a second post a no-op), then move each account's cached balance with
+// a conditional UPDATE, accounts in a fixed order (no deadlocks), and write
+// the postings. The update's own row lock and WHERE clause keep AVAILABLE and
+// LOCKED from ever going negative under concurrency: no read-then-write.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../../domain/errors.js';
+import { NON_NEGATIVE_KINDS, accountKey, type Balance, type JournalEntry } from '../../domain/ledger/journal.js';
+import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
+import type { LedgerRepo } from '../../domain/ports.js';
+
+const STABLECOINS = (Object.keys(ASSET_SPECS) as Asset[]).filter((a) => !ASSET_SPECS[a].native);
+
+export class PgLedgerRepo implements LedgerRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
+    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+  }
+
+  async post(entry: JournalEntry): Promise<'posted' | 'duplicate'> {
+    const inserted = await this.sql<{ id: string }>(
+      `insert into journal_entries (id, kind, reference, workspace_id, network, asset, created_at)
+       values (?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
+      [entry.id, entry.kind, entry.reference, entry.workspaceId, entry.network, entry.asset, entry.createdAt],
+    );
+    if (inserted.length === 0) return 'duplicate';
+    const postings = [...entry.postings].sort((a, b) => (accountKey(a.account) < accountKey(b.account) ? -1 : 1));
+    for (const p of postings) {
+      const a = p.account;
+      const [acc] = await this.sql<{ id: number }>(
+        `insert into ledger_accounts (owner, kind, network, asset, balance) values (?, ?, ?, ?, 0)
+         on conflict on constraint ledger_accounts_identity_unique do update set owner = excluded.owner
+         returning id`,
+        [a.owner, a.kind, a.network, a.asset],
+      );
+      const guarded = NON_NEGATIVE_KINDS.has(a.kind);
+      const moved = await this.sql<{ id: number }>(
+        `update ledger_accounts set balance = balance + ?::numeric
+         where id = ? ${guarded ? 'and balance + ?::numeric >= 0' : ''} returning id`,
+        guarded ? [p.amount.toString(), acc!.id, p.amount.toString()] : [p.amount.toString(), acc!.id],
+      );
+      if (moved.length === 0) {
+        throw new DomainError('INSUFFICIENT_BALANCE', `Insufficient ${a.kind.toLowerCase()} balance of ${a.asset}`);
+      }
+      await this.sql(`insert into postings (entry_id, account_id, amount) values (?, ?, ?::numeric)`, [
+        entry.id,
+        acc!.id,
+        p.amount.toString(),
+      ]);
+    }
+    return 'posted';
+  }
+
+  async balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]> {
+    const nets = filter.network ? networks.filter((n) => n === filter.network) : [...networks];
+    if (nets.length === 0) return [];
+    const rows = await this.sql<{ network: Network; asset: Asset; available: string; locked: string }>(
+      `select network, asset,
+              coalesce(sum(balance) filter (where kind = 'AVAILABLE'), 0)::text as available,
+              coalesce(sum(balance) filter (where kind = 'LOCKED'), 0)::text as locked
+         from ledger_accounts
+        where owner = ? and kind in ('AVAILABLE', 'LOCKED') and network in (?)
+          ${filter.asset ? 'and asset = ?' : ''}
+        group by network, asset
+        order by network, asset`,
+      filter.asset ? [workspaceId, nets, filter.asset] : [workspaceId, nets],
+    );
+    return rows.map((r) => ({ network: r.network, asset: r.asset, available: BigInt(r.available), locked: BigInt(r.locked) }));
+  }
+
+  async volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint> {
+    // Gross of credited deposits (the custody posting) and of consumed
+    // withdrawals (the lock posting), stablecoins at 1:1 in 6-place units.
+    const [row] = await this.sql<{ volume: string }>(
+      `select coalesce(sum(-p.amount), 0)::text as volume
+         from journal_entries e
+         join postings p on p.entry_id = e.id
+         join ledger_accounts a on a.id = p.account_id
+        where e.workspace_id = ? and e.created_at >= ? and e.network in (?) and e.asset in (?)
+          and ((e.kind = 'DEPOSIT_CREDIT' and a.kind = 'TREASURY') or (e.kind = 'WITHDRAWAL_CONSUME' and a.kind = 'LOCKED'))`,
+      [workspaceId, since, [...networks], STABLECOINS],
+    );
+    return BigInt(row!.volume);
+  }
+}

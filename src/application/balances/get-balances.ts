@@ -1,0 +1,18 @@
+// GET /v2/balances (D7, D2: wallets:read): available and locked per asset the
+// workspace ever held on the key's networks, straight from the ledger.
+import { inject, injectable } from 'tsyringe';
+import { requireScope, type Principal } from '../../domain/auth/principal.js';
+import type { Balance } from '../../domain/ledger/journal.js';
+import { networksOfSide, type Asset, type Network } from '../../domain/money/networks.js';
+import type { UnitOfWork } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+
+@injectable()
+export class GetBalances {
+  constructor(@inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork) {}
+
+  execute(principal: Principal, filter: { network?: Network; asset?: Asset }): Promise<Balance[]> {
+    requireScope(principal, 'wallets:read');
+    return this.uow.run((tx) => tx.ledger.balances(principal.workspaceId, networksOfSide(principal.side), filter));
+  }
+}

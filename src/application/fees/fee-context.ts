@@ -1,0 +1,17 @@
+// Everything the fee engine needs about a workspace now: the tiers, its
+// override, its 30-day confirmed volume. Used by quotes and by settlement, so
+// both price with the same inputs.
+import { DEFAULT_ASSET_FEES, type FeeContext } from '../../domain/fees/fee-schedule.js';
+import { networksOfSide, type NetworkSide } from '../../domain/money/networks.js';
+import type { TxContext } from '../../domain/ports.js';
+
+export const VOLUME_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
+
+export async function loadFeeContext(tx: TxContext, workspaceId: string, side: NetworkSide, now: Date): Promise<FeeContext> {
+  const [tiers, override, volumeUsd] = await Promise.all([
+    tx.fees.tiers(),
+    tx.fees.override(workspaceId),
+    tx.ledger.volumeUsd(workspaceId, networksOfSide(side), new Date(now.getTime() - VOLUME_WINDOW_MS)),
+  ]);
+  return { tiers, override, volumeUsd, assetFees: DEFAULT_ASSET_FEES, now };
+}

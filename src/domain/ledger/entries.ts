@@ -1,0 +1,108 @@
+// The movements the service books, each one balanced journal entry. Amounts
+// are positive Amounts of the entry's asset; signs are decided here.
+import type { Amount } from '../money/amount.js';
+import type { Network } from '../money/networks.js';
+import { SERVICE_OWNER, assertBalanced, type AccountRef, type EntryKind, type JournalEntry, type LedgerAccountKind } from './journal.js';
+
+interface Base {
+  id: string;
+  network: Network;
+  at: Date;
+}
+
+const account = (kind: LedgerAccountKind, owner: string, network: Network, amount: Amount): AccountRef => ({
+  kind,
+  owner,
+  network,
+  asset: amount.asset,
+});
+
+function entry(
+  base: Base,
+  kind: EntryKind,
+  reference: string,
+  workspaceId: string | null,
+  asset: Amount,
+  postings: [LedgerAccountKind, string, bigint][],
+): JournalEntry {
+  const e: JournalEntry = {
+    id: base.id,
+    kind,
+    reference,
+    workspaceId,
+    network: base.network,
+    asset: asset.asset,
+    postings: postings
+      .filter(([, , amount]) => amount !== 0n)
+      .map(([k, owner, amount]) => ({ account: account(k, owner, base.network, asset), amount })),
+    createdAt: base.at,
+  };
+  assertBalanced(e);
+  return e;
+}
+
+/** A confirmed deposit: the gross arrives in custody, net to the workspace, fee to revenue. */
+export const creditDeposit = (b: Base & { depositId: string; workspaceId: string; gross: Amount; fee: Amount }) =>
+  entry(b, 'DEPOSIT_CREDIT', `deposit:${b.depositId}:credit`, b.workspaceId, b.gross, [
+    ['TREASURY', SERVICE_OWNER, -b.gross.units],
+    ['AVAILABLE', b.workspaceId, b.gross.units - b.fee.units],
+    ['REVENUE', SERVICE_OWNER, b.fee.units],
+  ]);
+
+/** A withdrawal request: the amount moves from available to locked (fails when available is short). */
+export const lockForWithdrawal = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount }) =>
+  entry(b, 'WITHDRAWAL_LOCK', `withdrawal:${b.withdrawalId}:lock`, b.workspaceId, b.amount, [
+    ['AVAILABLE', b.workspaceId, -b.amount.units],
+    ['LOCKED', b.workspaceId, b.amount.units],
+  ]);
+
+/** Broadcast: the lock is consumed, net leaves custody, the fee goes to revenue (D4). */
+export const consumeLock = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount; fee: Amount }) =>
+  entry(b, 'WITHDRAWAL_CONSUME', `withdrawal:${b.withdrawalId}:consume`, b.workspaceId, b.amount, [
+    ['LOCKED', b.workspaceId, -b.amount.units],
+    ['TREASURY', SERVICE_OWNER, b.amount.units - b.fee.units],
+    ['REVENUE', SERVICE_OWNER, b.fee.units],
+  ]);
+
+/** Cancelled or rejected before broadcast: the lock goes back to available. */
+export const releaseLock = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount }) =>
+  entry(b, 'WITHDRAWAL_RELEASE', `withdrawal:${b.withdrawalId}:release`, b.workspaceId, b.amount, [
+    ['LOCKED', b.workspaceId, -b.amount.units],
+    ['AVAILABLE', b.workspaceId, b.amount.units],
+  ]);
+
+/** Failed after broadcast: the whole amount, fee included, returns to available (D4). */
+export const refundFailedWithdrawal = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount; fee: Amount }) =>
+  entry(b, 'WITHDRAWAL_REFUND', `withdrawal:${b.withdrawalId}:refund`, b.workspaceId, b.amount, [
+    ['TREASURY', SERVICE_OWNER, -(b.amount.units - b.fee.units)],
+    ['REVENUE', SERVICE_OWNER, -b.fee.units],
+    ['AVAILABLE', b.workspaceId, b.amount.units],
+  ]);
+
+/** A commitment shortfall debited from available (D14); never below zero. */
+export const debitCommitment = (b: Base & { adjustmentId: string; workspaceId: string; amount: Amount }) =>
+  entry(b, 'COMMITMENT_DEBIT', `adjustment:${b.adjustmentId}:debit`, b.workspaceId, b.amount, [
+    ['AVAILABLE', b.workspaceId, -b.amount.units],
+    ['REVENUE', SERVICE_OWNER, b.amount.units],
+  ]);
+
+/** A sandbox faucet drip leaves the dispenser; it comes back as a normal deposit credit. */
+export const faucetDrip = (b: Base & { dripId: string; amount: Amount }) =>
+  entry(b, 'FAUCET_DRIP', `faucet:${b.dripId}:drip`, null, b.amount, [
+    ['FAUCET', SERVICE_OWNER, -b.amount.units],
+    ['TREASURY', SERVICE_OWNER, b.amount.units],
+  ]);
+
+/** Gas spent on a sweep or a withdrawal: the service's cost, never the workspace's (D5). */
+export const spendGas = (b: Base & { reference: string; gas: Amount }) =>
+  entry(b, 'SWEEP_GAS', `gas:${b.reference}`, null, b.gas, [
+    ['GAS', SERVICE_OWNER, -b.gas.units],
+    ['TREASURY', SERVICE_OWNER, b.gas.units],
+  ]);
+
+/** The operator funds the service's own addresses (gas tank, dispenser) from outside. */
+export const fundService = (b: Base & { reference: string; amount: Amount }) =>
+  entry(b, 'SERVICE_FUNDING', `funding:${b.reference}`, null, b.amount, [
+    ['TREASURY', SERVICE_OWNER, -b.amount.units],
+    ['EXTERNAL', SERVICE_OWNER, b.amount.units],
+  ]);
