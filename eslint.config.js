@@ -69,6 +69,31 @@ export default tseslint.config(
     ['**/domain/**', '**/application/**', '**/adapters/**', '**/bootstrap/**'],
     'The SDK is shipped to integrators and stands alone.',
   ),
+  {
+    // Money never passes through a JavaScript number (D3): bigint base units and
+    // decimal strings only. These constructs have no place in money code.
+    files: [
+      'src/domain/money/**/*.ts',
+      'src/domain/fees/**/*.ts',
+      'src/domain/ledger/**/*.ts',
+      'src/application/fees/**/*.ts',
+      'src/application/balances/**/*.ts',
+      'src/application/ledger/**/*.ts',
+      'src/adapters/http/fees.ts',
+      'src/adapters/http/balances.ts',
+      'src/adapters/persistence/ledger-*.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name=/^(Number|parseFloat|parseInt)$/]", message: 'Amounts are bigint base units, never JavaScript numbers (D3).' },
+        { selector: "MemberExpression[object.name='Number'][property.name=/^(parseFloat|parseInt)$/]", message: 'Amounts are bigint base units, never JavaScript numbers (D3).' },
+        { selector: "MemberExpression[object.name='Math']", message: 'Math works on numbers; money is bigint (D3).' },
+        { selector: "UnaryExpression[operator='+']", message: 'Unary + converts to a number; money is bigint (D3).' },
+        { selector: "CallExpression[callee.property.name='toFixed']", message: 'toFixed formats numbers; format Amounts with toString() (D3).' },
+      ],
+    },
+  },
   { files: ['test/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off' } },
   { files: ['bench/**/*.ts'], rules: { 'no-console': 'off' } },
 );

@@ -9,8 +9,8 @@ export class PgLedgerAudit implements LedgerAudit {
 
   async check(): Promise<LedgerCheckReport> {
     const conn = this.orm.em.getConnection();
-    const [counts] = await conn.execute<{ entries: string; accounts: string }[]>(
-      `select (select count(*) from journal_entries)::text as entries, (select count(*) from ledger_accounts)::text as accounts`,
+    const [counts] = await conn.execute<{ entries: number; accounts: number }[]>(
+      `select (select count(*) from journal_entries)::int as entries, (select count(*) from ledger_accounts)::int as accounts`,
     );
     const unbalanced = await conn.execute<{ reference: string; sum: string; postings: number }[]>(
       `select e.reference, coalesce(sum(p.amount), 0)::text as sum, count(p.id)::int as postings
@@ -33,8 +33,8 @@ export class PgLedgerAudit implements LedgerAudit {
     );
     return {
       ok: unbalanced.length === 0 && mismatches.length === 0 && negatives.length === 0,
-      entries: Number(counts!.entries),
-      accounts: Number(counts!.accounts),
+      entries: counts!.entries,
+      accounts: counts!.accounts,
       unbalancedEntries: unbalanced,
       balanceMismatches: mismatches.map((m) => ({ account: m.account, cached: m.cached, fromEntries: m.from_entries })),
       negativeBalances: negatives,

@@ -27,3 +27,22 @@ describe('import boundaries', () => {
     );
   });
 });
+
+describe('money rule (D3)', () => {
+  it('refuses parseFloat, Number(), Math and unary plus in money code', async () => {
+    for (const code of [
+      'export const f = (s: string) => parseFloat(s);',
+      'export const f = (s: string) => Number(s) * 100;',
+      'export const f = (a: number) => Math.round(a);',
+      'export const f = (s: string) => +s;',
+      'export const f = (a: number) => a.toFixed(2);',
+    ]) {
+      expect(await ruleIds(code, 'src/domain/fees/example.ts'), code).toContain('no-restricted-syntax');
+    }
+  });
+
+  it('allows bigint arithmetic there', async () => {
+    expect(await ruleIds('export const f = (a: bigint, b: bigint) => (a * b + 999_999n) / 1_000_000n;', 'src/domain/fees/example.ts')).toEqual([]);
+  });
+});
+
