@@ -5,6 +5,7 @@ import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { z } from 'zod';
 import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, type Asset, type Network } from '../domain/money/networks.js';
+import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
 import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -75,6 +76,8 @@ function trustProxySetting(v: string): boolean | number | string {
   return t;
 }
 
+const codec = new ChainAddressCodec();
+
 function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
   const confirmations = z.coerce.number().int().min(1).max(1000);
   return NETWORKS.map((network: Network) => {
@@ -96,7 +99,9 @@ function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
       const v = env[name];
       if (v === undefined) continue;
       if (!CHAIN_ASSETS[baseChainOf(network)].includes(asset)) throw new ConfigError(`${name}: ${asset} is not an asset of ${network}`);
-      if (!/^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/.test(v)) throw new ConfigError(`${name}: must be a contract address`);
+      if (codec.normalize(baseChainOf(network), v) === null) {
+        throw new ConfigError(`${name}: must be a contract address of ${baseChainOf(network)} (EIP-55 checksummed hex, or TRON base58)`);
+      }
       contracts[asset] = v;
     }
     return { network, rpcUrl: rpcUrl || null, requiredConfirmations: required, contracts };

@@ -208,6 +208,9 @@ export interface NetworkConfig {
   network: Network;
   base: BaseChain;
   requiredConfirmations: number;
+  /** A node is configured (or it is a testnet of the local sandbox): it can be enabled. */
+  configured: boolean;
+  /** Open for new wallets and withdrawals: configured and not switched off by the operator. */
   enabled: boolean;
   assets: { asset: Asset; decimals: number; chainDecimals: number; contractAddress: string | null }[];
 }

@@ -173,6 +173,8 @@ describe('wallets', () => {
     const mainnet = await req(ws.liveKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH' });
     expect([mainnet.status, mainnet.body.code]).toEqual([422, 'CHAIN_NOT_ENABLED']);
     const set = api.infra.container.resolve(SetNetworkEnabled);
+    // A mainnet with no node URL cannot be switched on (D12).
+    await expect(set.execute('ETH_MAINNET', true)).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
     await set.execute('TRON_TESTNET', false);
     try {
       const disabled = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'TRON', asset: 'USDT_TRON' });

@@ -119,6 +119,13 @@ describe('Idempotency-Key', () => {
     expect(await countKeys('escalating')).toBe(0);
   });
 
+  it('does not remember a request refused as invalid: fixed, it executes under the same key', async () => {
+    const bad = await post(JSON.stringify({ label: 'fixed-later', scopes: ['wallets:admin'] }), 'fix-key');
+    expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const good = await post(JSON.stringify({ label: 'fixed-later', scopes: ['fees:read'] }), 'fix-key');
+    expect([good.status, good.headers.get('idempotent-replay')]).toEqual([201, null]);
+  });
+
   it('scopes keys per workspace and network: the same key on another workspace or the live side executes anew', async () => {
     const other = await createWorkspace(api, 'other');
     const body = JSON.stringify({ label: 'scoped', scopes: ['fees:read'] });

@@ -52,12 +52,14 @@ export class ConfiguredNetworkRegistry implements NetworkRegistry {
     return NETWORKS.map((network) => {
       const s = this.settings.find((x) => x.network === network);
       const base = baseChainOf(network);
-      const byDefault = Boolean(s?.rpcUrl) || (this.sandbox && sideOf(network) === 'test');
-      const enabled = overrides[network] ?? byDefault;
+      // A mainnet with no node URL is not enabled (D12), whatever the switch says.
+      const configured = Boolean(s?.rpcUrl) || (this.sandbox && sideOf(network) === 'test');
+      const enabled = configured && (overrides[network] ?? true);
       return {
         network,
         base,
         requiredConfirmations: s?.requiredConfirmations ?? DEFAULT_CONFIRMATIONS[network],
+        configured,
         enabled,
         assets: CHAIN_ASSETS[base].map((asset) => ({
           asset,

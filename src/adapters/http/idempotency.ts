@@ -8,12 +8,17 @@ import { IDEMPOTENCY_KEY_PATTERN, type StoredResponse } from '../../domain/idemp
 import { principalOf } from './authenticate.js';
 import { ERROR_STATUS } from './error-status.js';
 
-/** Rejections that say nothing about the request itself are never remembered. */
+/**
+ * Remembered: business rejections of an operation that ran (403, 404, 409,
+ * 422). Not remembered: a request refused before anything ran (400: fix it and
+ * retry with the same key, as with Stripe), and answers that say nothing
+ * about the request itself (conflicts of the key, rate limits, 5xx).
+ */
 const NOT_REMEMBERED = new Set<ErrorCode>(['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'RATE_LIMITED', 'DATABASE_ERROR', 'INTERNAL_ERROR']);
 
 function remembered(err: DomainError): StoredResponse | null {
   const status = ERROR_STATUS[err.code];
-  if (status >= 500 || NOT_REMEMBERED.has(err.code)) return null;
+  if (status >= 500 || status === 400 || NOT_REMEMBERED.has(err.code)) return null;
   const body: Record<string, unknown> = { error: err.message, code: err.code };
   if (err.details !== undefined) body.details = err.details;
   return { status, body };

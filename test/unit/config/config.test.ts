@@ -58,16 +58,18 @@ describe('configuration', () => {
   });
 
   it('refuses a contract for an asset of another chain, and a malformed contract address', () => {
-    expect(messageOf({ TRON_TESTNET_USDT_ETH_CONTRACT: '0x' + 'a'.repeat(40) })).toBe(
+    expect(messageOf({ TRON_TESTNET_USDT_ETH_CONTRACT: '0xdAC17F958D2ee523a2206206994597C13D831ec7' })).toBe(
       'TRON_TESTNET_USDT_ETH_CONTRACT: USDT_ETH is not an asset of TRON_TESTNET',
     );
-    expect(messageOf({ ETH_TESTNET_USDC_ETH_CONTRACT: 'nope' })).toBe('ETH_TESTNET_USDC_ETH_CONTRACT: must be a contract address');
+    expect(messageOf({ ETH_TESTNET_USDC_ETH_CONTRACT: 'nope' })).toMatch(/^ETH_TESTNET_USDC_ETH_CONTRACT: must be a contract address/);
+    expect(messageOf({ ETH_TESTNET_USDC_ETH_CONTRACT: '0xdac17f958d2ee523a2206206994597c13d831ec7' })).toMatch(/checksummed/);
+    expect(messageOf({ TRON_TESTNET_USDT_TRON_CONTRACT: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' })).toBe('OK');
   });
 
   it('enables a mainnet only when its node URL is configured', () => {
-    const c = parseConfig({ ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0x' + 'ab'.repeat(20) });
+    const c = parseConfig({ ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     expect(c.networks.find((n) => n.network === 'ETH_MAINNET')?.rpcUrl).toBe('https://eth.example.org');
-    expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0x' + 'ab'.repeat(20));
+    expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0xdAC17F958D2ee523a2206206994597C13D831ec7');
     expect(messageOf({ BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be a URL');
   });
 });
