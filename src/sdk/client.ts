@@ -3,8 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { RequestSender, type HttpMethod, type RequestOptions } from './request-sender.js';
 import type { ApiKey, CreateApiKeyParams, CreatedApiKey, RevokedApiKey } from './resources/api-keys.js';
+import type { BalanceList, GetBalancesParams } from './resources/balances.js';
 import type { ChainList } from './resources/chains.js';
 import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
+import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
 import type { Page, PageParams, WithResponse } from './types.js';
 
@@ -70,7 +72,8 @@ export class WalletClient {
 
   /**
    * Any endpoint, for those without a method yet. `path` includes /v2
-   * (e.g. '/v2/chains'). A POST is retried only when `idempotencyKey` is given.
+   * (e.g. '/v2/chains'). A POST is retried only when `idempotencyKey` is given
+   * or it is marked `safe` (a pure read).
    */
   request<T extends object>(method: HttpMethod, path: string, options?: RequestOptions): Promise<WithResponse<T>> {
     return this.sender.send<T>(method, path, options);
@@ -162,5 +165,29 @@ export class WalletClient {
    */
   archiveWallet(id: string, options: CallOptions = {}): Promise<WithResponse<Wallet>> {
     return this.request('POST', `/v2/wallets/${segment(id)}/archive`, { idempotencyKey: randomUUID(), signal: options.signal });
+  }
+
+  // --- Balances (D7) ---
+
+  /** One row per asset the workspace ever held on the key's network; amounts stay decimal strings. */
+  getBalances(params: GetBalancesParams = {}, options: CallOptions = {}): Promise<WithResponse<BalanceList>> {
+    const { chain, asset } = params;
+    return this.request('GET', '/v2/balances', { query: { chain, asset }, ...options });
+  }
+
+  // --- Fees (2.10, 4.8, D8) ---
+
+  /**
+   * An indicative fee; creates nothing. The server does not deduplicate
+   * quotes, so none carries an Idempotency-Key, but as a pure read it is
+   * retried like a GET. A too small amount answers `viable: false`, not an error.
+   */
+  quoteFee(params: QuoteFeeParams, options: CallOptions = {}): Promise<WithResponse<FeeQuote>> {
+    const { direction, chain, asset, amount, mode } = params;
+    return this.request('POST', '/v2/fees/quote', {
+      body: { direction, chain, asset, amount, mode },
+      safe: true,
+      signal: options.signal,
+    });
   }
 }

@@ -39,6 +39,7 @@ export type {
   ResponseInfo,
   WithResponse,
 } from './types.js';
+export type { Balance, BalanceList, GetBalancesParams } from './resources/balances.js';
 export type { Chain, ChainAsset, ChainList } from './resources/chains.js';
 export type {
   CreateCustomerParams,
@@ -48,6 +49,7 @@ export type {
   UpdateCustomerParams,
 } from './resources/customers.js';
 export type { CreateWalletParams, ListWalletsParams, Wallet, WalletStatus } from './resources/wallets.js';
+export type { FeeDirection, FeeMode, FeeQuote, FeeRule, FeeWarning, QuoteFeeParams } from './resources/fees.js';
 export {
   API_KEY_SCOPES,
   type ApiKey,

@@ -9,7 +9,7 @@ import {
   errorFromResponse,
   parseRetryAfter,
 } from './errors.js';
-import { nextRetryDelayMs, type AttemptOutcome, type RetrySettings } from './retry-policy.js';
+import { nextRetryDelayMs, type AttemptOutcome, type RetriedRequest, type RetrySettings } from './retry-policy.js';
 import { authHeaders } from './signing.js';
 import type { ResponseInfo, WithResponse } from './types.js';
 
@@ -21,8 +21,14 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   /** Serialised to JSON once; those exact bytes are signed and sent. */
   body?: unknown;
-  /** Sent as Idempotency-Key on every attempt; a POST is retried only when it has one. */
+  /** Sent as Idempotency-Key on every attempt; a POST is retried only when it has one, or is `safe`. */
   idempotencyKey?: string;
+  /**
+   * The request changes nothing on the server whatever its method (HTTP's
+   * "safe"), like POST /v2/fees/quote: retried after a lost connection or a
+   * 5xx as a GET is, without an Idempotency-Key. Only for pure reads.
+   */
+  safe?: boolean;
   /** Cancels the call, including any wait between retries; never retried. */
   signal?: AbortSignal;
 }
@@ -107,6 +113,7 @@ export class RequestSender {
     const target = url.pathname + url.search;
     const body = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body), 'utf8');
     const idempotencyKey = opts.idempotencyKey ?? null;
+    const retried: RetriedRequest = { method, hasIdempotencyKey: idempotencyKey !== null, safe: opts.safe === true };
     for (let attempt = 1; ; attempt++) {
       const result = await this.attempt(method, url, target, body, idempotencyKey, opts.signal);
       if (result.ok) {
@@ -116,7 +123,7 @@ export class RequestSender {
         });
         return result.value as WithResponse<T>;
       }
-      const delay = nextRetryDelayMs(method, idempotencyKey !== null, result.outcome, attempt - 1, this.config.retry);
+      const delay = nextRetryDelayMs(retried, result.outcome, attempt - 1, this.config.retry);
       if (delay === null) throw result.error;
       await pause(delay, opts.signal);
     }

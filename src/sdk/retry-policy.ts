@@ -10,6 +10,18 @@ export interface RetrySettings {
   maxRetryAfterSeconds: number;
 }
 
+/** The request, as far as repeating it is concerned. */
+export interface RetriedRequest {
+  method: string;
+  /** Sent with an Idempotency-Key, on which the server deduplicates. */
+  hasIdempotencyKey: boolean;
+  /**
+   * Changes nothing on the server whatever its method (HTTP's "safe"), e.g.
+   * POST /v2/fees/quote: repeatable without an Idempotency-Key.
+   */
+  safe?: boolean;
+}
+
 export type AttemptOutcome =
   | { kind: 'connection' }
   | { kind: 'response'; status: number; code: string; retryAfterSeconds: number | null };
@@ -17,19 +29,22 @@ export type AttemptOutcome =
 // By HTTP semantics repeating these changes nothing more than the first did.
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** A repeat can only act once: the method is idempotent or the server deduplicates on the key. */
-export const isSafeToRepeat = (method: string, hasIdempotencyKey: boolean): boolean =>
-  hasIdempotencyKey || IDEMPOTENT_METHODS.has(method.toUpperCase());
+/**
+ * A repeat can only act once: the method is idempotent, the server
+ * deduplicates on the key, or the request acts on nothing at all.
+ */
+export const isSafeToRepeat = (request: RetriedRequest): boolean =>
+  request.hasIdempotencyKey || request.safe === true || IDEMPOTENT_METHODS.has(request.method.toUpperCase());
 
-function isRetryable(method: string, hasIdempotencyKey: boolean, outcome: AttemptOutcome): boolean {
-  if (outcome.kind === 'connection') return isSafeToRepeat(method, hasIdempotencyKey);
+function isRetryable(request: RetriedRequest, outcome: AttemptOutcome): boolean {
+  if (outcome.kind === 'connection') return isSafeToRepeat(request);
   const { status, code } = outcome;
   // Refused before anything ran (rate limiter, replay guard): safe for any method.
   if (status === 429) return true;
   if (status === 401 && code === 'REPLAY_DETECTED') return true;
   // The first request with this key is still running; a later attempt gets its replay.
-  if (status === 409 && code === 'IDEMPOTENCY_CONFLICT') return hasIdempotencyKey;
-  if (status >= 500) return isSafeToRepeat(method, hasIdempotencyKey);
+  if (status === 409 && code === 'IDEMPOTENCY_CONFLICT') return request.hasIdempotencyKey;
+  if (status >= 500) return isSafeToRepeat(request);
   return false;
 }
 
@@ -40,15 +55,14 @@ function isRetryable(method: string, hasIdempotencyKey: boolean, outcome: Attemp
  * than the server's Retry-After.
  */
 export function nextRetryDelayMs(
-  method: string,
-  hasIdempotencyKey: boolean,
+  request: RetriedRequest,
   outcome: AttemptOutcome,
   retriesDone: number,
   settings: RetrySettings,
   random: () => number = Math.random,
 ): number | null {
   if (retriesDone >= settings.maxRetries) return null;
-  if (!isRetryable(method, hasIdempotencyKey, outcome)) return null;
+  if (!isRetryable(request, outcome)) return null;
   const exponential = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** retriesDone);
   const jittered = exponential * (0.5 + random() / 2);
   const retryAfter = outcome.kind === 'response' ? outcome.retryAfterSeconds : null;

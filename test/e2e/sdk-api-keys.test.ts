@@ -13,6 +13,7 @@ import {
 } from '../../src/sdk/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+import { failure as failWith } from '../support/harness.js';
 
 let db: TestDatabase;
 let api: Awaited<ReturnType<typeof startTestApi>>;
@@ -27,14 +28,7 @@ const client = (key: { keyId: string; secret: string } | { key_id: string; secre
     retryBaseDelayMs: 20,
   });
 
-async function failure(p: Promise<unknown>): Promise<WalletApiError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as WalletApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (p: Promise<unknown>) => failWith<WalletApiError>(p);
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -5,6 +5,7 @@ import type { CreatedWorkspace } from '../../src/application/workspaces/create-w
 import { ConflictError, InvalidRequestError, NotFoundError, UnprocessableError, WalletClient, type WalletApiError } from '../../src/sdk/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_SEED, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+import { failure as failWith } from '../support/harness.js';
 
 let db: TestDatabase;
 let api: Awaited<ReturnType<typeof startTestApi>>;
@@ -12,14 +13,7 @@ let ws: CreatedWorkspace;
 let test: WalletClient;
 let live: WalletClient;
 
-async function failure(p: Promise<unknown>): Promise<WalletApiError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as WalletApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (p: Promise<unknown>) => failWith<WalletApiError>(p);
 
 beforeAll(async () => {
   db = await createTestDatabase();

@@ -1,32 +1,17 @@
 // API key management over real HTTP (contract 4.6, 3.5, 5.4).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+import { createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
 
-let db: TestDatabase;
-let api: Awaited<ReturnType<typeof startTestApi>>;
+const t = useTestApi();
+let api: TestApi;
 let ws: CreatedWorkspace;
-let n = 0;
-/** Signed calls with a unique query, so identical calls in one second are not replays. */
+beforeAll(() => {
+  ({ api, ws } = t);
+});
+
 const req = (key: { keyId: string; secret: string }, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  call(api.baseUrl, key, {
-    method,
-    path: `${path}${path.includes('?') ? '&' : '?'}n=${++n}`,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers,
-  });
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi(testConfig(db.url));
-  ws = await createWorkspace(api);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await db?.drop();
-});
+  uniqueCall(api.baseUrl, key, method, path, body, headers);
 
 describe('POST /v2/api-keys', () => {
   it('creates a key with a subset of scopes on the creator network; its secret is shown once and it works', async () => {
@@ -87,7 +72,7 @@ describe('POST /v2/api-keys', () => {
       { label: 'x', scopes: ['wallets:read'], surprise: true },
       { label: 'x'.repeat(256), scopes: ['wallets:read'] },
       [],
-      'label',
+      JSON.stringify('a JSON string, not an object'),
     ]) {
       const res = await req(ws.testKey, 'POST', '/v2/api-keys', body);
       expect([res.status, res.body.code], JSON.stringify(body)).toEqual([400, 'VALIDATION_ERROR']);

@@ -3,38 +3,23 @@
 // concurrency of index allocation, idempotency, scoping, encryption at rest.
 import { TronWeb } from 'tronweb';
 import { mnemonicToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SetNetworkEnabled } from '../../src/application/chains/set-network-enabled.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { TEST_SEED, call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+import { TEST_SEED, createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
 
-let db: TestDatabase;
-let api: Awaited<ReturnType<typeof startTestApi>>;
+const t = useTestApi();
+let api: TestApi;
 let ws: CreatedWorkspace;
-let n = 0;
+beforeAll(() => {
+  ({ api, ws } = t);
+});
 
 type Key = { keyId: string; secret: string };
 const req = (key: Key, method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-  call(api.baseUrl, key, {
-    method,
-    path: `${path}${path.includes('?') ? '&' : '?'}n=${++n}`,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers,
-  });
+  uniqueCall(api.baseUrl, key, method, path, body, headers);
 
 const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi(testConfig(db.url));
-  ws = await createWorkspace(api);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await db?.drop();
-});
 
 describe('customers', () => {
   it('creates, reads, lists with filters and updates a customer', async () => {

@@ -4,43 +4,33 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { creditDeposit } from '../../src/domain/ledger/entries.js';
 import { Amount } from '../../src/domain/money/amount.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+import { call, createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
 import { runEntry } from '../support/processes.js';
 
-let db: TestDatabase;
-let api: Awaited<ReturnType<typeof startTestApi>>;
+const t = useTestApi();
+let api: TestApi;
 let ws: CreatedWorkspace;
-let n = 0;
+beforeAll(() => {
+  ({ api, ws } = t);
+});
 
-const quote = (body: unknown, key: { keyId: string; secret: string } = ws.testKey, raw?: string) =>
-  call(api.baseUrl, key, { method: 'POST', path: `/v2/fees/quote?n=${++n}`, body: raw ?? JSON.stringify(body) });
+const quote = (body: unknown, key: { keyId: string; secret: string } = ws.testKey) =>
+  uniqueCall(api.baseUrl, key, 'POST', '/v2/fees/quote', body);
 
 const ops = async (...args: string[]) => {
   const res = await runEntry(
     'src/bootstrap/ops.ts',
-    { ...process.env, DATABASE_URL: db.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-ops-')), LOG_LEVEL: 'silent' },
+    { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-ops-')), LOG_LEVEL: 'silent' },
     [...args, '--json'],
   );
   return { code: res.code, out: res.stdout ? JSON.parse(res.stdout) : null, err: res.stderr };
 };
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi(testConfig(db.url));
-  ws = await createWorkspace(api);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await db?.drop();
-});
 
 describe('POST /v2/fees/quote', () => {
   it('returns every D8 field for a deposit quote: 100 USDT_TRON on STANDARD pays the 1.000000 minimum', async () => {

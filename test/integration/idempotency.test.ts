@@ -1,39 +1,22 @@
 // Idempotency (contract 4.1) against the real database, through the first
 // create that uses it over HTTP (POST /v2/api-keys) and the service directly.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RunIdempotently } from '../../src/application/idempotency/run-idempotently.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
+import { createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
 
-let db: TestDatabase;
-let api: Awaited<ReturnType<typeof startTestApi>>;
+const t = useTestApi();
+let api: TestApi;
 let ws: CreatedWorkspace;
-let n = 0;
+beforeAll(() => {
+  ({ api, ws } = t);
+});
 
 const post = (body: string, idempotencyKey?: string, key = ws.testKey) =>
-  call(api.baseUrl, key, {
-    method: 'POST',
-    path: `/v2/api-keys?n=${++n}`,
-    body,
-    headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey },
-  });
+  uniqueCall(api.baseUrl, key, 'POST', '/v2/api-keys', body, idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
 
 const countKeys = async (label: string) =>
-  Number(
-    (await api.infra.orm.em.getConnection().execute<{ n: string }[]>('select count(*) as n from api_keys where label = ?', [label]))[0]!.n,
-  );
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  api = await startTestApi(testConfig(db.url));
-  ws = await createWorkspace(api);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await db?.drop();
-});
+  (await api.infra.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from api_keys where label = ?', [label]))[0]!.n;
 
 describe('Idempotency-Key', () => {
   it('executes 50 parallel identical requests with one key exactly once', async () => {

@@ -87,6 +87,19 @@ describe('ledger', () => {
     expect(report).toMatchObject({ ok: true, unbalanced_entries: [], balance_mismatches: [], negative_balances: [] });
   });
 
+  it('counts credited deposits and consumed withdrawals, less refunds, as 30-day volume', async () => {
+    const other = await createWorkspace(api, 'volume');
+    const w = other.workspaceId;
+    await post(creditDeposit({ id: randomUUID(), network: net, at, depositId: randomUUID(), workspaceId: w, gross: usdt('500'), fee: usdt('5') }));
+    const wd = randomUUID();
+    await post(lockForWithdrawal({ id: randomUUID(), network: net, at, withdrawalId: wd, workspaceId: w, amount: usdt('100') }));
+    await post(consumeLock({ id: randomUUID(), network: net, at, withdrawalId: wd, workspaceId: w, amount: usdt('100'), fee: usdt('2') }));
+    const volume = () => uow.run((tx) => tx.ledger.volumeUsd(w, [net], new Date(Date.now() - 86_400_000)));
+    expect(await volume()).toBe(600_000_000n);
+    await post(refundFailedWithdrawal({ id: randomUUID(), network: net, at, withdrawalId: wd, workspaceId: w, amount: usdt('100'), fee: usdt('2') }));
+    expect(await volume()).toBe(500_000_000n);
+  });
+
   it('never posts the same business effect twice', async () => {
     const depositId = randomUUID();
     const e = () => creditDeposit({ id: randomUUID(), network: net, at, depositId, workspaceId: ws.workspaceId, gross: usdt('10'), fee: usdt('1') });

@@ -300,7 +300,8 @@ export class InMemoryLedger implements LedgerRepo {
     for (const e of this.store.entries.values()) {
       if (e.workspaceId !== workspaceId || !networks.includes(e.network) || e.createdAt < since) continue;
       if (e.asset === 'ETH' || e.asset === 'BNB') continue;
-      const kind = e.kind === 'DEPOSIT_CREDIT' ? 'TREASURY' : e.kind === 'WITHDRAWAL_CONSUME' ? 'LOCKED' : null;
+      const kind =
+        e.kind === 'DEPOSIT_CREDIT' ? 'TREASURY' : e.kind === 'WITHDRAWAL_CONSUME' ? 'LOCKED' : e.kind === 'WITHDRAWAL_REFUND' ? 'AVAILABLE' : null;
       for (const p of e.postings) if (kind && p.account.kind === kind) v += -p.amount;
     }
     return v;

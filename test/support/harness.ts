@@ -1,10 +1,12 @@
 // Starts real service processes in-process against a test database, and signs
 // requests like an integrator does.
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { CreateWorkspace, type CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { parseConfig, type Config } from '../../src/bootstrap/config.js';
 import { startApi, type RunningApi } from '../../src/bootstrap/api.js';
 import { authHeaders } from '../../src/sdk/signing.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 
 export const TEST_SEED =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -63,4 +65,57 @@ export async function call(
     body = null;
   }
   return { status: res.status, headers: res.headers, body, text };
+}
+
+export type TestApi = RunningApi & { baseUrl: string };
+
+/**
+ * The usual fixture of a test file: its own database, an api process on it and
+ * a workspace with its two keys, set up before the file's tests and torn down
+ * after. Read the fields inside tests (they are filled by beforeAll).
+ */
+export function useTestApi(opts: { workspace?: string; env?: Record<string, string> } = {}) {
+  const ctx = {} as { db: TestDatabase; api: TestApi; ws: CreatedWorkspace };
+  beforeAll(async () => {
+    ctx.db = await createTestDatabase();
+    ctx.api = await startTestApi(testConfig(ctx.db.url, opts.env));
+    ctx.ws = await createWorkspace(ctx.api, opts.workspace);
+  });
+  afterAll(async () => {
+    await ctx.api?.close();
+    await ctx.db?.drop();
+  });
+  return ctx;
+}
+
+let unique = 0;
+
+/**
+ * A signed JSON call whose path gets a unique query parameter: two identical
+ * requests signed in the same second would otherwise be a replay.
+ */
+export function uniqueCall(
+  baseUrl: string,
+  key: { keyId: string; secret: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) {
+  return call(baseUrl, key, {
+    method,
+    path: `${path}${path.includes('?') ? '&' : '?'}u=${++unique}`,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    headers,
+  });
+}
+
+/** The error a call failed with (for asserting on SDK errors). */
+export async function failure<E = Error>(p: Promise<unknown>): Promise<E> {
+  try {
+    await p;
+  } catch (err) {
+    return err as E;
+  }
+  throw new Error('expected the call to fail');
 }

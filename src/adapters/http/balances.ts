@@ -3,12 +3,13 @@ import { Router } from 'express';
 import { z } from 'zod';
 import type { GetBalances } from '../../application/balances/get-balances.js';
 import { Amount } from '../../domain/money/amount.js';
-import { ASSETS, BASE_CHAINS, NETWORKS, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
+import { ASSETS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
+import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { parse } from './validation.js';
 
 const query = z.strictObject({
-  chain: z.enum([...BASE_CHAINS, ...NETWORKS]).optional(),
+  chain: chainFilter,
   asset: z.enum(ASSETS).optional(),
 });
 
@@ -17,12 +18,7 @@ export function balancesRouter(getBalances: GetBalances): Router {
   r.get('/', async (req, res) => {
     const principal = principalOf(res);
     const q = parse(query, req.query);
-    const network: Network | undefined =
-      q.chain === undefined
-        ? undefined
-        : (BASE_CHAINS as readonly string[]).includes(q.chain)
-          ? networkFor(q.chain as BaseChain, principal.side)
-          : (q.chain as Network);
+    const network = resolveChainFilter(q.chain, principal.side);
     const balances = await getBalances.execute(principal, { network, asset: q.asset });
     res.json({
       data: balances.map((b) => ({

@@ -7,10 +7,11 @@ import type { RunIdempotently } from '../../application/idempotency/run-idempote
 import type { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
 import type { CreateWallet } from '../../application/wallets/create-wallet.js';
 import type { ReadWallets } from '../../application/wallets/read-wallets.js';
-import { ASSETS, BASE_CHAINS, NETWORKS, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
+import { ASSETS, BASE_CHAINS } from '../../domain/money/networks.js';
 import { mapPage } from '../../domain/pagination.js';
 import { WALLET_EXTERNAL_REF_MAX, WALLET_STATUSES, type Wallet } from '../../domain/wallets/wallet.js';
 import { principalOf } from './authenticate.js';
+import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
@@ -24,8 +25,7 @@ const createBody = z.strictObject({
 
 const listQuery = pageQuery.extend({
   status: z.enum(WALLET_STATUSES).optional(),
-  /** A base chain (ETH) or a resolved one (ETH_TESTNET). */
-  chain: z.enum([...BASE_CHAINS, ...NETWORKS]).optional(),
+  chain: chainFilter,
   asset: z.enum(ASSETS).optional(),
   customer_id: z.uuid().optional(),
 });
@@ -63,12 +63,7 @@ export function walletsRouter(deps: {
   r.get('/', async (req, res) => {
     const principal = principalOf(res);
     const q = parse(listQuery, req.query);
-    const network: Network | undefined =
-      q.chain === undefined
-        ? undefined
-        : (BASE_CHAINS as readonly string[]).includes(q.chain)
-          ? networkFor(q.chain as BaseChain, principal.side)
-          : (q.chain as Network);
+    const network = resolveChainFilter(q.chain, principal.side);
     const page = await deps.read.list(principal, { status: q.status, network, asset: q.asset, customerId: q.customer_id }, q);
     res.json(mapPage(page, presentWallet));
   });

@@ -71,14 +71,17 @@ export class PgLedgerRepo implements LedgerRepo {
 
   async volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint> {
     // Gross of credited deposits (the custody posting) and of consumed
-    // withdrawals (the lock posting), stablecoins at 1:1 in 6-place units.
+    // withdrawals (the lock posting), less refunded withdrawals (their credit
+    // back to available), stablecoins at 1:1 in 6-place units.
     const [row] = await this.sql<{ volume: string }>(
       `select coalesce(sum(-p.amount), 0)::text as volume
          from journal_entries e
          join postings p on p.entry_id = e.id
          join ledger_accounts a on a.id = p.account_id
         where e.workspace_id = ? and e.created_at >= ? and e.network in (?) and e.asset in (?)
-          and ((e.kind = 'DEPOSIT_CREDIT' and a.kind = 'TREASURY') or (e.kind = 'WITHDRAWAL_CONSUME' and a.kind = 'LOCKED'))`,
+          and ((e.kind = 'DEPOSIT_CREDIT' and a.kind = 'TREASURY')
+            or (e.kind = 'WITHDRAWAL_CONSUME' and a.kind = 'LOCKED')
+            or (e.kind = 'WITHDRAWAL_REFUND' and a.kind = 'AVAILABLE'))`,
       [workspaceId, since, [...networks], STABLECOINS],
     );
     return BigInt(row!.volume);

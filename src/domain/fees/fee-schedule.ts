@@ -64,11 +64,15 @@ export interface FeeContext {
   now: Date;
 }
 
-/** The tier whose lower bound is the highest one the volume reaches. */
+/**
+ * The tier whose lower bound is the highest one the volume reaches; below
+ * every bound (an operator left no tier at 0), the lowest tier, never a
+ * cheaper one the workspace has not earned.
+ */
 export function selectTier(tiers: readonly FeeTier[], volumeUsd: bigint): FeeTier {
   const reached = tiers.filter((t) => t.minVolumeUsd <= volumeUsd);
-  const pool = reached.length > 0 ? reached : [...tiers];
-  return pool.reduce((best, t) => (t.minVolumeUsd > best.minVolumeUsd ? t : best));
+  if (reached.length === 0) return tiers.reduce((low, t) => (t.minVolumeUsd < low.minVolumeUsd ? t : low));
+  return reached.reduce((best, t) => (t.minVolumeUsd > best.minVolumeUsd ? t : best));
 }
 
 export const activeOverride = (o: FeeOverride | null, now: Date): FeeOverride | null =>

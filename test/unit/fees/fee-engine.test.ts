@@ -48,6 +48,15 @@ describe('deposits (charge mode)', () => {
     expect([scale.tier, scale.fee.toString()]).toEqual(['SCALE', '3.500000']);
   });
 
+  it('uses the lowest tier, not a cheaper one, when the operator left no tier at zero volume', () => {
+    const tiers = [
+      { name: 'SMALL', minVolumeUsd: usd(10), depositRatePpm: 9000n },
+      { name: 'BIG', minVolumeUsd: usd(1000), depositRatePpm: 1000n },
+    ];
+    expect(charge('deposit', tron('1000'), ctx({ tiers, volumeUsd: 0n })).tier).toBe('SMALL');
+    expect(charge('deposit', tron('1000'), ctx({ tiers, volumeUsd: usd(5000) })).tier).toBe('BIG');
+  });
+
   it('applies per-asset minimums: 10 USDT_ETH pays 3.000000, 10 USDT_BSC pays 0.200000, 0.01 ETH pays 0.0005', () => {
     expect(charge('deposit', Amount.parse('10', 'USDT_ETH'), ctx()).fee.toString()).toBe('3.000000');
     expect(charge('deposit', Amount.parse('10', 'USDT_BSC'), ctx()).fee.toString()).toBe('0.200000');

@@ -1,6 +1,7 @@
 // Table `api_keys`: keys of a workspace. The signing secret is stored only as
 // AES-256-GCM ciphertext (it must be recoverable to verify HMACs, D10).
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
+import { workspaceReference } from './workspace-reference.js';
 import type { ApiKey } from '../../../domain/auth/api-key.js';
 
 export const ApiKeyEntity = new EntitySchema<ApiKey>({
@@ -9,13 +10,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKey>({
   indexes: [{ name: 'api_keys_workspace_idx', properties: ['workspaceId', 'createdAt'] }],
   properties: {
     id: { type: 'uuid', primary: true },
-    workspaceId: {
-      kind: 'm:1',
-      entity: 'Workspace',
-      mapToPk: true,
-      fieldName: 'workspace_id',
-      deleteRule: 'cascade',
-    } as never,
+    workspaceId: workspaceReference(),
     keyId: { type: 'text', unique: 'api_keys_key_id_unique' },
     label: { type: 'text' },
     scopes: { type: ArrayType, columnType: 'text[]' },

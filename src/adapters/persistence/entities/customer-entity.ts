@@ -1,5 +1,6 @@
 // Table `customers`: sub-accounts of a workspace, per network side.
 import { EntitySchema } from '@mikro-orm/core';
+import { workspaceReference } from './workspace-reference.js';
 import type { Customer } from '../../../domain/customers/customer.js';
 
 export const CustomerEntity = new EntitySchema<Customer>({
@@ -9,13 +10,7 @@ export const CustomerEntity = new EntitySchema<Customer>({
   indexes: [{ name: 'customers_list_idx', properties: ['workspaceId', 'side', 'createdAt'] }],
   properties: {
     id: { type: 'uuid', primary: true },
-    workspaceId: {
-      kind: 'm:1',
-      entity: 'Workspace',
-      mapToPk: true,
-      fieldName: 'workspace_id',
-      deleteRule: 'cascade',
-    } as never,
+    workspaceId: workspaceReference(),
     side: { enum: true, items: ['live', 'test'] },
     externalRef: { type: 'text' },
     label: { type: 'text', nullable: true },

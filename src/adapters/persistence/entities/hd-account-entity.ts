@@ -2,6 +2,7 @@
 // one global sequence (the serial primary key), and the next free address
 // index in it, taken under the row lock of an update (D15).
 import { EntitySchema } from '@mikro-orm/core';
+import { workspaceReference } from './workspace-reference.js';
 
 export interface HdAccount {
   account: number;
@@ -16,13 +17,7 @@ export const HdAccountEntity = new EntitySchema<HdAccount>({
   uniques: [{ name: 'hd_accounts_workspace_network_unique', properties: ['workspaceId', 'network'] }],
   properties: {
     account: { type: 'integer', primary: true, autoincrement: true },
-    workspaceId: {
-      kind: 'm:1',
-      entity: 'Workspace',
-      mapToPk: true,
-      fieldName: 'workspace_id',
-      deleteRule: 'cascade',
-    } as never,
+    workspaceId: workspaceReference(),
     network: { type: 'text' },
     nextIndex: { type: 'integer', default: 0 },
   },

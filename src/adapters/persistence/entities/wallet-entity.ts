@@ -1,5 +1,6 @@
 // Table `wallets`: deposit addresses. external_ref only as ciphertext.
 import { EntitySchema } from '@mikro-orm/core';
+import { workspaceReference } from './workspace-reference.js';
 import type { Wallet } from '../../../domain/wallets/wallet.js';
 
 export const WalletEntity = new EntitySchema<Wallet>({
@@ -15,13 +16,7 @@ export const WalletEntity = new EntitySchema<Wallet>({
   ],
   properties: {
     id: { type: 'uuid', primary: true },
-    workspaceId: {
-      kind: 'm:1',
-      entity: 'Workspace',
-      mapToPk: true,
-      fieldName: 'workspace_id',
-      deleteRule: 'cascade',
-    } as never,
+    workspaceId: workspaceReference(),
     network: { type: 'text' },
     asset: { type: 'text' },
     address: { type: 'text' },
