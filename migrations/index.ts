@@ -5,6 +5,7 @@ import { Migration20261123112430_idempotency_keys } from './Migration20261123112
 import { Migration20261123112637_rate_buckets } from './Migration20261123112637_rate_buckets.js';
 import { Migration20261123113749_customers_and_wallets } from './Migration20261123113749_customers_and_wallets.js';
 import { Migration20261123115402_ledger_and_fees } from './Migration20261123115402_ledger_and_fees.js';
+import { Migration20261123130231_verbatim_json } from './Migration20261123130231_verbatim_json.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -12,4 +13,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123112637_rate_buckets', class: Migration20261123112637_rate_buckets },
   { name: 'Migration20261123113749_customers_and_wallets', class: Migration20261123113749_customers_and_wallets },
   { name: 'Migration20261123115402_ledger_and_fees', class: Migration20261123115402_ledger_and_fees },
+  { name: 'Migration20261123130231_verbatim_json', class: Migration20261123130231_verbatim_json },
 ];

@@ -6,7 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { z } from 'zod';
 import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, type Asset, type Network } from '../domain/money/networks.js';
 import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
-import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
+import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, SANDBOX_TESTNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const BASE64_32_BYTES = /^[A-Za-z0-9+/]{43}=$/;
@@ -78,7 +78,7 @@ function trustProxySetting(v: string): boolean | number | string {
 
 const codec = new ChainAddressCodec();
 
-function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
+function networkSettings(env: NodeJS.ProcessEnv, production: boolean): NetworkSetting[] {
   const confirmations = z.coerce.number().int().min(1).max(1000);
   return NETWORKS.map((network: Network) => {
     const urlVar = `${network}_RPC_URL`;
@@ -93,7 +93,10 @@ function networkSettings(env: NodeJS.ProcessEnv): NetworkSetting[] {
       if (!parsed.success) throw new ConfigError(`${confVar}: must be an integer from 1 to 1000`);
       required = parsed.data;
     }
-    const contracts: Partial<Record<Asset, string>> = { ...(MAINNET_CONTRACTS[network] ?? {}) };
+    const contracts: Partial<Record<Asset, string>> = {
+      ...(MAINNET_CONTRACTS[network] ?? {}),
+      ...(production ? {} : (SANDBOX_TESTNET_CONTRACTS[network] ?? {})),
+    };
     for (const asset of ASSETS) {
       const name = `${network}_${asset}_CONTRACT`;
       const v = env[name];
@@ -153,7 +156,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     trustProxy: trustProxySetting(c.TRUST_PROXY),
-    networks: networkSettings(env),
+    networks: networkSettings(env, production),
   };
 }
 

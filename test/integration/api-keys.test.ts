@@ -35,6 +35,17 @@ describe('POST /v2/api-keys', () => {
     expect(list.body.data.every((k: Record<string, unknown>) => !('secret' in k))).toBe(true);
   });
 
+  it('takes null where the key shows null: no permission, no IP restriction, no expiry', async () => {
+    const res = await req(ws.testKey, 'POST', '/v2/api-keys', {
+      label: 'explicit nulls',
+      scopes: ['fees:read'],
+      permission: null,
+      allowed_ips: null,
+      expires_at: null,
+    });
+    expect([res.status, res.body.permission, res.body.allowed_ips, res.body.expires_at]).toEqual([201, null, [], null]);
+  });
+
   it('answers 403 INSUFFICIENT_SCOPE outside the key scopes, and refuses to mint a scope the creator lacks', async () => {
     const minter = await req(ws.testKey, 'POST', '/v2/api-keys', { label: 'minter', scopes: ['api_keys:write', 'api_keys:read'] });
     const key = { keyId: minter.body.key_id, secret: minter.body.secret };
@@ -67,6 +78,8 @@ describe('POST /v2/api-keys', () => {
       { scopes: ['wallets:read'] },
       { label: 'x', scopes: ['wallets:read'], allowed_ips: ['10.0.0.0/33'] },
       { label: 'x', scopes: ['wallets:read'], allowed_ips: ['not-an-ip'] },
+      { label: 'x', scopes: ['wallets:read'], allowed_ips: ['010.0.0.1'] },
+      { label: 'x\u0000', scopes: ['wallets:read'] },
       { label: 'x', scopes: ['wallets:read'], expires_at: '2001-01-01T00:00:00Z' },
       { label: 'x', scopes: ['wallets:read'], expires_at: 'tomorrow' },
       { label: 'x', scopes: ['wallets:read'], surprise: true },
@@ -81,8 +94,8 @@ describe('POST /v2/api-keys', () => {
   });
 
   it('an allowlisted key is refused from outside its CIDR (IPv4 or IPv6) with IP_NOT_ALLOWED, allowed from inside', async () => {
-    const outside = await req(ws.testKey, 'POST', '/v2/api-keys', { label: 'ipv6 only', scopes: ['fees:read'], allowed_ips: ['2001:db8::/32'] });
-    expect(outside.body.allowed_ips).toEqual(['2001:db8::/32']);
+    const outside = await req(ws.testKey, 'POST', '/v2/api-keys', { label: 'ipv6 only', scopes: ['fees:read'], allowed_ips: ['2001:DB8::1/32'] });
+    expect(outside.body.allowed_ips).toEqual(['2001:db8::/32']); // stored as the range it means
     const refused = await req({ keyId: outside.body.key_id, secret: 'not even the secret' }, 'GET', '/v2/chains');
     expect([refused.status, refused.body.code]).toEqual([403, 'IP_NOT_ALLOWED']);
     const inside = await req(ws.testKey, 'POST', '/v2/api-keys', { label: 'local', scopes: ['fees:read'], allowed_ips: ['127.0.0.0/8', '::1'] });

@@ -65,10 +65,54 @@ describe('customers', () => {
     expect((await req(ws.testKey, 'GET', '/v2/customers?limit=0')).status).toBe(400);
   });
 
+  it('refuses what PostgreSQL cannot store (NUL characters, deep nesting) as VALIDATION_ERROR naming the place, storing nothing', async () => {
+    let nested: unknown = 'bottom';
+    for (let i = 0; i < 200; i++) nested = [nested];
+    const c = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'clean' });
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/v2/customers', { external_ref: 'nul\u0000ref' }, 'external_ref'],
+      ['POST', '/v2/customers', { external_ref: 'ok-nul', label: 'a\u0000' }, 'label'],
+      ['POST', '/v2/customers', { external_ref: 'ok-nul', metadata: { note: 'x\u0000y' } }, 'metadata.note'],
+      ['POST', '/v2/customers', { external_ref: 'ok-nul', metadata: { ['k\u0000']: 1 } }, 'metadata.k\u0000'],
+      ['POST', '/v2/customers', { external_ref: 'ok-deep', metadata: { deep: nested } }, ['metadata', 'deep', ...Array<string>(30).fill('0')].join('.')],
+      ['PATCH', `/v2/customers/${c.body.id}`, { label: 'x\u0000' }, 'label'],
+      ['POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH', external_ref: '\u0000' }, 'external_ref'],
+      ['GET', '/v2/customers?external_ref=%00', undefined, 'external_ref'],
+    ];
+    for (const [method, path, body, at] of cases) {
+      const res = await req(ws.testKey, method, path, body);
+      expect([res.status, res.body.code, res.body.details?.[0]?.path], `${method} ${path}`).toEqual([400, 'VALIDATION_ERROR', at]);
+    }
+    expect((await req(ws.testKey, 'GET', '/v2/customers?external_ref=ok-nul')).body.total).toBe(0);
+    expect((await req(ws.testKey, 'GET', `/v2/customers/${c.body.id}`)).body.label).toBeNull();
+  });
+
+  it('keeps metadata exactly as sent, "__proto__" keys included', async () => {
+    const metadata = JSON.parse('{"__proto__":{"x":1},"constructor":"c","nested":{"b":2,"a":1}}') as object;
+    const created = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'opaque-meta', metadata });
+    expect(created.status).toBe(201);
+    const read = await req(ws.testKey, 'GET', `/v2/customers/${created.body.id}`);
+    expect(JSON.stringify(read.body.metadata)).toBe(JSON.stringify(metadata));
+  });
+
+  it('answers 404, never 500, to an id that cannot even be percent-decoded', async () => {
+    for (const [method, path] of [
+      ['GET', '/v2/customers/%ZZ'],
+      ['PATCH', '/v2/customers/%E0%A4%A'],
+      ['GET', '/v2/wallets/%ZZ'],
+      ['POST', '/v2/wallets/%ZZ/archive'],
+      ['DELETE', '/v2/api-keys/%E0%A4%A'],
+    ] as const) {
+      const res = await req(ws.testKey, method, path, method === 'PATCH' ? { label: 'x' } : undefined);
+      expect([res.status, res.body.code], `${method} ${path}`).toEqual([404, 'NOT_FOUND']);
+    }
+  });
+
   it('replays a create with the same Idempotency-Key and refuses another body under it', async () => {
     const first = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'idem-c' }, { 'Idempotency-Key': 'cust-1' });
     const again = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'idem-c' }, { 'Idempotency-Key': 'cust-1' });
     expect([again.status, again.headers.get('idempotent-replay'), again.body.id]).toEqual([201, 'true', first.body.id]);
+    expect(again.text).toBe(first.text);
     const other = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'idem-d' }, { 'Idempotency-Key': 'cust-1' });
     expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
   });
@@ -106,6 +150,12 @@ describe('wallets', () => {
       expect(made[row.asset]!.address).toBe(row.address);
     }
     expect(new Set(rows.map((r) => r.derivation_account)).size).toBe(3);
+  });
+
+  it("takes customer_id and external_ref null for the workspace's own address", async () => {
+    const own = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'BSC', asset: 'BNB', customer_id: null, external_ref: null });
+    expect([own.status, own.body.customer_id]).toEqual([201, null]);
+    expect((await req(ws.testKey, 'GET', `/v2/wallets/${own.body.id}`)).body.external_ref).toBeNull();
   });
 
   it('gives 20 concurrent creates 20 distinct consecutive indexes', async () => {

@@ -45,8 +45,15 @@ describe('GET /v2/chains', () => {
     expect(eth).toMatchObject({ base_chain: 'ETH', required_confirmations: 6, enabled: true });
     expect(eth.assets).toContainEqual({ asset: 'ETH', decimals: 18, chain_decimals: 18, contract_address: null });
     const bsc = res.body.data.find((c: { chain: string }) => c.chain === 'BSC_TESTNET');
-    expect(bsc.assets).toContainEqual({ asset: 'USDT_BSC', decimals: 6, chain_decimals: 18, contract_address: null });
+    // The sandbox's tokens, at the addresses its local chains deploy them to (ADR 0013).
+    expect(bsc.assets).toContainEqual({ asset: 'USDT_BSC', decimals: 6, chain_decimals: 18, contract_address: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35' });
     expect(eth.assets.map((a: { asset: string }) => a.asset).sort()).toEqual(['ETH', 'EURC_ETH', 'USDC_ETH', 'USDT_ETH']);
+    const tron = res.body.data.find((c: { chain: string }) => c.chain === 'TRON_TESTNET');
+    expect(tron.assets).toEqual([{ asset: 'USDT_TRON', decimals: 6, chain_decimals: 6, contract_address: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' }]);
+    // D8: contract_address is null for the native assets only.
+    for (const chain of res.body.data as { assets: { asset: string; contract_address: string | null }[] }[]) {
+      for (const a of chain.assets) expect(a.contract_address === null).toBe(['ETH', 'BNB', 'TRX'].includes(a.asset));
+    }
   });
 
   it('lists the mainnets for a live key, disabled while they have no node URL', async () => {

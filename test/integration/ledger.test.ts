@@ -168,5 +168,9 @@ describe('ledger', () => {
     expect((await call(api.baseUrl, ws.testKey, { path: '/v2/balances?asset=USDC_ETH' })).body.data).toEqual([]);
     expect((await call(api.baseUrl, ws.liveKey, { path: '/v2/balances' })).body.data).toEqual([]);
     expect((await call(api.baseUrl, ws.testKey, { path: '/v2/balances?chain=SOL' })).status).toBe(400);
+    // Unknown query parameters are ignored here as on every list endpoint.
+    const all = await call(api.baseUrl, ws.testKey, { path: '/v2/balances' });
+    expect(all.body.data.length).toBeGreaterThan(0);
+    expect((await call(api.baseUrl, ws.testKey, { path: '/v2/balances?page=2&foo=bar' })).body).toEqual(all.body);
   });
 });

@@ -32,6 +32,29 @@ export const MAINNET_CONTRACTS: Partial<Record<Network, Partial<Record<Asset, st
 };
 
 /**
+ * The token contracts of the local sandbox's testnets (D12). The local chains
+ * deploy each token from one fixed deployer (anvil's well-known account #9,
+ * 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720) as its first transactions, so
+ * the addresses are known before any chain runs: nonce 0 on each chain holds
+ * its USDT, nonces 1 and 2 on ETH hold USDC and EURC. The TRON stand-in runs
+ * on the same kind of node, so its USDT is nonce 0's address with the 0x41
+ * prefix. See ADR 0013. Outside the sandbox, testnet contracts come only from
+ * configuration.
+ */
+export const SANDBOX_TESTNET_CONTRACTS: Partial<Record<Network, Partial<Record<Asset, string>>>> = {
+  ETH_TESTNET: {
+    USDT_ETH: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35',
+    USDC_ETH: '0xA15BB66138824a1c7167f5E85b957d04Dd34E468',
+    EURC_ETH: '0xb19b36b1456E65E3A6D514D3F715f204BD59f431',
+  },
+  BSC_TESTNET: { USDT_BSC: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35' },
+  TRON_TESTNET: { USDT_TRON: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' },
+};
+
+/** The sandbox deployer whose first transactions create SANDBOX_TESTNET_CONTRACTS. */
+export const SANDBOX_TOKEN_DEPLOYER = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720';
+
+/**
  * The configured networks with the operator's switches applied. A network is
  * on by default when its node URL is configured, and in the local sandbox the
  * testnets are on from the start (D12); `ops chain enable|disable` overrides.

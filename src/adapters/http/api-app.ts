@@ -29,6 +29,7 @@ import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter } from './probes.js';
 import { requestContext } from './request-context.js';
 import { parseJsonBody, readRawBody } from './signed-body.js';
+import { refuseUnstorableInput } from './storable-input.js';
 
 export interface ApiAppDeps {
   resolve: <T>(token: InjectionToken<T>) => T;
@@ -51,6 +52,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   v2.use(readRawBody);
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
   v2.use(parseJsonBody);
+  v2.use(refuseUnstorableInput);
   v2.use('/chains', chainsRouter(deps.resolve(ListChains)));
   v2.use(
     '/api-keys',

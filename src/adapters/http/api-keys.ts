@@ -16,9 +16,10 @@ import { parse } from './validation.js';
 const createBody = z.strictObject({
   label: z.string().trim().min(1).max(255),
   scopes: z.array(z.enum(SCOPES)).max(SCOPES.length * 2).optional(),
-  permission: z.enum(LEGACY_PERMISSIONS).optional(),
-  allowed_ips: z.array(z.string().max(64)).max(100).optional(),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
+  // null is accepted where the resource shows null (2.7): no permission, no restriction, no expiry.
+  permission: z.enum(LEGACY_PERMISSIONS).nullable().optional(),
+  allowed_ips: z.array(z.string().max(64)).max(100).nullable().optional(),
+  expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 
 export const presentApiKey = (k: ApiKey) => ({
@@ -48,8 +49,8 @@ export function apiKeysRouter(deps: {
       const { key, secret } = await deps.create.execute(principalOf(res), {
         label: body.label,
         scopes: body.scopes,
-        permission: body.permission,
-        allowedIps: body.allowed_ips,
+        permission: body.permission ?? undefined,
+        allowedIps: body.allowed_ips ?? undefined,
         expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
       });
       return { status: 201, body: { ...presentApiKey(key), secret } };

@@ -8,7 +8,8 @@ import { principalOf } from './authenticate.js';
 import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { parse } from './validation.js';
 
-const query = z.strictObject({
+// Like every list endpoint: known parameters are validated, unknown ones ignored.
+const query = z.object({
   chain: chainFilter,
   asset: z.enum(ASSETS).optional(),
 });

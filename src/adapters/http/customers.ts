@@ -19,8 +19,11 @@ import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
 
+// Opaque to the service (2.6): validated, then kept exactly as sent (z.record
+// would rebuild the object and lose a "__proto__" key on the way).
 const metadata = z
-  .record(z.string().max(100), z.unknown())
+  .custom<Record<string, unknown>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), 'must be a JSON object')
+  .refine((m) => Object.keys(m).every((k) => k.length <= 100), 'keys must be at most 100 characters')
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
   .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `at most ${METADATA_MAX_BYTES} bytes as JSON`)
   .nullable();

@@ -32,6 +32,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       sendError(res, err.code, err.message, err.details);
       return;
     }
+    if (err instanceof URIError) {
+      // express could not percent-decode a path parameter (`/v2/wallets/%ZZ`):
+      // such an id names nothing, like any other id that is not a UUID.
+      sendError(res, 'NOT_FOUND', 'No such resource');
+      return;
+    }
     if (err instanceof ZodError) {
       sendError(res, 'VALIDATION_ERROR', 'Request validation failed', zodDetails(err));
       return;

@@ -21,8 +21,18 @@ function remembered(err: DomainError): StoredResponse | null {
   if (status >= 500 || status === 400 || NOT_REMEMBERED.has(err.code)) return null;
   const body: Record<string, unknown> = { error: err.message, code: err.code };
   if (err.details !== undefined) body.details = err.details;
-  return { status, body };
+  return { status, body: JSON.stringify(body) };
 }
+
+/** What a create handler answers; serialised once, and those bytes are sent and stored. */
+export interface HandlerResponse {
+  status: number;
+  body: unknown;
+}
+
+const send = (res: Response, status: number, json: string): void => {
+  res.status(status).type('application/json').send(json);
+};
 
 export interface IdempotentOptions {
   /** Status of a replayed success (contract: 200 for a withdrawal replay). */
@@ -31,7 +41,7 @@ export interface IdempotentOptions {
 
 export function idempotent(
   runner: RunIdempotently,
-  handler: (req: Request, res: Response) => Promise<StoredResponse>,
+  handler: (req: Request, res: Response) => Promise<HandlerResponse>,
   opts: IdempotentOptions = {},
 ): RequestHandler {
   return async (req, res) => {
@@ -52,13 +62,17 @@ export function idempotent(
       path: req.originalUrl.split('?')[0]!,
       key,
     };
-    const { response, replayed } = await runner.execute(scope, req.body ?? null, () => handler(req, res), remembered);
+    const operation = async (): Promise<StoredResponse> => {
+      const r = await handler(req, res);
+      return { status: r.status, body: JSON.stringify(r.body) };
+    };
+    const { response, replayed } = await runner.execute(scope, req.body ?? null, operation, remembered);
     if (replayed) {
       res.setHeader('Idempotent-Replay', 'true');
       const success = response.status >= 200 && response.status < 300;
-      res.status(success && opts.replayStatus ? opts.replayStatus : response.status).json(response.body);
+      send(res, success && opts.replayStatus ? opts.replayStatus : response.status, response.body);
       return;
     }
-    res.status(response.status).json(response.body);
+    send(res, response.status, response.body);
   };
 }

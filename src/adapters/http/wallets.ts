@@ -19,8 +19,9 @@ import { parse } from './validation.js';
 const createBody = z.strictObject({
   chain: z.enum(BASE_CHAINS),
   asset: z.enum(ASSETS),
-  external_ref: z.string().min(1).max(WALLET_EXTERNAL_REF_MAX).optional(),
-  customer_id: z.uuid().optional(),
+  // null is accepted where the wallet shows null (2.5): no reference, the workspace's own address.
+  external_ref: z.string().min(1).max(WALLET_EXTERNAL_REF_MAX).nullable().optional(),
+  customer_id: z.uuid().nullable().optional(),
 });
 
 const listQuery = pageQuery.extend({

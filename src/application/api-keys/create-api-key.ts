@@ -3,7 +3,7 @@
 import { inject, injectable } from 'tsyringe';
 import { decideGrant } from '../../domain/auth/api-key-grant.js';
 import { keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
-import { isValidAllowlistEntry } from '../../domain/auth/ip-allowlist.js';
+import { canonicalAllowlistEntry } from '../../domain/auth/ip-allowlist.js';
 import type { Principal } from '../../domain/auth/principal.js';
 import { requireScope } from '../../domain/auth/principal.js';
 import type { LegacyPermission, Scope } from '../../domain/auth/scopes.js';
@@ -32,10 +32,11 @@ export class CreateApiKey {
     requireScope(principal, 'api_keys:write');
     const grant = decideGrant({ scopes: cmd.scopes, permission: cmd.permission }, principal.scopes);
     const now = this.clock.now();
-    const bad = (cmd.allowedIps ?? []).findIndex((ip) => !isValidAllowlistEntry(ip));
+    const allowedIps = (cmd.allowedIps ?? []).map(canonicalAllowlistEntry);
+    const bad = allowedIps.findIndex((ip) => ip === null);
     if (bad >= 0) {
       throw new DomainError('VALIDATION_ERROR', 'allowed_ips holds an entry that is neither an IP nor a CIDR range', [
-        { path: `allowed_ips.${bad}`, message: 'must be an IPv4/IPv6 address or CIDR range' },
+        { path: `allowed_ips.${bad}`, message: 'must be an IPv4 (dotted decimal) or IPv6 address, or a CIDR range' },
       ]);
     }
     if (cmd.expiresAt && cmd.expiresAt.getTime() <= now.getTime()) {
@@ -51,7 +52,7 @@ export class CreateApiKey {
       label: cmd.label,
       scopes: grant.scopes,
       permission: grant.permission,
-      allowedIps: [...new Set(cmd.allowedIps ?? [])],
+      allowedIps: [...new Set(allowedIps as string[])],
       isTest: principal.side === 'test',
       secretCiphertext: this.cipher.encrypt(secret),
       lastUsedAt: null,

@@ -27,7 +27,33 @@ export function parseAllowlistEntry(entry: string): Range | null {
   }
 }
 
-export const isValidAllowlistEntry = (entry: string): boolean => parseAllowlistEntry(entry) !== null;
+/**
+ * IPv4 only in plain dotted decimal: ipaddr.js would also read `010.0.0.1` as
+ * octal (8.0.0.1), `0x0a.0.0.1` as hex and `10.1` as 10.0.0.1, and an
+ * allowlist must mean what its owner read.
+ */
+const isPlainIp = (text: string): boolean =>
+  text.includes(':') ? ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text);
+
+/**
+ * The stored form of an allowlist entry, or null when it is neither a plain IP
+ * nor a CIDR range: addresses in canonical text (IPv6 compressed, RFC 5952),
+ * ranges as their network address (`10.0.0.7/24` → `10.0.0.0/24`).
+ */
+export function canonicalAllowlistEntry(entry: string): string | null {
+  const [addrText = '', bitsText, ...rest] = entry.split('/');
+  if (rest.length > 0 || !isPlainIp(addrText)) return null;
+  try {
+    const addr = ipaddr.parse(addrText);
+    if (bitsText === undefined) return addr.toString();
+    if (!/^(0|[1-9]\d{0,2})$/.test(bitsText)) return null;
+    const net =
+      addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(entry) : ipaddr.IPv6.networkAddressFromCIDR(entry);
+    return `${net.toString()}/${bitsText}`;
+  } catch {
+    return null;
+  }
+}
 
 /** An empty allowlist means no restriction. */
 export function isIpAllowed(sourceIp: string, allowlist: readonly string[]): boolean {

@@ -15,10 +15,13 @@ export interface IdempotencyScope {
   key: string;
 }
 
-/** The response of the first execution, returned unchanged on replay. */
+/**
+ * The response of the first execution, returned unchanged on replay: its
+ * status and the exact JSON text of its body, so a replay is byte-identical.
+ */
 export interface StoredResponse {
   status: number;
-  body: unknown;
+  body: string;
 }
 
 export interface IdempotencyRecord extends IdempotencyScope {

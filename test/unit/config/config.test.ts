@@ -72,4 +72,20 @@ describe('configuration', () => {
     expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0xdAC17F958D2ee523a2206206994597C13D831ec7');
     expect(messageOf({ BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be a URL');
   });
+
+  it("gives the sandbox's testnets its local token contracts, and production testnets only configured ones", () => {
+    const contractsOf = (env: NodeJS.ProcessEnv, network: string) => parseConfig(env).networks.find((n) => n.network === network)?.contracts;
+    expect(contractsOf({}, 'ETH_TESTNET')).toEqual({
+      USDT_ETH: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35',
+      USDC_ETH: '0xA15BB66138824a1c7167f5E85b957d04Dd34E468',
+      EURC_ETH: '0xb19b36b1456E65E3A6D514D3F715f204BD59f431',
+    });
+    expect(contractsOf({}, 'TRON_TESTNET')).toEqual({ USDT_TRON: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' });
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed };
+    expect(contractsOf(production, 'BSC_TESTNET')).toEqual({});
+    expect(contractsOf({ ...production, BSC_TESTNET_USDT_BSC_CONTRACT: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd' }, 'BSC_TESTNET')).toEqual({
+      USDT_BSC: '0x337610d27c682E347C9cD60BD4b3b107C9d34dDd',
+    });
+    expect(contractsOf(production, 'BSC_MAINNET')).toEqual({ USDT_BSC: '0x55d398326f99059fF775485246999027B3197955' });
+  });
 });

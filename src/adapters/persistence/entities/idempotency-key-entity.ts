@@ -10,7 +10,8 @@ export interface IdempotencyKeyRow {
   key: string;
   fingerprint: string;
   responseStatus: number;
-  responseBody: unknown;
+  /** The exact JSON text of the first response's body (text, not jsonb, which would reorder its keys). */
+  responseBody: string;
   createdAt: Date;
   expiresAt: Date;
 }
@@ -27,7 +28,7 @@ export const IdempotencyKeyEntity = new EntitySchema<IdempotencyKeyRow>({
     key: { type: 'text', primary: true },
     fingerprint: { type: 'text' },
     responseStatus: { type: 'integer' },
-    responseBody: { type: 'json' },
+    responseBody: { type: 'text' },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     expiresAt: { type: 'Date', columnType: 'timestamptz' },
   },
