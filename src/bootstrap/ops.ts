@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
-import { findCommand, runOps, usage } from '../adapters/cli/run-ops.js';
+import { findCommand, refuseUnknownCommand, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
@@ -17,10 +17,7 @@ export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMA
 
 const argv = process.argv.slice(2);
 const io = { out: (s: string) => process.stdout.write(`${s}\n`), err: (s: string) => process.stderr.write(`${s}\n`) };
-if (!findCommand(OPS_COMMANDS, argv)) {
-  io.err(usage(OPS_COMMANDS));
-  process.exit(2);
-}
+if (!findCommand(OPS_COMMANDS, argv)) process.exit(refuseUnknownCommand(OPS_COMMANDS, argv, io));
 
 const config = loadConfigOrExit();
 const db = config.databaseUrl

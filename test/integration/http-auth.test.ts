@@ -199,6 +199,17 @@ describe('request bodies and errors', () => {
     expect(metrics).toContain('process_cpu_user_seconds_total');
     expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/chains"[^}]*status="200"/);
   });
+
+  it('labels failed requests by their full route too', async () => {
+    const missing = await call(api.baseUrl, test, { method: 'DELETE', path: '/v2/api-keys/00000000-0000-4000-8000-000000000000' });
+    expect(missing.status).toBe(404);
+    const invalid = await call(api.baseUrl, test, { method: 'POST', path: '/v2/customers', body: '{}' });
+    expect(invalid.status).toBe(400);
+    const metrics = await (await fetch(`${api.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*method="DELETE",route="\/v2\/api-keys\/:id",status="404"\}/);
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*method="POST",route="\/v2\/customers",status="400"\}/);
+    expect(metrics).not.toMatch(/route="\/(:id)?"/);
+  });
 });
 
 describe('unexpected failures', () => {

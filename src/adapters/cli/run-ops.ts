@@ -18,14 +18,27 @@ export function usage(commands: OpsCommand[]): string {
   return ['Usage: npm run ops -- <command> [--flags] [--json]', '', ...commands.map((c) => `  ${c.path.join(' ')}  ${c.summary}`)].join('\n');
 }
 
+/**
+ * A failure: with --json one JSON object { error, code } on stdout, like every
+ * other result (D11), else a line on stderr.
+ */
+function fail(io: OpsIo, json: boolean, code: string, message: string, text = `error: ${message}`): void {
+  if (json) io.out(JSON.stringify({ error: message, code }));
+  else io.err(text);
+}
+
+/** Answers a command line that names no command; returns the exit code (2). */
+export function refuseUnknownCommand(commands: OpsCommand[], argv: string[], io: OpsIo): number {
+  const named = argv.filter((a) => !a.startsWith('--')).slice(0, 2).join(' ');
+  fail(io, argv.includes('--json'), 'VALIDATION_ERROR', `unknown command "${named}"`, usage(commands));
+  return 2;
+}
+
 /** Runs one command; returns the process exit code. */
 export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsContext, io: OpsIo): Promise<number> {
   const command = findCommand(commands, argv);
-  if (!command) {
-    io.err(usage(commands));
-    return 2;
-  }
-  let json = false;
+  if (!command) return refuseUnknownCommand(commands, argv, io);
+  const json = argv.includes('--json');
   try {
     const names = command.positionals ?? [];
     const { values, positionals } = parseArgs({
@@ -34,7 +47,6 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
       strict: true,
       allowPositionals: names.length > 0,
     });
-    json = Boolean(values.json);
     if (positionals.length > names.length) throw Object.assign(new Error(`unexpected argument ${positionals[names.length]}`), { code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' });
     const { json: _json, ...flags } = values;
     const named = Object.fromEntries(names.map((n, i) => [n, positionals[i]]));
@@ -44,7 +56,7 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
     return result.ok === false ? 1 : 0;
   } catch (err) {
     const failure = describeFailure(err);
-    io.err(json ? JSON.stringify({ error: failure.message, code: failure.code }) : `error: ${failure.message}`);
+    fail(io, json, failure.code, failure.message);
     return failure.code === 'INTERNAL_ERROR' ? 1 : 2;
   }
 }

@@ -27,7 +27,7 @@ import { customersRouter } from './customers.js';
 import { walletsRouter } from './wallets.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter } from './probes.js';
-import { requestContext } from './request-context.js';
+import { recordMount, requestContext } from './request-context.js';
 import { parseJsonBody, readRawBody } from './signed-body.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
@@ -53,9 +53,10 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
   v2.use(parseJsonBody);
   v2.use(refuseUnstorableInput);
-  v2.use('/chains', chainsRouter(deps.resolve(ListChains)));
+  v2.use('/chains', recordMount, chainsRouter(deps.resolve(ListChains)));
   v2.use(
     '/api-keys',
+    recordMount,
     apiKeysRouter({
       create: deps.resolve(CreateApiKey),
       list: deps.resolve(ListApiKeys),
@@ -65,6 +66,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   );
   v2.use(
     '/customers',
+    recordMount,
     customersRouter({
       create: deps.resolve(CreateCustomer),
       read: deps.resolve(ReadCustomers),
@@ -74,6 +76,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   );
   v2.use(
     '/wallets',
+    recordMount,
     walletsRouter({
       create: deps.resolve(CreateWallet),
       read: deps.resolve(ReadWallets),
@@ -81,8 +84,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       idempotency: deps.resolve(RunIdempotently),
     }),
   );
-  v2.use('/balances', balancesRouter(deps.resolve(GetBalances)));
-  v2.use('/fees', feesRouter(deps.resolve(QuoteFee)));
+  v2.use('/balances', recordMount, balancesRouter(deps.resolve(GetBalances)));
+  v2.use('/fees', recordMount, feesRouter(deps.resolve(QuoteFee)));
   app.use('/v2', v2);
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));

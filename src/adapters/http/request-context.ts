@@ -8,10 +8,20 @@ import type { Metrics } from '../metrics/metrics.js';
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
-export function routeLabel(req: Request): string {
+/**
+ * Remembers where the router that serves the request is mounted. express puts
+ * req.baseUrl back when an error leaves a router, so by the time a response
+ * to a failed request finishes only this still knows the full route.
+ */
+export const recordMount: RequestHandler = (req, res, next) => {
+  res.locals.mountPath = req.baseUrl;
+  next();
+};
+
+export function routeLabel(req: Request, mountPath?: unknown): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   if (typeof route?.path !== 'string') return 'unmatched';
-  const full = `${req.baseUrl}${route.path}`;
+  const full = `${typeof mountPath === 'string' ? mountPath : req.baseUrl}${route.path}`;
   return full.length > 1 && full.endsWith('/') ? full.slice(0, -1) : full;
 }
 
@@ -24,7 +34,7 @@ export function requestContext(logger: Logger, metrics: Metrics): RequestHandler
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(req);
+      const route = routeLabel(req, res.locals.mountPath);
       metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       if (!PROBES.has(req.path)) {
         logger.info(

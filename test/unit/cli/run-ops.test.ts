@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCommand } from '../../../src/adapters/cli/command.js';
+import { runOps } from '../../../src/adapters/cli/run-ops.js';
+import { DomainError } from '../../../src/domain/errors.js';
+
+const greet = defineCommand({
+  path: ['greet', 'someone'],
+  summary: 'says hello',
+  flags: { name: { type: 'string' } },
+  input: z.object({ name: z.string().min(2) }),
+  async run(_ctx, input) {
+    if (input.name === 'ghost') throw new DomainError('WORKSPACE_NOT_FOUND', 'No such workspace');
+    return { greeting: `hello ${input.name}` };
+  },
+  describe: (r) => String(r.greeting),
+});
+
+async function ops(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runOps([greet], argv, { resolve: () => { throw new Error('unused'); } }, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out, err };
+}
+
+describe('the ops command runner', () => {
+  it('prints the result as one JSON object on stdout with --json, as a line without', async () => {
+    expect(await ops('greet', 'someone', '--name', 'ada', '--json')).toEqual({ code: 0, out: ['{"greeting":"hello ada"}'], err: [] });
+    expect(await ops('greet', 'someone', '--name', 'ada')).toEqual({ code: 0, out: ['hello ada'], err: [] });
+  });
+
+  it('prints failures with --json as one JSON object on stdout too (D11), exit 2', async () => {
+    for (const [argv, code] of [
+      [['greet', 'someone', '--name', 'ghost', '--json'], 'WORKSPACE_NOT_FOUND'],
+      [['greet', 'someone', '--name', 'x', '--json'], 'VALIDATION_ERROR'],
+      [['greet', 'someone', '--json', '--surprise'], 'VALIDATION_ERROR'],
+      [['greet', 'nobody', '--json'], 'VALIDATION_ERROR'],
+    ] as const) {
+      const r = await ops(...argv);
+      expect([r.code, r.err], argv.join(' ')).toEqual([2, []]);
+      expect(r.out).toHaveLength(1);
+      expect(JSON.parse(r.out[0]!)).toEqual({ error: expect.any(String), code });
+    }
+  });
+
+  it('prints failures without --json as a line on stderr', async () => {
+    const r = await ops('greet', 'someone', '--name', 'ghost');
+    expect([r.code, r.out, r.err]).toEqual([2, [], ['error: No such workspace']]);
+    const unknown = await ops('greet', 'nobody');
+    expect([unknown.code, unknown.out]).toEqual([2, []]);
+    expect(unknown.err[0]).toMatch(/^Usage: npm run ops/);
+  });
+});
