@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../adapters/http/api-app.js';
+import { answerClientErrors } from '../adapters/http/client-error.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { isEntrypoint, runProcess, type Running } from './lifecycle.js';
@@ -22,6 +23,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     trustProxy: config.trustProxy,
   });
   const server = app.listen(config.ports.api, config.host);
+  answerClientErrors(server);
   await once(server, 'listening');
   server.keepAliveTimeout = 5000;
   const port = (server.address() as AddressInfo).port;

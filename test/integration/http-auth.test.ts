@@ -167,6 +167,25 @@ describe('request bodies and errors', () => {
     expect([res.status, res.body.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
   });
 
+  it('answers oversized headers (431) and malformed HTTP (400) with the JSON error body too', async () => {
+    const raw = async (request: string) => {
+      const socket = connect(api.port, '127.0.0.1');
+      await once(socket, 'connect');
+      let answer = '';
+      socket.on('data', (d: Buffer) => (answer += d.toString()));
+      const closed = once(socket, 'close');
+      socket.write(request);
+      await Promise.race([closed, new Promise((r) => setTimeout(r, 3000))]);
+      socket.destroy();
+      const [head, body] = answer.split('\r\n\r\n');
+      return { statusLine: head!.split('\r\n')[0], body: JSON.parse(body!) as unknown };
+    };
+    const big = await raw(`GET /v2/chains HTTP/1.1\r\nHost: x\r\nX-Service-Signature: ${'a'.repeat(100_000)}\r\n\r\n`);
+    expect(big).toEqual({ statusLine: 'HTTP/1.1 431 Request Header Fields Too Large', body: { error: expect.any(String), code: 'PAYLOAD_TOO_LARGE' } });
+    const malformed = await raw('GARBAGE\r\n\r\n');
+    expect(malformed).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+  });
+
   it('refuses a body declared larger than 64 KiB at once, without reading it', async () => {
     const socket = connect(api.port, '127.0.0.1');
     await once(socket, 'connect');
