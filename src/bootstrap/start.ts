@@ -90,7 +90,14 @@ async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
 
 const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
 const apiUrl = `http://${host}:${config.ports.api}`;
-void waitReady(`${apiUrl}/readyz`, 60_000).then((ok) => {
+// The banner goes out once all three processes answer /readyz.
+const readiness = [
+  `${apiUrl}/readyz`,
+  `http://${host}:${config.ports.chainWorker}/readyz`,
+  `http://${host}:${config.ports.dispatcher}/readyz`,
+].map((url) => waitReady(url, 60_000));
+void Promise.all(readiness).then((all) => {
+  const ok = all.every(Boolean);
   if (ok) {
     process.stdout.write(
       `\nWallet service sandbox is running.\n  API base URL:  ${apiUrl}/v2\n` +
@@ -99,7 +106,7 @@ void waitReady(`${apiUrl}/readyz`, 60_000).then((ok) => {
         `  data:          ${config.dataDir}\n  Create a workspace: npm run ops -- workspace create --name demo --json\n\n`,
     );
   } else if (!stopping) {
-    logger.error('the api did not become ready within 60 s');
+    logger.error('the service processes did not all become ready within 60 s');
   }
 });
 

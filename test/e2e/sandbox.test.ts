@@ -18,9 +18,15 @@ const base = () => `http://127.0.0.1:${port}`;
 const testKey = () => ({ keyId: workspace.test_key.key_id, secret: workspace.test_key.secret });
 const health = async (p: number) => (await (await fetch(`http://127.0.0.1:${p}/healthz`)).json()) as { pid: number };
 
+/** /readyz of api, chain-worker and dispatcher at the moment the banner appeared (0: not answering). */
+let readyAtBanner: number[] = [];
+
 async function startSandbox(): Promise<Spawned> {
   const s = spawnEntry('src/bootstrap/start.ts', env);
   await s.waitFor(/API base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v2/, 90_000);
+  readyAtBanner = await Promise.all(
+    [port, port + 1, port + 2].map((p) => fetch(`http://127.0.0.1:${p}/readyz`).then((r) => r.status, () => 0)),
+  );
   return s;
 }
 
@@ -46,6 +52,10 @@ afterAll(async () => {
 });
 
 describe('npm start (local sandbox)', () => {
+  it('prints the API base URL only once all three processes are ready', () => {
+    expect(readyAtBanner).toEqual([200, 200, 200]);
+  });
+
   it('creates a workspace with the ops CLI against the running sandbox, printing one JSON object', async () => {
     const res = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'create', '--name', 'e2e', '--json']);
     expect(res.code).toBe(0);
@@ -115,7 +125,7 @@ describe('npm start (local sandbox)', () => {
     expect(JSON.parse(on.stdout)).toEqual({ chain: 'ETH_TESTNET', enabled: true });
     const bad = await runEntry('src/bootstrap/ops.ts', env, ['chain', 'enable', '--chain', 'SOL_MAINNET', '--json']);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stderr).code).toBe('VALIDATION_ERROR');
+    expect(JSON.parse(bad.stdout).code).toBe('VALIDATION_ERROR'); // D11: one JSON object on stdout, failures too
   });
 
   it('stops on SIGTERM with exit code 0 within 10 seconds, and a second start reuses the data', async () => {
@@ -123,6 +133,7 @@ describe('npm start (local sandbox)', () => {
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
     sandbox = await startSandbox();
+    expect(readyAtBanner).toEqual([200, 200, 200]);
     const res = await call(base(), testKey(), { path: '/v2/chains?second=run' });
     expect(res.status).toBe(200);
   }, 120_000);
