@@ -93,6 +93,11 @@ describe('customers', () => {
     expect(created.status).toBe(201);
     const read = await req(ws.testKey, 'GET', `/v2/customers/${created.body.id}`);
     expect(JSON.stringify(read.body.metadata)).toBe(JSON.stringify(metadata));
+    const replaced = JSON.parse('{"z":1,"__proto__":"p","a":{"__proto__":[1]}}') as object;
+    const patched = await req(ws.testKey, 'PATCH', `/v2/customers/${created.body.id}`, { metadata: replaced });
+    expect(JSON.stringify(patched.body.metadata)).toBe(JSON.stringify(replaced));
+    const reread = await req(ws.testKey, 'GET', `/v2/customers/${created.body.id}`);
+    expect(JSON.stringify(reread.body.metadata)).toBe(JSON.stringify(replaced));
   });
 
   it('answers 404, never 500, to an id that cannot even be percent-decoded', async () => {
