@@ -83,6 +83,12 @@ describe('customers', () => {
       const res = await req(ws.testKey, method, path, body);
       expect([res.status, res.body.code, res.body.details?.[0]?.path], `${method} ${path}`).toEqual([400, 'VALIDATION_ERROR', at]);
     }
+    // 20,000 levels fit in 40 KB; only a walker without recursion survives them.
+    const abyss = `{"external_ref":"abyss","metadata":{"deep":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+    const deep = await req(ws.testKey, 'POST', '/v2/customers', abyss);
+    expect([deep.status, deep.body.code, deep.body.details?.[0]?.message]).toEqual([400, 'VALIDATION_ERROR', 'nested deeper than 32 levels']);
+    const lone = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'lone', label: 'half a pair \ud83d' });
+    expect([lone.status, lone.body.details?.[0]?.path]).toEqual([400, 'label']);
     expect((await req(ws.testKey, 'GET', '/v2/customers?external_ref=ok-nul')).body.total).toBe(0);
     expect((await req(ws.testKey, 'GET', `/v2/customers/${c.body.id}`)).body.label).toBeNull();
   });
