@@ -93,6 +93,14 @@ describe('customers', () => {
     expect((await req(ws.testKey, 'GET', `/v2/customers/${c.body.id}`)).body.label).toBeNull();
   });
 
+  it('serialises concurrent updates of one customer: every PATCH succeeds, none is lost to a lock', async () => {
+    const c = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'contended' });
+    const labels = Array.from({ length: 12 }, (_, i) => `label-${i}`);
+    const results = await Promise.all(labels.map((label) => req(ws.testKey, 'PATCH', `/v2/customers/${c.body.id}`, { label })));
+    expect(results.map((r) => r.status)).toEqual(labels.map(() => 200));
+    expect(labels).toContain((await req(ws.testKey, 'GET', `/v2/customers/${c.body.id}`)).body.label);
+  });
+
   it('keeps metadata exactly as sent, "__proto__" keys included', async () => {
     const metadata = JSON.parse('{"__proto__":{"x":1},"constructor":"c","nested":{"b":2,"a":1}}') as object;
     const created = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'opaque-meta', metadata });

@@ -1,4 +1,5 @@
 // CustomerRepo over MikroORM, bound to the entity manager of one transaction.
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer, CustomerFilter, CustomerPatch } from '../../domain/customers/customer.js';
 import type { NetworkSide } from '../../domain/money/networks.js';
@@ -52,7 +53,7 @@ export class MikroCustomerRepo implements CustomerRepo {
   }
 
   async update(workspaceId: string, side: NetworkSide, id: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
-    const customer = await this.em.findOne(CustomerEntity, { id, workspaceId, side }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+    const customer = await this.em.findOne(CustomerEntity, { id, workspaceId, side }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!customer) return null;
     if (patch.label !== undefined) customer.label = patch.label;
     if (patch.metadata !== undefined) customer.metadata = patch.metadata;
