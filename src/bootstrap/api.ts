@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../adapters/http/api-app.js';
 import { answerClientErrors } from '../adapters/http/client-error.js';
+import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { isEntrypoint, runProcess, type Running } from './lifecycle.js';
@@ -32,9 +33,8 @@ export async function startApi(config: Config): Promise<RunningApi> {
     port,
     infra,
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
+      const { cut } = await closeServer(server, httpGraceMs(config.shutdownTimeoutMs));
+      if (cut) infra.logger.warn('cut connections that had not finished a request in time');
       await infra.close();
     },
   };

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { JobName } from '../domain/jobs/job-names.js';
 import { workOn, type JobHandler } from '../adapters/jobs/pg-boss-jobs.js';
+import { answerClientErrors } from '../adapters/http/client-error.js';
+import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
 import { probeRouter } from '../adapters/http/probes.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
@@ -45,6 +47,7 @@ export async function startWorker(
   app.use(probeRouter({ registry: metrics.registry, ready: () => infra.ready() }));
   app.use((_req, res) => res.status(404).json({ error: 'No such route', code: 'NOT_FOUND' }));
   const server = app.listen(opts.port, config.host);
+  answerClientErrors(server);
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
   logger.info({ url: `http://${config.host}:${port}` }, `${opts.processName} listening`);
@@ -52,8 +55,7 @@ export async function startWorker(
     port,
     infra,
     async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const closed = closeServer(server, httpGraceMs(config.shutdownTimeoutMs));
       await infra.close();
       await closed;
     },
