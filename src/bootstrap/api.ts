@@ -1,13 +1,12 @@
 // Entrypoint and composition root of the api process.
 import 'reflect-metadata';
-import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { buildApiApp } from '../adapters/http/api-app.js';
 import { answerClientErrors } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
-import { isEntrypoint, runProcess, type Running } from './lifecycle.js';
+import { isEntrypoint, listening, runProcess, type Running } from './lifecycle.js';
 
 export interface RunningApi extends Running {
   port: number;
@@ -25,7 +24,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   });
   const server = app.listen(config.ports.api, config.host);
   answerClientErrors(server);
-  await once(server, 'listening');
+  await listening(server, 'PORT', config.ports.api, config.host);
   server.keepAliveTimeout = 5000;
   const port = (server.address() as AddressInfo).port;
   infra.logger.info({ url: `http://${config.host}:${port}` }, 'api listening');

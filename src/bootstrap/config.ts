@@ -3,6 +3,7 @@
 // with one line naming the variable and what is wrong.
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, type Asset, type Network } from '../domain/money/networks.js';
 import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
@@ -68,11 +69,33 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** A start-up failure that is not the environment's fault (e.g. an unmigrated database): one line, exit 1. */
+export class StartupError extends Error {}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of express's trust-proxy list: a preset name, an IP, or a range as IP/bits or IP/netmask. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [ip = '', range, ...rest] = entry.split('/');
+  if (rest.length > 0 || !ipaddr.isValid(ip)) return false;
+  if (range === undefined) return true;
+  const max = ipaddr.parse(ip).kind() === 'ipv4' ? 32 : 128;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= max;
+  return max === 32 && ipaddr.IPv4.isValid(range) && ipaddr.IPv4.parse(range).prefixLengthFromSubnetMask() !== null;
+}
+
 function trustProxySetting(v: string): boolean | number | string {
   const t = v.trim();
   if (t === '' || t === 'false') return false;
   if (t === 'true') return true;
   if (/^\d+$/.test(t)) return Number(t);
+  const bad = t.split(',').map((e) => e.trim()).find((e) => !isProxyEntry(e));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY: "${bad}" is not a proxy address, range or preset (true, false, a hop count, loopback, linklocal, uniquelocal, IPs or CIDRs, comma-separated)`,
+    );
+  }
   return t;
 }
 

@@ -15,14 +15,14 @@ import { PG_BOSS_SCHEMA, createBoss } from '../adapters/jobs/pg-boss-jobs.js';
 import { createLogger, type Logger } from '../adapters/logging/logger.js';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.js';
 import { PgCredentialStore } from '../adapters/persistence/credential-store.js';
-import { openOrm } from '../adapters/persistence/orm.js';
+import { openOrm, pendingMigrations } from '../adapters/persistence/orm.js';
 import { PgRequestAdmission } from '../adapters/persistence/request-admission.js';
 import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.js';
 import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
 import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
-import type { Config } from './config.js';
+import { StartupError, type Config } from './config.js';
 import { resolveSecrets } from './secrets.js';
 
 export interface Infrastructure {
@@ -44,11 +44,38 @@ export interface InfrastructureOptions {
   logger?: Logger;
 }
 
+/**
+ * Connects to the database and insists it is migrated: the service never
+ * creates a database or its schema as a side effect (the migration runner
+ * does that), and never serves from a schema older than its code.
+ */
+async function openDatabase(databaseUrl: string): Promise<MikroORM> {
+  let orm: MikroORM;
+  try {
+    orm = await openOrm({ databaseUrl });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    throw new StartupError(`DATABASE_URL: cannot connect to the database (${e.message ?? e.code ?? String(err)})`);
+  }
+  const pending = await pendingMigrations(orm).catch(async (err: unknown) => {
+    await orm.close(true);
+    const e = err as { code?: string; message?: string };
+    throw new StartupError(`DATABASE_URL: cannot connect to the database (${e.message ?? e.code ?? String(err)})`);
+  });
+  if (pending.length > 0) {
+    await orm.close(true);
+    throw new StartupError(
+      `the database is not migrated (${pending.length} of its migrations pending, from ${pending[0]}): run the migration runner first (npm run migrate:prod, or npm run migrate)`,
+    );
+  }
+  return orm;
+}
+
 export async function openInfrastructure(config: Config, opts: InfrastructureOptions): Promise<Infrastructure> {
   if (!config.databaseUrl) throw new Error('DATABASE_URL: required (npm start sets it for the processes it runs)');
   const logger = opts.logger ?? createLogger({ level: config.logLevel, name: opts.processName });
   const secrets = resolveSecrets(config);
-  const orm = await openOrm({ databaseUrl: config.databaseUrl });
+  const orm = await openDatabase(config.databaseUrl);
   const boss = createBoss(config.databaseUrl, { supervise: opts.runsWorkers, schedule: opts.runsWorkers });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();

@@ -1,9 +1,22 @@
 // Running a process: read the configuration, start, and on SIGTERM or SIGINT
 // stop taking work, finish what is in flight, close pools and exit 0 in time.
+import { once } from 'node:events';
 import { realpathSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
-import { loadConfigOrExit, type Config } from './config.js';
+import { StartupError, loadConfigOrExit, type Config } from './config.js';
+
+/** Waits for a server to listen; a port in use or an unknown HOST is one start-up line naming the setting. */
+export async function listening(server: Server, portVariable: string, port: number, host: string): Promise<void> {
+  try {
+    await once(server, 'listening');
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? String(err);
+    const variable = code === 'EADDRINUSE' || code === 'EACCES' ? portVariable : 'HOST';
+    throw new StartupError(`${variable}: cannot listen on ${host}:${port} (${code})`);
+  }
+}
 
 export interface Running {
   close(): Promise<void>;
@@ -52,7 +65,11 @@ export function runProcess(name: string, start: (config: Config) => Promise<Runn
       if (process.connected) process.on('disconnect', () => stop('supervisor-gone'));
     },
     (err: unknown) => {
-      logger.fatal({ err }, 'failed to start');
+      if (err instanceof StartupError) {
+        process.stderr.write(`Startup error: ${err.message}\n`);
+      } else {
+        logger.fatal({ err }, 'failed to start');
+      }
       process.exit(1);
     },
   );

@@ -11,6 +11,11 @@ const db = config.databaseUrl
 try {
   const { applied } = await prepareDatabase(db.url);
   process.stdout.write(`${JSON.stringify({ applied })}\n`);
+} catch (err) {
+  // One line naming what failed; a migration that failed has been rolled back whole.
+  const e = err as { code?: string; message?: string };
+  process.stderr.write(`Migration failed: ${e.message ?? e.code ?? String(err)}\n`);
+  process.exitCode = 1;
 } finally {
   await db.stop();
 }

@@ -9,24 +9,48 @@ import { findCommand, refuseUnknownCommand, runOps } from '../adapters/cli/run-o
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
-import { loadConfigOrExit } from './config.js';
-import { openInfrastructure } from './infrastructure.js';
+import { ConfigError, StartupError, parseConfig, type Config } from './config.js';
+import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 
 export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS];
 
 const argv = process.argv.slice(2);
+const json = argv.includes('--json');
 const io = { out: (s: string) => process.stdout.write(`${s}\n`), err: (s: string) => process.stderr.write(`${s}\n`) };
 if (!findCommand(OPS_COMMANDS, argv)) process.exit(refuseUnknownCommand(OPS_COMMANDS, argv, io));
 
-const config = loadConfigOrExit();
-const db = config.databaseUrl
-  ? { url: config.databaseUrl, stop: async () => {} }
-  : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
-if (!config.databaseUrl) await prepareDatabase(db.url);
-// Logs go to stderr: stdout carries only the command's result.
-const logger = createLogger({ level: 'warn', name: 'ops', destination: 2 });
-const infra = await openInfrastructure({ ...config, databaseUrl: db.url }, { processName: 'ops', runsWorkers: false, logger });
+/** A failure before the command runs: with --json still one JSON object on stdout (D11). */
+function failBeforeRunning(code: string, message: string): never {
+  if (json) io.out(JSON.stringify({ error: message, code }));
+  else io.err(message);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = parseConfig(process.env);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  failBeforeRunning('VALIDATION_ERROR', `Configuration error: ${err.message}`);
+}
+
+let db: { url: string; stop: () => Promise<void> } = { url: config.databaseUrl ?? '', stop: async () => {} };
+let infra: Infrastructure;
+try {
+  if (!config.databaseUrl) {
+    db = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+    await prepareDatabase(db.url);
+  }
+  // Logs go to stderr: stdout carries only the command's result.
+  const logger = createLogger({ level: 'warn', name: 'ops', destination: 2 });
+  infra = await openInfrastructure({ ...config, databaseUrl: db.url }, { processName: 'ops', runsWorkers: false, logger });
+} catch (err) {
+  await db.stop().catch(() => {});
+  if (err instanceof StartupError) failBeforeRunning('DATABASE_ERROR', `Startup error: ${err.message}`);
+  const e = err as { code?: string; message?: string };
+  failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${e.message ?? e.code ?? String(err)})`);
+}
 const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t) }, io).finally(async () => {
   await infra.close();
   await db.stop();

@@ -1,6 +1,5 @@
 // What the two worker processes share: pg-boss consumers with metrics, the
 // probes on their own port, and a graceful stop that lets jobs in flight finish.
-import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { JobName } from '../domain/jobs/job-names.js';
@@ -10,7 +9,7 @@ import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
 import { probeRouter } from '../adapters/http/probes.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
-import type { Running } from './lifecycle.js';
+import { listening, type Running } from './lifecycle.js';
 
 export interface Consumer<N extends JobName = JobName> {
   name: N;
@@ -48,7 +47,7 @@ export async function startWorker(
   app.use((_req, res) => res.status(404).json({ error: 'No such route', code: 'NOT_FOUND' }));
   const server = app.listen(opts.port, config.host);
   answerClientErrors(server);
-  await once(server, 'listening');
+  await listening(server, opts.processName === 'chain-worker' ? 'CHAIN_WORKER_PORT' : 'DISPATCHER_PORT', opts.port, config.host);
   const port = (server.address() as AddressInfo).port;
   logger.info({ url: `http://${config.host}:${port}` }, `${opts.processName} listening`);
   return {

@@ -17,6 +17,8 @@ export function ormConfig(opts: OrmOptions) {
     extensions: [Migrator],
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     allowGlobalContext: false,
+    // Databases are provisioned, never created as a side effect of connecting.
+    ensureDatabase: false,
     pool: { min: 0, max: opts.poolMax ?? 10 },
     migrations: {
       tableName: 'mikro_orm_migrations',
@@ -34,6 +36,16 @@ export function ormConfig(opts: OrmOptions) {
 
 export function openOrm(opts: OrmOptions): Promise<MikroORM> {
   return MikroORM.init(ormConfig(opts));
+}
+
+/** Names of the migrations of /migrations this database has not applied (all of them on an empty one). */
+export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  const [table] = await connection.execute<{ found: string | null }[]>(`select to_regclass('mikro_orm_migrations') as found`);
+  if (!table?.found) return MIGRATIONS.map((m) => m.name);
+  const rows = await connection.execute<{ name: string }[]>('select name from mikro_orm_migrations');
+  const applied = new Set(rows.map((r) => r.name));
+  return MIGRATIONS.map((m) => m.name).filter((name) => !applied.has(name));
 }
 
 /** Applies pending migrations; returns the names applied. */

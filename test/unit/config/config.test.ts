@@ -88,4 +88,13 @@ describe('configuration', () => {
     });
     expect(contractsOf(production, 'BSC_MAINNET')).toEqual({ USDT_BSC: '0x55d398326f99059fF775485246999027B3197955' });
   });
+
+  it('takes the TRUST_PROXY values express understands, and names it when it would not', () => {
+    for (const ok of ['true', 'false', '2', 'loopback', 'loopback, linklocal, uniquelocal', '10.0.0.1', '10.0.0.0/8', '10.0.0.0/255.0.0.0', '2001:db8::/32, ::1']) {
+      expect(messageOf({ TRUST_PROXY: ok }), ok).toBe('OK');
+    }
+    for (const bad of ['garbage', '10.0.0.0/33', '10.0.0.0/255.0.255.0', '::1/129', '10.0.0.1/8/8', 'loopback,']) {
+      expect(messageOf({ TRUST_PROXY: bad }), bad).toMatch(/^TRUST_PROXY: /);
+    }
+  });
 });

@@ -1,0 +1,82 @@
+// Start-up refuses, in one line naming the cause, what would otherwise fail
+// later or silently: an unreachable, missing or unmigrated database, a bad
+// TRUST_PROXY. The ops CLI keeps its --json promise (D11) even then.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { freePort } from '../support/free-port.js';
+import { runEntry } from '../support/processes.js';
+
+const adminUrl = inject('pgAdminUrl');
+const emptyDb = `empty_${randomBytes(4).toString('hex')}`;
+const missingDb = `missing_${randomBytes(4).toString('hex')}`;
+const urlOf = (name: string) => Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+let dataDir: string;
+let ports: string[] = [];
+
+const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+};
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'wallet-startup-'));
+  ports = (await Promise.all([freePort(), freePort(), freePort()])).map(String);
+  await admin((c) => c.query(`create database "${emptyDb}"`));
+});
+afterAll(async () => {
+  await admin(async (c) => {
+    await c.query(`drop database if exists "${emptyDb}" with (force)`);
+    await c.query(`drop database if exists "${missingDb}" with (force)`);
+  });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const env = (extra: NodeJS.ProcessEnv) => {
+  const { DATABASE_URL: _u, ...rest } = process.env;
+  return { ...rest, DATA_DIR: dataDir, PORT: ports[0], CHAIN_WORKER_PORT: ports[1], DISPATCHER_PORT: ports[2], LOG_LEVEL: 'warn', ...extra };
+};
+
+describe('start-up checks', () => {
+  it('the api refuses an unmigrated database in one line, and never creates a missing one', async () => {
+    const unmigrated = await runEntry('src/bootstrap/api.ts', env({ DATABASE_URL: urlOf(emptyDb) }));
+    expect(unmigrated.code).toBe(1);
+    expect(unmigrated.stderr.trim()).toMatch(/^Startup error: the database is not migrated \(\d+ of its migrations pending, from Migration\w+\): run the migration runner/);
+    const missing = await runEntry('src/bootstrap/chain-worker.ts', env({ DATABASE_URL: urlOf(missingDb) }));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toMatch(/^Startup error: DATABASE_URL: cannot connect to the database \(.*does not exist/);
+    const created = await admin((c) => c.query('select 1 from pg_database where datname = $1', [missingDb]));
+    expect(created.rowCount).toBe(0);
+  }, 60_000);
+
+  it('refuses a TRUST_PROXY express could not use, naming it', async () => {
+    for (const value of ['garbage', '10.0.0.0/99', 'loopback, 300.1.1.1']) {
+      const res = await runEntry('src/bootstrap/api.ts', env({ DATABASE_URL: urlOf(emptyDb), TRUST_PROXY: value }));
+      expect([res.code, res.stderr.trim().split('\n').length]).toEqual([1, 1]);
+      expect(res.stderr).toMatch(/^Configuration error: TRUST_PROXY: /);
+    }
+  }, 60_000);
+
+  it('ops --json prints one JSON object on stdout when it cannot even start', async () => {
+    const cases: [NodeJS.ProcessEnv, string, RegExp][] = [
+      [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' }, 'DATABASE_ERROR', /cannot connect/],
+      [{ DATABASE_URL: urlOf(emptyDb) }, 'DATABASE_ERROR', /not migrated/],
+      [{ DATABASE_URL: urlOf(emptyDb), PORT: 'eighty' }, 'VALIDATION_ERROR', /^Configuration error: PORT: /],
+    ];
+    for (const [extra, code, message] of cases) {
+      const res = await runEntry('src/bootstrap/ops.ts', env(extra), ['ledger', 'check', '--json']);
+      expect(res.code).toBe(1);
+      const out = JSON.parse(res.stdout) as { error: string; code: string };
+      expect(out.code).toBe(code);
+      expect(out.error).toMatch(message);
+    }
+  }, 60_000);
+});
