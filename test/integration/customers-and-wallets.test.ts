@@ -54,6 +54,8 @@ describe('customers', () => {
       { external_ref: 'ok', metadata: [1, 2] },
       { external_ref: 'ok', metadata: 'text' },
       { external_ref: 'ok', metadata: { blob: 'x'.repeat(9000) } },
+      '{"external_ref":"ok","metadata":{"big":123456789012345678901234567890}}',
+      '{"external_ref":"ok","metadata":{"huge":1e400}}',
       { external_ref: 'ok', email: 'a@b.c' },
     ]) {
       const res = await req(ws.testKey, 'POST', '/v2/customers', body);

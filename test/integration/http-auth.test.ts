@@ -184,6 +184,21 @@ describe('request bodies and errors', () => {
     expect(big).toEqual({ statusLine: 'HTTP/1.1 431 Request Header Fields Too Large', body: { error: expect.any(String), code: 'PAYLOAD_TOO_LARGE' } });
     const malformed = await raw('GARBAGE\r\n\r\n');
     expect(malformed).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+    const hostless = await raw('GET /v2/chains HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(hostless).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+    const expecting = await raw('GET /v2/chains HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
+    expect(expecting).toEqual({ statusLine: 'HTTP/1.1 417 Expectation Failed', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+  });
+
+  it('matches routes case-sensitively and answers no OPTIONS of its own', async () => {
+    for (const path of ['/v2/CHAINS', '/V2/chains', '/v2/Customers']) {
+      const res = await call(api.baseUrl, test, { path });
+      expect([res.status, res.body.code], path).toEqual([404, 'NOT_FOUND']);
+    }
+    const options = await call(api.baseUrl, test, { method: 'OPTIONS', path: '/v2/customers' });
+    expect([options.status, options.body.code]).toEqual([404, 'NOT_FOUND']);
+    const metrics = await (await fetch(`${api.baseUrl}/metrics`)).text();
+    expect(metrics).not.toMatch(/route="[^"]*(CHAINS|Customers|V2)/);
   });
 
   it('refuses a body declared larger than 64 KiB at once, without reading it', async () => {

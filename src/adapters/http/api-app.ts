@@ -25,9 +25,11 @@ import { chainsRouter } from './chains.js';
 import { feesRouter } from './fees.js';
 import { customersRouter } from './customers.js';
 import { walletsRouter } from './wallets.js';
+import { requireHost } from './client-error.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter } from './probes.js';
 import { recordMount, requestContext } from './request-context.js';
+import { apiRouter } from './router.js';
 import { parseJsonBody, readRawBody } from './signed-body.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
@@ -44,19 +46,23 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('case sensitive routing', true);
   app.set('trust proxy', deps.trustProxy);
   app.use(requestContext(deps.logger, deps.metrics));
+  app.use(requireHost);
   app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }));
 
-  const v2 = express.Router();
+  const v2 = apiRouter();
   v2.use(readRawBody);
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
   v2.use(parseJsonBody);
   v2.use(refuseUnstorableInput);
-  v2.use('/chains', recordMount, chainsRouter(deps.resolve(ListChains)));
+  // A server-to-server API: no CORS preflight. express would answer OPTIONS itself.
+  v2.use((req, res, next) => (req.method === 'OPTIONS' ? sendError(res, 'NOT_FOUND', 'No such route') : next()));
+  v2.use('/chains', recordMount('/v2/chains'), chainsRouter(deps.resolve(ListChains)));
   v2.use(
     '/api-keys',
-    recordMount,
+    recordMount('/v2/api-keys'),
     apiKeysRouter({
       create: deps.resolve(CreateApiKey),
       list: deps.resolve(ListApiKeys),
@@ -66,7 +72,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   );
   v2.use(
     '/customers',
-    recordMount,
+    recordMount('/v2/customers'),
     customersRouter({
       create: deps.resolve(CreateCustomer),
       read: deps.resolve(ReadCustomers),
@@ -76,7 +82,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   );
   v2.use(
     '/wallets',
-    recordMount,
+    recordMount('/v2/wallets'),
     walletsRouter({
       create: deps.resolve(CreateWallet),
       read: deps.resolve(ReadWallets),
@@ -84,8 +90,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       idempotency: deps.resolve(RunIdempotently),
     }),
   );
-  v2.use('/balances', recordMount, balancesRouter(deps.resolve(GetBalances)));
-  v2.use('/fees', recordMount, feesRouter(deps.resolve(QuoteFee)));
+  v2.use('/balances', recordMount('/v2/balances'), balancesRouter(deps.resolve(GetBalances)));
+  v2.use('/fees', recordMount('/v2/fees'), feesRouter(deps.resolve(QuoteFee)));
   app.use('/v2', v2);
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));

@@ -1,5 +1,5 @@
 // /v2/api-keys (contract 4.6): create (secret shown once), list, revoke.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { CreateApiKey } from '../../application/api-keys/create-api-key.js';
 import type { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
@@ -12,6 +12,7 @@ import { principalOf } from './authenticate.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
+import { apiRouter } from './router.js';
 
 const createBody = z.strictObject({
   label: z.string().trim().min(1).max(255),
@@ -41,7 +42,7 @@ export function apiKeysRouter(deps: {
   revoke: RevokeApiKey;
   idempotency: RunIdempotently;
 }): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post(
     '/',
     idempotent(deps.idempotency, async (req, res) => {

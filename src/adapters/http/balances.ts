@@ -1,5 +1,5 @@
 // GET /v2/balances (D7): { data: [{ chain, asset, available, locked, total }] }.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { GetBalances } from '../../application/balances/get-balances.js';
 import { Amount } from '../../domain/money/amount.js';
@@ -7,6 +7,7 @@ import { ASSETS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { parse } from './validation.js';
+import { apiRouter } from './router.js';
 
 // Like every list endpoint: known parameters are validated, unknown ones ignored.
 const query = z.object({
@@ -15,7 +16,7 @@ const query = z.object({
 });
 
 export function balancesRouter(getBalances: GetBalances): Router {
-  const r = Router();
+  const r = apiRouter();
   r.get('/', async (req, res) => {
     const principal = principalOf(res);
     const q = parse(query, req.query);

@@ -1,10 +1,11 @@
 // GET /v2/chains (D8): any valid key; the networks of the key's side.
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { ListChains } from '../../application/chains/list-chains.js';
 import { principalOf } from './authenticate.js';
+import { apiRouter } from './router.js';
 
 export function chainsRouter(listChains: ListChains): Router {
-  const r = Router();
+  const r = apiRouter();
   r.get('/', async (_req, res) => {
     const data = (await listChains.execute(principalOf(res))).map((n) => ({
       chain: n.network,

@@ -1,7 +1,8 @@
-// Requests node's HTTP parser refuses before express sees them (headers over
-// node's 16 KiB limit, malformed HTTP) still get the error body of 2.12
-// instead of node's empty answer: 431 for oversized headers, 400 otherwise.
+// Requests node's HTTP server refuses before express sees them (headers over
+// node's 16 KiB limit, malformed HTTP, an Expect it cannot meet, no Host)
+// still get the error body of 2.12 instead of node's empty answer.
 import type { Server } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { Duplex } from 'node:stream';
 
 function answer(socket: Duplex, status: number, reason: string, code: string, message: string): void {
@@ -12,7 +13,21 @@ function answer(socket: Duplex, status: number, reason: string, code: string, me
   );
 }
 
+const expectationFailed = JSON.stringify({ error: 'Only "Expect: 100-continue" is supported', code: 'VALIDATION_ERROR' });
+
 export function answerClientErrors(server: Server): void {
+  // node would answer an HTTP/1.1 request without Host with an empty 400;
+  // the app answers it instead (see requireHost).
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.on('checkExpectation', (_req, res) => {
+    res
+      .writeHead(417, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(expectationFailed),
+        Connection: 'close',
+      })
+      .end(expectationFailed);
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable || err.code === 'ECONNRESET') {
       socket.destroy();
@@ -27,3 +42,12 @@ export function answerClientErrors(server: Server): void {
     }
   });
 }
+
+/** HTTP/1.1 requires a Host header: refused with the 2.12 body, before anything else runs. */
+export const requireHost: RequestHandler = (req, res, next) => {
+  if (req.headers.host === undefined && req.httpVersion === '1.1') {
+    res.status(400).json({ error: 'An HTTP/1.1 request needs a Host header', code: 'VALIDATION_ERROR' });
+    return;
+  }
+  next();
+};

@@ -1,5 +1,5 @@
 // /v2/customers (contract 4.5, D2): create (idempotent), list, read, update.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { CreateCustomer } from '../../application/customers/create-customer.js';
 import type { ReadCustomers } from '../../application/customers/read-customers.js';
@@ -18,6 +18,18 @@ import { principalOf } from './authenticate.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
+import { apiRouter } from './router.js';
+
+/** Every number in it survives a round trip: a large integer would come back rounded, so send it as a string. */
+function numbersAreExact(root: unknown): boolean {
+  const stack = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) return false;
+    if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
+  }
+  return true;
+}
 
 // Opaque to the service (2.6): validated, then kept exactly as sent (z.record
 // would rebuild the object and lose a "__proto__" key on the way).
@@ -26,6 +38,7 @@ const metadata = z
   .refine((m) => Object.keys(m).every((k) => k.length <= 100), 'keys must be at most 100 characters')
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
   .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `at most ${METADATA_MAX_BYTES} bytes as JSON`)
+  .refine(numbersAreExact, 'integers beyond ±2^53 lose digits as JSON numbers: send them as strings')
   .nullable();
 
 const createBody = z.strictObject({
@@ -61,7 +74,7 @@ export function customersRouter(deps: {
   update: UpdateCustomer;
   idempotency: RunIdempotently;
 }): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post(
     '/',
     idempotent(deps.idempotency, async (req, res) => {

@@ -1,13 +1,14 @@
 // POST /v2/fees/quote (contract 2.10, 4.8; D8 names). Unknown request fields
 // are refused (VALIDATION_ERROR), as everywhere in this API. All monetary
 // fields carry the asset's places; rates are fractions with 6 places.
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { QuoteFee } from '../../application/fees/quote-fee.js';
 import { Amount } from '../../domain/money/amount.js';
 import { ASSETS, BASE_CHAINS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { parse } from './validation.js';
+import { apiRouter } from './router.js';
 
 const body = z.strictObject({
   direction: z.enum(['deposit', 'withdrawal']),
@@ -19,7 +20,7 @@ const body = z.strictObject({
 });
 
 export function feesRouter(quoteFee: QuoteFee): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post('/quote', async (req, res) => {
     const input = parse(body, req.body);
     const amount = Amount.parse(input.amount, input.asset, 'amount');

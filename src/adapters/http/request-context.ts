@@ -9,14 +9,16 @@ const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Remembers where the router that serves the request is mounted. express puts
- * req.baseUrl back when an error leaves a router, so by the time a response
- * to a failed request finishes only this still knows the full route.
+ * Names the mount point of the router that serves the request, for the route
+ * label: a constant, never the path as sent, and kept when an error leaves the
+ * router (express puts req.baseUrl back then).
  */
-export const recordMount: RequestHandler = (req, res, next) => {
-  res.locals.mountPath = req.baseUrl;
-  next();
-};
+export const recordMount =
+  (mountPath: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.mountPath = mountPath;
+    next();
+  };
 
 export function routeLabel(req: Request, mountPath?: unknown): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;

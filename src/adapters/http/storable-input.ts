@@ -28,6 +28,9 @@ export function findUnstorable(root: unknown, rootPath = ''): Problem | null {
       if (LONE_SURROGATE.test(value)) return { path, message: 'must be well-formed Unicode (no lone surrogate)' };
       continue;
     }
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      return { path, message: 'must be a finite number (JSON.parse reads 1e400 as Infinity)' };
+    }
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_BODY_DEPTH) return { path, message: `nested deeper than ${MAX_BODY_DEPTH} levels` };
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);

@@ -1,7 +1,7 @@
 // /v2/wallets (contract 4.4, D2, D6): create (idempotent), list, read, archive.
 // external_ref only in the detail view, never in lists or create responses
 // (which idempotency stores).
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
@@ -15,6 +15,7 @@ import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
+import { apiRouter } from './router.js';
 
 const createBody = z.strictObject({
   chain: z.enum(BASE_CHAINS),
@@ -47,7 +48,7 @@ export function walletsRouter(deps: {
   archive: ArchiveWallet;
   idempotency: RunIdempotently;
 }): Router {
-  const r = Router();
+  const r = apiRouter();
   r.post(
     '/',
     idempotent(deps.idempotency, async (req, res) => {

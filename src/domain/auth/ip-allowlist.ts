@@ -33,7 +33,8 @@ export function parseAllowlistEntry(entry: string): Range | null {
  * allowlist must mean what its owner read.
  */
 const isPlainIp = (text: string): boolean =>
-  text.includes(':') ? ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text);
+  // No IPv6 zone ids (fe80::1%eth0): they name an interface of the client's host, not an address we can match.
+  text.includes(':') ? !text.includes('%') && ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text);
 
 /**
  * The stored form of an allowlist entry, or null when it is neither a plain IP

@@ -25,6 +25,7 @@ describe('allowlist entries', () => {
     ['10.0.0.0/8/8', 'two slashes'],
     ['10.0.0.0/', 'an empty prefix length'],
     ['not-an-ip', 'words'],
+    ['fe80::1%eth0', 'a zone id'],
     ['', 'empty'],
   ])('refuses %s (%s)', (entry) => {
     expect(canonicalAllowlistEntry(entry)).toBeNull();

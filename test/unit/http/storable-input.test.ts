@@ -13,6 +13,7 @@ describe('input PostgreSQL can store', () => {
     expect(findUnstorable({ a: 'x\udc00y' })?.path).toBe('a');
     expect(findUnstorable({ ['k\u0000']: 1 })?.path).toBe('k\u0000');
     expect(findUnstorable({ ['\ud83d']: 1 })?.message).toMatch(/key/);
+    expect(findUnstorable(JSON.parse('{"n":[1,1e400]}'))).toEqual({ path: 'n.1', message: expect.stringMatching(/finite/) });
   });
 
   it(`refuses nesting deeper than ${MAX_BODY_DEPTH} levels without recursion, even a million deep`, () => {
