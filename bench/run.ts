@@ -102,9 +102,9 @@ try {
     await res.arrayBuffer();
     return res.status;
   });
-  await load('idempotent POST /v2/api-keys (lock, create, record)', 500, 10, async (i) => {
-    const path = `/v2/api-keys?i=${i}`;
-    const body = JSON.stringify({ label: `bench ${i}`, scopes: ['fees:read'] });
+  await load('idempotent POST /v2/customers (lock, insert, record)', 500, 10, async (i) => {
+    const path = `/v2/customers?i=${i}`;
+    const body = JSON.stringify({ external_ref: `bench-${i}`, metadata: { tier: 'gold' } });
     const res = await fetch(base + path, {
       method: 'POST',
       body,

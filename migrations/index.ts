@@ -6,6 +6,7 @@ import { Migration20261123112637_rate_buckets } from './Migration20261123112637_
 import { Migration20261123113749_customers_and_wallets } from './Migration20261123113749_customers_and_wallets.js';
 import { Migration20261123115402_ledger_and_fees } from './Migration20261123115402_ledger_and_fees.js';
 import { Migration20261123130231_verbatim_json } from './Migration20261123130231_verbatim_json.js';
+import { Migration20261123140000_forget_api_key_replays } from './Migration20261123140000_forget_api_key_replays.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -14,4 +15,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123113749_customers_and_wallets', class: Migration20261123113749_customers_and_wallets },
   { name: 'Migration20261123115402_ledger_and_fees', class: Migration20261123115402_ledger_and_fees },
   { name: 'Migration20261123130231_verbatim_json', class: Migration20261123130231_verbatim_json },
+  { name: 'Migration20261123140000_forget_api_key_replays', class: Migration20261123140000_forget_api_key_replays },
 ];

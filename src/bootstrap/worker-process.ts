@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { JobName } from '../domain/jobs/job-names.js';
 import { workOn, type JobHandler } from '../adapters/jobs/pg-boss-jobs.js';
-import { answerClientErrors } from '../adapters/http/client-error.js';
+import { answerClientErrors, requireHost } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
 import { probeRouter } from '../adapters/http/probes.js';
 import type { Config } from './config.js';
@@ -43,6 +43,7 @@ export async function startWorker(
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(requireHost);
   app.use(probeRouter({ registry: metrics.registry, ready: () => infra.ready() }));
   app.use((_req, res) => res.status(404).json({ error: 'No such route', code: 'NOT_FOUND' }));
   const server = app.listen(opts.port, config.host);

@@ -97,9 +97,14 @@ export class WalletClient {
 
   // --- API keys (4.6) ---
 
-  /** The response carries `secret`, shown this once. */
-  createApiKey(params: CreateApiKeyParams, options?: CreateOptions): Promise<WithResponse<CreatedApiKey>> {
-    return this.create('/v2/api-keys', params, options);
+  /**
+   * The response carries `secret`, shown this once. Not idempotent: the
+   * service keeps no replay of a secret, so this call is never repeated when
+   * its outcome is unknown (a 5xx or a lost connection). After such a failure,
+   * list the keys to see whether it was created before trying again.
+   */
+  createApiKey(params: CreateApiKeyParams, options: CallOptions = {}): Promise<WithResponse<CreatedApiKey>> {
+    return this.request('POST', '/v2/api-keys', { body: params, signal: options.signal });
   }
 
   /** Active, non-revoked keys of the workspace; never their secrets. */

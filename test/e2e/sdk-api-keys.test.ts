@@ -7,7 +7,6 @@ import {
   InvalidRequestError,
   NotFoundError,
   PermissionError,
-  UnprocessableError,
   WalletClient,
   type WalletApiError,
 } from '../../src/sdk/index.js';
@@ -99,21 +98,13 @@ describe('API keys through the SDK', () => {
   });
 });
 
-describe('idempotency through the SDK', () => {
-  it('replays a create with the same key: same key returned, Idempotent-Replay visible, no second key', async () => {
-    const first = await owner.createApiKey({ label: 'once', scopes: ['fees:read'] }, { idempotencyKey: 'sdk-once' });
-    const again = await owner.createApiKey({ label: 'once', scopes: ['fees:read'] }, { idempotencyKey: 'sdk-once' });
-    expect(again.id).toBe(first.id);
-    expect(again.lastResponse.idempotentReplay).toBe(true);
-    expect(first.lastResponse.idempotentReplay).toBe(false);
-    const labels = (await owner.listApiKeys({ limit: 100 })).data.filter((k) => k.label === 'once');
-    expect(labels).toHaveLength(1);
-  });
-
-  it('answers IDEMPOTENCY_MISMATCH for another body under the same key', async () => {
-    await owner.createApiKey({ label: 'first body', scopes: ['fees:read'] }, { idempotencyKey: 'sdk-mismatch' });
-    const err = await failure(owner.createApiKey({ label: 'second body', scopes: ['fees:read'] }, { idempotencyKey: 'sdk-mismatch' }));
-    expect(err).toBeInstanceOf(UnprocessableError);
-    expect(err.code).toBe('IDEMPOTENCY_MISMATCH');
+describe('API key creation is not idempotent', () => {
+  it('creates a new key on every call, so no replay can ever hand a secret out twice', async () => {
+    const a = await owner.createApiKey({ label: 'twice', scopes: ['fees:read'] });
+    const b = await owner.createApiKey({ label: 'twice', scopes: ['fees:read'] });
+    expect(b.id).not.toBe(a.id);
+    expect(b.secret).not.toBe(a.secret);
+    expect([a.lastResponse.idempotentReplay, b.lastResponse.idempotentReplay]).toEqual([false, false]);
+    expect((await owner.listApiKeys({ limit: 100 })).data.filter((k) => k.label === 'twice')).toHaveLength(2);
   });
 });

@@ -65,6 +65,17 @@ describe('customers', () => {
     const bad = await req(ws.testKey, 'PATCH', `/v2/customers/${c.body.id}`, { status: 'DELETED' });
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     expect((await req(ws.testKey, 'GET', '/v2/customers?limit=0')).status).toBe(400);
+    const far = await req(ws.testKey, 'GET', '/v2/customers?page=2147483648&limit=100');
+    expect([far.status, far.body.page, far.body.data]).toEqual([200, 2147483648, []]);
+    for (const [query, message] of [
+      ['page=0', 'must be at least 1'],
+      ['page=10000000000000000000', 'must be at most 1000000000000000'],
+      ['page=-1', 'must be a positive integer'],
+      ['limit=101', 'must be at most 100'],
+    ]) {
+      const res = await req(ws.testKey, 'GET', `/v2/customers?${query}`);
+      expect([res.status, res.body.details?.[0]?.message], query).toEqual([400, message]);
+    }
   });
 
   it('refuses what PostgreSQL cannot store (NUL characters, deep nesting) as VALIDATION_ERROR naming the place, storing nothing', async () => {
@@ -176,6 +187,11 @@ describe('wallets', () => {
   it("takes customer_id and external_ref null for the workspace's own address", async () => {
     const own = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'BSC', asset: 'BNB', customer_id: null, external_ref: null });
     expect([own.status, own.body.customer_id]).toEqual([201, null]);
+    const owner = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'capitals' });
+    const shouted = await req(ws.testKey, 'POST', '/v2/wallets', { chain: 'BSC', asset: 'BNB', customer_id: owner.body.id.toUpperCase() });
+    expect([shouted.status, shouted.body.customer_id]).toEqual([201, owner.body.id]);
+    const listed = await req(ws.testKey, 'GET', `/v2/wallets?customer_id=${owner.body.id.toUpperCase()}`);
+    expect(listed.body.data.map((w: { id: string }) => w.id)).toEqual([shouted.body.id]);
     expect((await req(ws.testKey, 'GET', `/v2/wallets/${own.body.id}`)).body.external_ref).toBeNull();
   });
 

@@ -188,6 +188,8 @@ describe('request bodies and errors', () => {
     expect(hostless).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
     const expecting = await raw('GET /v2/chains HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
     expect(expecting).toEqual({ statusLine: 'HTTP/1.1 417 Expectation Failed', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+    const tunnel = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(tunnel).toEqual({ statusLine: 'HTTP/1.1 404 Not Found', body: { error: expect.any(String), code: 'NOT_FOUND' } });
   });
 
   it('matches routes case-sensitively and answers no OPTIONS of its own', async () => {

@@ -1,5 +1,5 @@
-// Idempotency (contract 4.1) against the real database, through the first
-// create that uses it over HTTP (POST /v2/api-keys) and the service directly.
+// Idempotency (contract 4.1) against the real database, through POST
+// /v2/customers over HTTP and the service directly.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunIdempotently } from '../../src/application/idempotency/run-idempotently.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
@@ -12,17 +12,20 @@ beforeAll(() => {
   ({ api, ws } = t);
 });
 
-const post = (body: string, idempotencyKey?: string, key = ws.testKey) =>
-  uniqueCall(api.baseUrl, key, 'POST', '/v2/api-keys', body, idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
+type Key = { keyId: string; secret: string };
+const post = (body: string, idempotencyKey?: string, key: Key = ws.testKey, path = '/v2/customers') =>
+  uniqueCall(api.baseUrl, key, 'POST', path, body, idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
+const customer = (externalRef: string, extra: object = {}) => JSON.stringify({ external_ref: externalRef, ...extra });
 
-const countKeys = async (label: string) =>
-  (await api.infra.orm.em.getConnection().execute<{ n: number }[]>('select count(*)::int as n from api_keys where label = ?', [label]))[0]!.n;
+const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
+const countCustomers = async (externalRef: string) =>
+  (await sql<{ n: number }[]>('select count(*)::int as n from customers where external_ref = ?', [externalRef]))[0]!.n;
 
 describe('Idempotency-Key', () => {
   it('executes 50 parallel identical requests with one key exactly once', async () => {
-    const body = JSON.stringify({ label: 'parallel', scopes: ['fees:read'] });
+    const body = customer('parallel');
     const results = await Promise.all(Array.from({ length: 50 }, () => post(body, 'parallel-key-1')));
-    expect(await countKeys('parallel')).toBe(1);
+    expect(await countCustomers('parallel')).toBe(1);
     const created = results.filter((r) => r.status === 201 && r.headers.get('idempotent-replay') === null);
     expect(created).toHaveLength(1);
     for (const r of results) {
@@ -34,22 +37,22 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  it('replays the original status and body with Idempotent-Replay: true, whatever the key order and whitespace', async () => {
-    const first = await post('{"label":"replayed","scopes":["fees:read"]}', 'replay-key');
+  it('replays the original status and body byte for byte with Idempotent-Replay: true, whatever the key order and whitespace', async () => {
+    const first = await post('{"external_ref":"replayed","metadata":{"b":1,"a":2}}', 'replay-key');
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replay')).toBeNull();
-    const again = await post('{ "scopes": [ "fees:read" ],\n  "label": "replayed" }', 'replay-key');
+    const again = await post('{ "metadata": { "a": 2, "b": 1 },\n  "external_ref": "replayed" }', 'replay-key');
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replay')).toBe('true');
     expect(again.text).toBe(first.text); // byte for byte, key order included
-    expect(await countKeys('replayed')).toBe(1);
+    expect(await countCustomers('replayed')).toBe(1);
   });
 
   it('answers 422 IDEMPOTENCY_MISMATCH to the same key with a different body, changing nothing', async () => {
-    await post(JSON.stringify({ label: 'mismatch', scopes: ['fees:read'] }), 'mismatch-key');
-    const other = await post(JSON.stringify({ label: 'mismatch-2', scopes: ['fees:read'] }), 'mismatch-key');
+    await post(customer('mismatch'), 'mismatch-key');
+    const other = await post(customer('mismatch-2'), 'mismatch-key');
     expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
-    expect(await countKeys('mismatch-2')).toBe(0);
+    expect(await countCustomers('mismatch-2')).toBe(0);
   });
 
   it('answers 409 IDEMPOTENCY_CONFLICT while the first request with the key is in flight', async () => {
@@ -58,10 +61,10 @@ describe('Idempotency-Key', () => {
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
     const runner = api.infra.container.resolve(RunIdempotently);
-    const scope = { workspaceId: ws.workspaceId, side: 'test' as const, method: 'POST', path: '/v2/api-keys', key: 'inflight-key' };
+    const scope = { workspaceId: ws.workspaceId, side: 'test' as const, method: 'POST', path: '/v2/customers', key: 'inflight-key' };
     const first = runner.execute(
       scope,
-      { label: 'inflight' },
+      { external_ref: 'inflight' },
       async () => {
         started();
         await gate;
@@ -70,75 +73,97 @@ describe('Idempotency-Key', () => {
       () => null,
     );
     await running;
-    const second = await post(JSON.stringify({ label: 'inflight' }), 'inflight-key');
+    const second = await post(customer('inflight'), 'inflight-key');
     expect([second.status, second.body.code]).toEqual([409, 'IDEMPOTENCY_CONFLICT']);
     release();
     expect((await first).replayed).toBe(false);
-    const third = await post(JSON.stringify({ label: 'inflight' }), 'inflight-key');
+    const third = await post(customer('inflight'), 'inflight-key');
     expect([third.status, third.headers.get('idempotent-replay')]).toEqual([201, 'true']);
     expect(third.body).toEqual({ held: true });
   });
 
   it('leaves no key behind when the operation fails unexpectedly, so a retry executes', async () => {
     const runner = api.infra.container.resolve(RunIdempotently);
-    const scope = { workspaceId: ws.workspaceId, side: 'test' as const, method: 'POST', path: '/v2/api-keys', key: 'crash-key' };
+    const scope = { workspaceId: ws.workspaceId, side: 'test' as const, method: 'POST', path: '/v2/customers', key: 'crash-key' };
     await expect(
-      runner.execute(scope, { label: 'crash' }, async () => {
+      runner.execute(scope, { external_ref: 'crash' }, async () => {
         throw new Error('process died mid-operation');
       }, () => null),
     ).rejects.toThrow('process died');
-    const retry = await post(JSON.stringify({ label: 'crash', scopes: ['fees:read'] }), 'crash-key');
+    const retry = await post(customer('crash'), 'crash-key');
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replay')).toBeNull();
   });
 
   it('remembers a business rejection for the key: the replay carries the same error', async () => {
-    const reader = await post(JSON.stringify({ label: 'limited', scopes: ['api_keys:write', 'api_keys:read'] }));
-    const limited = { keyId: reader.body.key_id, secret: reader.body.secret };
-    const first = await post(JSON.stringify({ label: 'escalating', scopes: ['withdrawals:write'] }), 'rejected-key', limited);
-    expect([first.status, first.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
-    const replay = await post(JSON.stringify({ label: 'escalating', scopes: ['withdrawals:write'] }), 'rejected-key', limited);
-    expect([replay.status, replay.body.code, replay.headers.get('idempotent-replay')]).toEqual([403, 'INSUFFICIENT_SCOPE', 'true']);
-    expect(await countKeys('escalating')).toBe(0);
+    await post(customer('taken'));
+    const first = await post(customer('taken'), 'rejected-key');
+    expect([first.status, first.body.code]).toEqual([409, 'CONFLICT']);
+    const replay = await post(customer('taken'), 'rejected-key');
+    expect([replay.status, replay.body.code, replay.headers.get('idempotent-replay')]).toEqual([409, 'CONFLICT', 'true']);
+    expect(await countCustomers('taken')).toBe(1);
   });
 
   it('does not remember a request refused as invalid: fixed, it executes under the same key', async () => {
-    const bad = await post(JSON.stringify({ label: 'fixed-later', scopes: ['wallets:admin'] }), 'fix-key');
+    const bad = await post(customer('fixed-later', { label: 'x'.repeat(256) }), 'fix-key');
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
-    const good = await post(JSON.stringify({ label: 'fixed-later', scopes: ['fees:read'] }), 'fix-key');
+    const good = await post(customer('fixed-later'), 'fix-key');
     expect([good.status, good.headers.get('idempotent-replay')]).toEqual([201, null]);
+  });
+
+  it('never replays to a key that lacks the scope to make the request itself', async () => {
+    const original = await post(customer('owned'), 'scope-key');
+    expect(original.status).toBe(201);
+    const minted = await post(JSON.stringify({ label: 'reader', scopes: ['customers:read'] }), undefined, ws.testKey, '/v2/api-keys');
+    const reader = { keyId: minted.body.key_id, secret: minted.body.secret };
+    const replay = await post(customer('owned'), 'scope-key', reader);
+    expect([replay.status, replay.body.code, replay.headers.get('idempotent-replay')]).toEqual([403, 'INSUFFICIENT_SCOPE', null]);
+    expect(replay.text).not.toContain(original.body.id);
+  });
+
+  it('keeps no replay of POST /v2/api-keys, which is not idempotent: a secret is never stored in clear', async () => {
+    const body = JSON.stringify({ label: 'not-replayed', scopes: ['fees:read'] });
+    const a = await post(body, 'api-key-create', ws.testKey, '/v2/api-keys');
+    const b = await post(body, 'api-key-create', ws.testKey, '/v2/api-keys');
+    expect([a.status, b.status, b.headers.get('idempotent-replay')]).toEqual([201, 201, null]);
+    expect(b.body.id).not.toBe(a.body.id);
+    const stored = await sql<{ n: number }[]>(`select count(*)::int as n from idempotency_keys where path = '/v2/api-keys' or response_body like ?`, [
+      `%${a.body.secret}%`,
+    ]);
+    expect(stored[0]!.n).toBe(0);
   });
 
   it('scopes keys per workspace and network: the same key on another workspace or the live side executes anew', async () => {
     const other = await createWorkspace(api, 'other');
-    const body = JSON.stringify({ label: 'scoped', scopes: ['fees:read'] });
+    const body = customer('scoped');
     const results = [await post(body, 'shared-key'), await post(body, 'shared-key', other.testKey), await post(body, 'shared-key', ws.liveKey)];
     expect(results.map((r) => [r.status, r.headers.get('idempotent-replay')])).toEqual([
       [201, null],
       [201, null],
       [201, null],
     ]);
-    expect(await countKeys('scoped')).toBe(3);
+    expect(await countCustomers('scoped')).toBe(3);
   });
 
   it('answers 400 IDEMPOTENCY_KEY_INVALID to a malformed key and creates nothing', async () => {
     for (const bad of ['', 'has space', 'é', 'x'.repeat(256), 'semi;colon']) {
-      const res = await post(JSON.stringify({ label: 'invalid-key', scopes: ['fees:read'] }), bad);
+      const res = await post(customer('invalid-key'), bad);
       expect([res.status, res.body.code], JSON.stringify(bad)).toEqual([400, 'IDEMPOTENCY_KEY_INVALID']);
     }
-    expect(await countKeys('invalid-key')).toBe(0);
-    const longest = await post(JSON.stringify({ label: 'longest-key', scopes: ['fees:read'] }), 'k'.repeat(255));
+    expect(await countCustomers('invalid-key')).toBe(0);
+    const longest = await post(customer('longest-key'), 'k'.repeat(255));
     expect(longest.status).toBe(201);
   });
 
   it('forgets keys after 24 hours: the purge removes expired records', async () => {
-    await post(JSON.stringify({ label: 'old', scopes: ['fees:read'] }), 'old-key');
-    await api.infra.orm.em.getConnection().execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'old-key'`);
-    const again = await post(JSON.stringify({ label: 'old', scopes: ['fees:read'] }), 'old-key');
-    expect(again.headers.get('idempotent-replay')).toBeNull();
-    expect(await countKeys('old')).toBe(2);
-    await api.infra.orm.em.getConnection().execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'old-key'`);
+    await post(customer('old'), 'old-key');
+    await sql(`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'old-key'`);
+    // Forgotten: another body under the same key is a new request, not a mismatch.
+    const again = await post(customer('old-2'), 'old-key');
+    expect([again.status, again.headers.get('idempotent-replay')]).toEqual([201, null]);
+    await sql(`update idempotency_keys set expires_at = now() - interval '1 second' where key = 'old-key'`);
     const { PurgeIdempotencyKeys } = await import('../../src/application/maintenance/purge-idempotency-keys.js');
     expect(await api.infra.container.resolve(PurgeIdempotencyKeys).execute()).toBeGreaterThanOrEqual(1);
+    expect((await sql<{ n: number }[]>(`select count(*)::int as n from idempotency_keys where key = 'old-key'`))[0]!.n).toBe(0);
   });
 });

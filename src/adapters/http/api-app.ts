@@ -67,7 +67,6 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       create: deps.resolve(CreateApiKey),
       list: deps.resolve(ListApiKeys),
       revoke: deps.resolve(RevokeApiKey),
-      idempotency: deps.resolve(RunIdempotently),
     }),
   );
   v2.use(

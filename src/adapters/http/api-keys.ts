@@ -4,12 +4,10 @@ import { z } from 'zod';
 import type { CreateApiKey } from '../../application/api-keys/create-api-key.js';
 import type { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
 import type { RevokeApiKey } from '../../application/api-keys/revoke-api-key.js';
-import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { ApiKey } from '../../domain/auth/api-key.js';
 import { LEGACY_PERMISSIONS, SCOPES } from '../../domain/auth/scopes.js';
 import { mapPage } from '../../domain/pagination.js';
 import { principalOf } from './authenticate.js';
-import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
 import { apiRouter } from './router.js';
@@ -40,23 +38,22 @@ export function apiKeysRouter(deps: {
   create: CreateApiKey;
   list: ListApiKeys;
   revoke: RevokeApiKey;
-  idempotency: RunIdempotently;
 }): Router {
   const r = apiRouter();
-  r.post(
-    '/',
-    idempotent(deps.idempotency, async (req, res) => {
-      const body = parse(createBody, req.body);
-      const { key, secret } = await deps.create.execute(principalOf(res), {
-        label: body.label,
-        scopes: body.scopes,
-        permission: body.permission ?? undefined,
-        allowedIps: body.allowed_ips ?? undefined,
-        expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
-      });
-      return { status: 201, body: { ...presentApiKey(key), secret } };
-    }),
-  );
+  // Not idempotent (4.1 names withdrawals, wallets and customers only): a
+  // replay would have to keep the secret, which is shown once and never
+  // stored in clear. An Idempotency-Key header here is ignored.
+  r.post('/', async (req, res) => {
+    const body = parse(createBody, req.body);
+    const { key, secret } = await deps.create.execute(principalOf(res), {
+      label: body.label,
+      scopes: body.scopes,
+      permission: body.permission ?? undefined,
+      allowedIps: body.allowed_ips ?? undefined,
+      expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+    });
+    res.status(201).json({ ...presentApiKey(key), secret });
+  });
   r.get('/', async (req, res) => {
     const page = parse(pageQuery, req.query);
     res.json(mapPage(await deps.list.execute(principalOf(res), page), presentApiKey));

@@ -19,6 +19,10 @@ export function answerClientErrors(server: Server): void {
   // node would answer an HTTP/1.1 request without Host with an empty 400;
   // the app answers it instead (see requireHost).
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  // CONNECT (a proxy tunnel) is not routed by express; node would just close the socket.
+  server.on('connect', (_req, socket: Duplex) => {
+    answer(socket, 404, 'Not Found', 'NOT_FOUND', 'No such route');
+  });
   server.on('checkExpectation', (_req, res) => {
     res
       .writeHead(417, {

@@ -77,7 +77,7 @@ export function customersRouter(deps: {
   const r = apiRouter();
   r.post(
     '/',
-    idempotent(deps.idempotency, async (req, res) => {
+    idempotent(deps.idempotency, 'customers:write', async (req, res) => {
       const body = parse(createBody, req.body);
       const customer = await deps.create.execute(principalOf(res), {
         externalRef: body.external_ref,

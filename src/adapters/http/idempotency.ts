@@ -3,6 +3,8 @@
 // a replay with the original status and body plus `Idempotent-Replay: true`.
 import type { Request, RequestHandler, Response } from 'express';
 import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import { requireScope } from '../../domain/auth/principal.js';
+import type { Scope } from '../../domain/auth/scopes.js';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_KEY_PATTERN, type StoredResponse } from '../../domain/idempotency/idempotency.js';
 import { principalOf } from './authenticate.js';
@@ -39,12 +41,19 @@ export interface IdempotentOptions {
   replayStatus?: number;
 }
 
+/**
+ * Wraps a create of 4.1. `requiredScope` is checked before anything else, so
+ * a replay never hands the stored response to a key that could not have made
+ * the request itself.
+ */
 export function idempotent(
   runner: RunIdempotently,
+  requiredScope: Scope,
   handler: (req: Request, res: Response) => Promise<HandlerResponse>,
   opts: IdempotentOptions = {},
 ): RequestHandler {
   return async (req, res) => {
+    requireScope(principalOf(res), requiredScope);
     const key = req.get('Idempotency-Key');
     if (key === undefined) {
       const r = await handler(req, res);

@@ -6,11 +6,15 @@ import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from '../../domain/pagination.js';
 const positiveInt = (max: number) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, 'must be a positive integer')
+    .regex(/^\d+$/, 'must be a positive integer')
+    .refine((v) => v.length <= 16, `must be at most ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(1).max(max));
+    .pipe(z.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
+
+/** Far beyond any real page; keeps the offset an exact integer. */
+export const PAGE_MAX = 1_000_000_000_000_000;
 
 export const pageQuery = z.object({
-  page: positiveInt(1_000_000_000).default(1),
+  page: positiveInt(PAGE_MAX).default(1),
   limit: positiveInt(PAGE_MAX_LIMIT).default(PAGE_DEFAULT_LIMIT),
 });

@@ -17,19 +17,22 @@ import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
 import { apiRouter } from './router.js';
 
+/** UUIDs in one spelling (2.1): what a client sends in capitals is stored and answered in lowercase. */
+const lowerUuid = z.uuid().transform((id) => id.toLowerCase());
+
 const createBody = z.strictObject({
   chain: z.enum(BASE_CHAINS),
   asset: z.enum(ASSETS),
   // null is accepted where the wallet shows null (2.5): no reference, the workspace's own address.
   external_ref: z.string().min(1).max(WALLET_EXTERNAL_REF_MAX).nullable().optional(),
-  customer_id: z.uuid().nullable().optional(),
+  customer_id: lowerUuid.nullable().optional(),
 });
 
 const listQuery = pageQuery.extend({
   status: z.enum(WALLET_STATUSES).optional(),
   chain: chainFilter,
   asset: z.enum(ASSETS).optional(),
-  customer_id: z.uuid().optional(),
+  customer_id: lowerUuid.optional(),
 });
 
 export const presentWallet = (w: Wallet) => ({
@@ -51,7 +54,7 @@ export function walletsRouter(deps: {
   const r = apiRouter();
   r.post(
     '/',
-    idempotent(deps.idempotency, async (req, res) => {
+    idempotent(deps.idempotency, 'wallets:write', async (req, res) => {
       const body = parse(createBody, req.body);
       const wallet = await deps.create.execute(principalOf(res), {
         chain: body.chain,
@@ -75,7 +78,7 @@ export function walletsRouter(deps: {
   });
   r.post(
     '/:id/archive',
-    idempotent(deps.idempotency, async (req, res) => {
+    idempotent(deps.idempotency, 'wallets:write', async (req, res) => {
       const wallet = await deps.archive.execute(principalOf(res), String(req.params.id));
       return { status: 200, body: presentWallet(wallet) };
     }),

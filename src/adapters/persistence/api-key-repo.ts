@@ -2,9 +2,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ApiKey } from '../../domain/auth/api-key.js';
 import type { NetworkSide } from '../../domain/money/networks.js';
-import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { ApiKeyRepo } from '../../domain/ports.js';
 import { ApiKeyEntity } from './entities/index.js';
+import { findPage } from './find-page.js';
 
 export class MikroApiKeyRepo implements ApiKeyRepo {
   constructor(private readonly em: EntityManager) {}
@@ -18,7 +19,8 @@ export class MikroApiKeyRepo implements ApiKeyRepo {
   }
 
   async listActive(workspaceId: string, side: NetworkSide, now: Date, page: PageRequest): Promise<Page<ApiKey>> {
-    const [data, total] = await this.em.findAndCount(
+    return findPage(
+      this.em,
       ApiKeyEntity,
       {
         workspaceId,
@@ -26,9 +28,8 @@ export class MikroApiKeyRepo implements ApiKeyRepo {
         revokedAt: null,
         $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
       },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: offsetOf(page) },
+      page,
     );
-    return { total, page: page.page, limit: page.limit, data };
   }
 
   async revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean> {

@@ -3,9 +3,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Customer, CustomerFilter, CustomerPatch } from '../../domain/customers/customer.js';
 import type { NetworkSide } from '../../domain/money/networks.js';
-import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { CustomerRepo } from '../../domain/ports.js';
 import { CustomerEntity } from './entities/index.js';
+import { findPage } from './find-page.js';
 
 export class MikroCustomerRepo implements CustomerRepo {
   constructor(private readonly em: EntityManager) {}
@@ -39,7 +40,8 @@ export class MikroCustomerRepo implements CustomerRepo {
   }
 
   async list(workspaceId: string, side: NetworkSide, filter: CustomerFilter, page: PageRequest): Promise<Page<Customer>> {
-    const [data, total] = await this.em.findAndCount(
+    return findPage(
+      this.em,
       CustomerEntity,
       {
         workspaceId,
@@ -47,9 +49,8 @@ export class MikroCustomerRepo implements CustomerRepo {
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.externalRef !== undefined ? { externalRef: filter.externalRef } : {}),
       },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: offsetOf(page) },
+      page,
     );
-    return { total, page: page.page, limit: page.limit, data };
   }
 
   async update(workspaceId: string, side: NetworkSide, id: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {

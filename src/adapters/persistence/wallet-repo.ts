@@ -1,10 +1,11 @@
 // WalletRepo over MikroORM, bound to the entity manager of one transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Network } from '../../domain/money/networks.js';
-import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { WalletRepo } from '../../domain/ports.js';
 import type { Wallet, WalletFilter } from '../../domain/wallets/wallet.js';
 import { WalletEntity } from './entities/index.js';
+import { findPage } from './find-page.js';
 
 export class MikroWalletRepo implements WalletRepo {
   constructor(private readonly em: EntityManager) {}
@@ -19,7 +20,8 @@ export class MikroWalletRepo implements WalletRepo {
 
   async list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
     const network = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    const [data, total] = await this.em.findAndCount(
+    return findPage(
+      this.em,
       WalletEntity,
       {
         workspaceId,
@@ -28,9 +30,8 @@ export class MikroWalletRepo implements WalletRepo {
         ...(filter.asset ? { asset: filter.asset } : {}),
         ...(filter.customerId ? { customerId: filter.customerId } : {}),
       },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: page.limit, offset: offsetOf(page) },
+      page,
     );
-    return { total, page: page.page, limit: page.limit, data };
   }
 
   async setStatus(id: string, status: Wallet['status']): Promise<void> {

@@ -8,10 +8,9 @@ import type { TxContext } from '../../domain/ports.js';
 export const VOLUME_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 export async function loadFeeContext(tx: TxContext, workspaceId: string, side: NetworkSide, now: Date): Promise<FeeContext> {
-  const [tiers, override, volumeUsd] = await Promise.all([
-    tx.fees.tiers(),
-    tx.fees.override(workspaceId),
-    tx.ledger.volumeUsd(workspaceId, networksOfSide(side), new Date(now.getTime() - VOLUME_WINDOW_MS)),
-  ]);
+  // One after another: a transaction is one connection, which runs one query at a time.
+  const tiers = await tx.fees.tiers();
+  const override = await tx.fees.override(workspaceId);
+  const volumeUsd = await tx.ledger.volumeUsd(workspaceId, networksOfSide(side), new Date(now.getTime() - VOLUME_WINDOW_MS));
   return { tiers, override, volumeUsd, assetFees: DEFAULT_ASSET_FEES, now };
 }

@@ -51,6 +51,16 @@ async function withApi(
   }
 }
 
+const CUSTOMER = {
+  id: '5f0c8a4e-3d2b-4c1a-9e8f-7a6b5c4d3e2f',
+  external_ref: 'user-1',
+  label: null,
+  metadata: null,
+  status: 'ACTIVE',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
 const error = (status: number, code: string, headers?: Record<string, string>): Reply => ({
   status,
   body: { error: `failed with ${code}`, code, ...(code === 'VALIDATION_ERROR' ? { details: [{ path: 'label', message: 'Required' }] } : {}) },
@@ -94,6 +104,18 @@ describe.concurrent('WalletClient', () => {
     );
   });
 
+  it('creates an API key without an Idempotency-Key and never repeats it when the outcome is unknown', async () => {
+    await withApi(
+      (_r, i) => (i === 0 ? error(503, 'DATABASE_ERROR') : 'drop'),
+      async (client, api) => {
+        // The secret is shown once and the server keeps no replay of it: a repeat could only mint a second key.
+        expect(await failureOf(client.createApiKey({ label: 'a', scopes: ['wallets:read'] }))).toBeInstanceOf(ApiServerError);
+        expect(await failureOf(client.createApiKey({ label: 'b', scopes: ['wallets:read'] }))).toBeInstanceOf(ApiConnectionError);
+        expect(api.received.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);
+      },
+    );
+  });
+
   it('signs the query string it sends and sends no Content-Type without a body', async () => {
     await withApi(
       () => ({ status: 200, body: { total: 1, page: 2, limit: 1, data: [API_KEY] } }),
@@ -129,11 +151,11 @@ describe.concurrent('WalletClient', () => {
 
   it('puts a fresh UUIDv4 Idempotency-Key on each create, or the caller’s own', async () => {
     await withApi(
-      () => ({ status: 201, body: { ...API_KEY, secret: 's' } }),
+      () => ({ status: 201, body: CUSTOMER }),
       async (client, api) => {
-        const first = await client.createApiKey({ label: 'a', permission: 'READ_ONLY' });
-        await client.createApiKey({ label: 'a', permission: 'READ_ONLY' });
-        await client.createApiKey({ label: 'a', permission: 'READ_ONLY' }, { idempotencyKey: 'order-1234_retry' });
+        const first = await client.createCustomer({ external_ref: 'user-1' });
+        await client.createCustomer({ external_ref: 'user-1' });
+        await client.createCustomer({ external_ref: 'user-1' }, { idempotencyKey: 'order-1234_retry' });
         const keys = api.received.map((r) => r.headers['idempotency-key']);
         expect(keys[0]).toMatch(UUID_V4);
         expect(keys[1]).toMatch(UUID_V4);
@@ -146,11 +168,11 @@ describe.concurrent('WalletClient', () => {
 
   it('retries a 503 with the same Idempotency-Key, each attempt re-signed in a later second', async () => {
     await withApi(
-      (_r, i) => (i < 2 ? error(503, 'DATABASE_ERROR') : { status: 201, body: { ...API_KEY, secret: 's' } }),
+      (_r, i) => (i < 2 ? error(503, 'DATABASE_ERROR') : { status: 201, body: CUSTOMER }),
       async (client, api) => {
-        const key = await client.createApiKey({ label: 'a', scopes: ['wallets:read'] });
-        expect(key.id).toBe(API_KEY.id);
-        expect(key.lastResponse.attempts).toBe(3);
+        const customer = await client.createCustomer({ external_ref: 'user-1' });
+        expect(customer.id).toBe(CUSTOMER.id);
+        expect(customer.lastResponse.attempts).toBe(3);
         expect(api.received).toHaveLength(3);
         const keys = new Set(api.received.map((r) => r.headers['idempotency-key']));
         expect(keys.size).toBe(1);
@@ -207,13 +229,13 @@ describe.concurrent('WalletClient', () => {
       (_r, i) =>
         i === 0
           ? error(409, 'IDEMPOTENCY_CONFLICT')
-          : { status: 201, body: { ...API_KEY, secret: 's' }, headers: { 'Idempotent-Replay': 'true' } },
+          : { status: 201, body: CUSTOMER, headers: { 'Idempotent-Replay': 'true' } },
       async (client, api) => {
-        const key = await client.createApiKey({ label: 'a', scopes: ['wallets:read'] }, { idempotencyKey: 'create-7' });
-        expect(key.lastResponse).toMatchObject({ status: 201, requestId: 'req_1', idempotentReplay: true, idempotencyKey: 'create-7', attempts: 2 });
+        const customer = await client.createCustomer({ external_ref: 'user-1' }, { idempotencyKey: 'create-7' });
+        expect(customer.lastResponse).toMatchObject({ status: 201, requestId: 'req_1', idempotentReplay: true, idempotencyKey: 'create-7', attempts: 2 });
         // lastResponse is there to read, not part of the resource.
-        expect(Object.keys(key)).not.toContain('lastResponse');
-        expect(JSON.parse(JSON.stringify(key))).toEqual({ ...API_KEY, secret: 's' });
+        expect(Object.keys(customer)).not.toContain('lastResponse');
+        expect(JSON.parse(JSON.stringify(customer))).toEqual(CUSTOMER);
         expect(api.received.map((r) => r.headers['idempotency-key'])).toEqual(['create-7', 'create-7']);
       },
     );
@@ -221,10 +243,10 @@ describe.concurrent('WalletClient', () => {
 
   it('reports a first execution as no replay', async () => {
     await withApi(
-      () => ({ status: 201, body: { ...API_KEY, secret: 's' } }),
+      () => ({ status: 201, body: CUSTOMER }),
       async (client) => {
-        const key = await client.createApiKey({ label: 'a', scopes: ['wallets:read'] });
-        expect(key.lastResponse).toMatchObject({ status: 201, requestId: 'req_0', idempotentReplay: false, attempts: 1 });
+        const customer = await client.createCustomer({ external_ref: 'user-1' });
+        expect(customer.lastResponse).toMatchObject({ status: 201, requestId: 'req_0', idempotentReplay: false, attempts: 1 });
       },
     );
   });
@@ -244,7 +266,7 @@ describe.concurrent('WalletClient', () => {
       await withApi(
         () => error(c.status, c.code),
         async (client, api) => {
-          const err = await failureOf(client.createApiKey({ label: 'a', scopes: ['wallets:read'] }, { idempotencyKey: 'k-1' }));
+          const err = await failureOf(client.createCustomer({ external_ref: 'user-1' }, { idempotencyKey: 'k-1' }));
           expect(err).toBeInstanceOf(c.kind);
           expect(err).toBeInstanceOf(WalletApiError);
           expect(err).toMatchObject({ status: c.status, code: c.code, message: `failed with ${c.code}`, requestId: 'req_0', idempotencyKey: 'k-1' });
