@@ -5,7 +5,7 @@ import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, type Asset, type Network } from '../domain/money/networks.js';
+import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, sideOf, type Asset, type Network } from '../domain/money/networks.js';
 import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
 import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, SANDBOX_TESTNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
 
@@ -157,6 +157,15 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     ] as const;
     for (const [name, value] of opts.requireSecrets === false ? required.slice(0, 1) : required) {
       if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)`);
+    }
+  }
+  // Real money only with real custody: outside production the seed and the
+  // encryption key are generated into DATA_DIR, fine for testnets, never for
+  // mainnet deposit addresses.
+  if (!production) {
+    const mainnet = NETWORKS.find((n) => sideOf(n) === 'live' && env[`${n}_RPC_URL`]);
+    if (mainnet) {
+      throw new ConfigError(`${mainnet}_RPC_URL: mainnets run only in production mode (NODE_ENV=production, with MASTER_SEED and SECRET_ENCRYPTION_KEY)`);
     }
   }
   return {

@@ -100,7 +100,11 @@ export class RequestSender {
   private readonly basePath: string;
   private readonly ledger = new SignatureLedger();
 
-  constructor(private readonly config: SenderConfig) {
+  // A true private field: console.log(client) or a logger walking the object never shows the secret.
+  readonly #config: SenderConfig;
+
+  constructor(config: SenderConfig) {
+    this.#config = config;
     const base = new URL(config.baseUrl);
     if (base.search || base.hash) throw new TypeError('baseUrl must not carry a query string or fragment');
     this.origin = base.origin;
@@ -123,7 +127,7 @@ export class RequestSender {
         });
         return result.value as WithResponse<T>;
       }
-      const delay = nextRetryDelayMs(retried, result.outcome, attempt - 1, this.config.retry);
+      const delay = nextRetryDelayMs(retried, result.outcome, attempt - 1, this.#config.retry);
       if (delay === null) throw result.error;
       await pause(delay, opts.signal);
     }
@@ -152,18 +156,18 @@ export class RequestSender {
   ): Promise<Attempt> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
-      'User-Agent': this.config.userAgent,
+      'User-Agent': this.#config.userAgent,
       ...(await this.signFresh(method, target, body, callerSignal)),
     };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey !== null) headers['Idempotency-Key'] = idempotencyKey;
 
-    const timeout = AbortSignal.timeout(this.config.timeoutMs);
+    const timeout = AbortSignal.timeout(this.#config.timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     let res: Response;
     let text: string;
     try {
-      res = await this.config.fetch(url, { method, headers, body, signal });
+      res = await this.#config.fetch(url, { method, headers, body, signal });
       text = await res.text();
     } catch (err) {
       if (callerSignal?.aborted) throw callerSignal.reason;
@@ -173,7 +177,7 @@ export class RequestSender {
         status: null,
         code: timedOut ? 'TIMEOUT' : 'CONNECTION_ERROR',
         message: timedOut
-          ? `No response from ${url.origin} within ${this.config.timeoutMs} ms`
+          ? `No response from ${url.origin} within ${this.#config.timeoutMs} ms`
           : `Could not reach ${url.origin}: ${describeFailure(err)}`,
         idempotencyKey,
         cause: err,
@@ -219,10 +223,10 @@ export class RequestSender {
     signal: AbortSignal | undefined,
   ): Promise<Record<string, string>> {
     for (;;) {
-      const nowMs = this.config.now();
+      const nowMs = this.#config.now();
       const second = Math.floor(nowMs / 1000);
-      const headers = authHeaders(this.config.keyId, {
-        secret: this.config.secret,
+      const headers = authHeaders(this.#config.keyId, {
+        secret: this.#config.secret,
         method,
         path: target,
         body: body ?? '',

@@ -45,6 +45,9 @@ describe('Idempotency-Key', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replay')).toBe('true');
     expect(again.text).toBe(first.text); // byte for byte, key order included
+    // The path as routed: a trailing slash reaches the same create and its keys.
+    const slashed = await post('{"external_ref":"replayed","metadata":{"b":1,"a":2}}', 'replay-key', ws.testKey, '/v2/customers/');
+    expect([slashed.status, slashed.headers.get('idempotent-replay'), slashed.text]).toEqual([201, 'true', first.text]);
     expect(await countCustomers('replayed')).toBe(1);
   });
 

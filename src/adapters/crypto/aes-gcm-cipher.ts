@@ -35,9 +35,12 @@ export class AesGcmCipher implements SecretCipher {
     }
     const key = this.byId.get(id);
     if (!key) throw new Error(`no encryption key with id ${id} is configured`);
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    const authTag = Buffer.from(tag, 'base64url');
+    // A full 16-byte tag only: node would also accept a truncated one (down to 4 bytes).
+    if (authTag.length !== 16) throw new Error('unrecognised ciphertext format');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), { authTagLength: 16 });
     decipher.setAAD(Buffer.from(`v1.${id}`));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    decipher.setAuthTag(authTag);
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
   }
 }

@@ -68,7 +68,9 @@ export function idempotent(
       workspaceId: principal.workspaceId,
       side: principal.side,
       method: req.method,
-      path: req.originalUrl.split('?')[0]!,
+      // The path as routed, not as spelled: /v2/customers/ and an absolute-form
+      // target reach the same create and must share its keys.
+      path: `${req.baseUrl}${req.path}`.replace(/\/+$/, ''),
       key,
     };
     const operation = async (): Promise<StoredResponse> => {

@@ -14,11 +14,12 @@ export function createLogger(opts: { level: string; name: string; destination?: 
       paths: [
         'req.headers["x-service-signature"]',
         'req.headers.authorization',
-        '*.secret',
-        '*.secretCiphertext',
-        '*.seed',
-        '*.mnemonic',
-        '*.privateKey',
+        // At the top, one and two levels down (pino paths take no deeper wildcard).
+        ...['secret', 'secretCiphertext', 'seed', 'mnemonic', 'privateKey', 'masterSeed', 'encryptionKey'].flatMap((f) => [
+          f,
+          `*.${f}`,
+          `*.*.${f}`,
+        ]),
       ],
       censor: '[redacted]',
     },

@@ -67,10 +67,13 @@ describe('configuration', () => {
   });
 
   it('enables a mainnet only when its node URL is configured', () => {
-    const c = parseConfig({ ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed };
+    const c = parseConfig({ ...production, ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     expect(c.networks.find((n) => n.network === 'ETH_MAINNET')?.rpcUrl).toBe('https://eth.example.org');
     expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0xdAC17F958D2ee523a2206206994597C13D831ec7');
-    expect(messageOf({ BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be a URL');
+    expect(messageOf({ ...production, BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be a URL');
+    // Outside production the custody secrets are generated into DATA_DIR: never for mainnet addresses.
+    expect(messageOf({ TRON_MAINNET_RPC_URL: 'https://tron.example.org' })).toMatch(/^TRON_MAINNET_RPC_URL: mainnets run only in production mode/);
   });
 
   it("gives the sandbox's testnets its local token contracts, and production testnets only configured ones", () => {

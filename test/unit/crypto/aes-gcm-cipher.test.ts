@@ -21,6 +21,13 @@ describe('AesGcmCipher', () => {
     expect(() => c.decrypt(parts.join('.'))).toThrow();
   });
 
+  it('refuses a truncated authentication tag, which node alone would accept', () => {
+    const c = new AesGcmCipher(randomBytes(32));
+    const parts = c.encrypt('value').split('.');
+    parts[3] = Buffer.from(parts[3]!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => c.decrypt(parts.join('.'))).toThrow(/unrecognised ciphertext/);
+  });
+
   it('opens secrets sealed with a previous key after rotation, and seals new ones with the current key', () => {
     const oldKey = randomBytes(32);
     const newKey = randomBytes(32);

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 // WalletClient over a real HTTP socket: what it signs and sends, which
 // failures it retries and how, and the errors it raises.
 import { createServer } from 'node:http';
@@ -102,6 +103,12 @@ describe.concurrent('WalletClient', () => {
         expect(sent!.headers['content-type']).toBe('application/json');
       },
     );
+  });
+
+  it('never shows its secret when printed or serialised', () => {
+    const client = new WalletClient({ baseUrl: 'http://127.0.0.1:1', keyId: KEY_ID, secret: SECRET });
+    expect(inspect(client, { depth: 10, showHidden: true })).not.toContain(SECRET);
+    expect(JSON.stringify(client)).not.toContain(SECRET);
   });
 
   it('creates an API key without an Idempotency-Key and never repeats it when the outcome is unknown', async () => {
