@@ -102,6 +102,28 @@ describe('POST /v2/api-keys', () => {
     expect((await req({ keyId: inside.body.key_id, secret: inside.body.secret }, 'GET', '/v2/chains')).status).toBe(200);
   });
 
+  it('a restricted key can only create keys at least as restricted: allowlist and expiry inherited, never widened', async () => {
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const parent = await req(ws.testKey, 'POST', '/v2/api-keys', {
+      label: 'contractor',
+      scopes: ['api_keys:write', 'fees:read'],
+      allowed_ips: ['127.0.0.0/8'],
+      expires_at: expiresAt,
+    });
+    const contractor = { keyId: parent.body.key_id, secret: parent.body.secret };
+    const child = await req(contractor, 'POST', '/v2/api-keys', { label: 'child', scopes: ['fees:read'] });
+    expect([child.status, child.body.allowed_ips, child.body.expires_at]).toEqual([201, ['127.0.0.0/8'], parent.body.expires_at]);
+    const before = (await req(ws.testKey, 'GET', '/v2/api-keys?limit=100')).body.total;
+    for (const body of [
+      { label: 'anywhere', scopes: ['fees:read'], allowed_ips: ['0.0.0.0/0'] },
+      { label: 'forever', scopes: ['fees:read'], expires_at: new Date(Date.now() + 7_200_000).toISOString() },
+    ]) {
+      const res = await req(contractor, 'POST', '/v2/api-keys', body);
+      expect([res.status, res.body.code], body.label).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    }
+    expect((await req(ws.testKey, 'GET', '/v2/api-keys?limit=100')).body.total).toBe(before);
+  });
+
   it('an expired key gets API_KEY_EXPIRED', async () => {
     const res = await req(ws.testKey, 'POST', '/v2/api-keys', {
       label: 'short-lived',

@@ -1,7 +1,7 @@
 // POST /v2/api-keys (contract 4.6): a new key on the creator's network, holding
 // no scope its creator lacks; the secret is returned once and stored encrypted.
 import { inject, injectable } from 'tsyringe';
-import { decideGrant } from '../../domain/auth/api-key-grant.js';
+import { decideGrant, narrowRestrictions } from '../../domain/auth/api-key-grant.js';
 import { keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
 import { canonicalAllowlistEntry } from '../../domain/auth/ip-allowlist.js';
 import type { Principal } from '../../domain/auth/principal.js';
@@ -44,6 +44,10 @@ export class CreateApiKey {
         { path: 'expires_at', message: 'must be in the future' },
       ]);
     }
+    const limits = narrowRestrictions(
+      { allowedIps: [...new Set(allowedIps as string[])], expiresAt: cmd.expiresAt ?? null },
+      principal.restrictions,
+    );
     const secret = this.random.token(32);
     const key: ApiKey = {
       id: this.random.uuid(),
@@ -52,11 +56,11 @@ export class CreateApiKey {
       label: cmd.label,
       scopes: grant.scopes,
       permission: grant.permission,
-      allowedIps: [...new Set(allowedIps as string[])],
+      allowedIps: [...limits.allowedIps],
       isTest: principal.side === 'test',
       secretCiphertext: this.cipher.encrypt(secret),
       lastUsedAt: null,
-      expiresAt: cmd.expiresAt ?? null,
+      expiresAt: limits.expiresAt,
       revokedAt: null,
       createdAt: now,
     };

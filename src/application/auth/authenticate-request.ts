@@ -102,6 +102,7 @@ export class AuthenticateRequest {
       keyId: key.keyId,
       side: keySide(key),
       scopes: scopesOf(key),
+      restrictions: { allowedIps: key.allowedIps, expiresAt: key.expiresAt },
     };
   }
 }

@@ -71,3 +71,13 @@ export function isIpAllowed(sourceIp: string, allowlist: readonly string[]): boo
     return ip.match(netNorm, effectiveBits);
   });
 }
+
+/** True when every address of `inner` (an allowlist entry) lies inside `outer`. */
+export function rangeWithin(inner: string, outer: string): boolean {
+  const a = parseAllowlistEntry(inner);
+  const b = parseAllowlistEntry(outer);
+  if (!a || !b) return false;
+  const [addr, bits] = a;
+  const [net, netBits] = b;
+  return addr.kind() === net.kind() && bits >= netBits && addr.match(net, netBits);
+}

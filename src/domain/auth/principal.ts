@@ -10,6 +10,8 @@ export interface Principal {
   keyId: string;
   side: NetworkSide;
   scopes: ReadonlySet<Scope>;
+  /** The calling key's own limits: a key it creates can be no less restricted. */
+  restrictions: { allowedIps: readonly string[]; expiresAt: Date | null };
 }
 
 export function requireScope(principal: Principal, scope: Scope): void {

@@ -18,6 +18,7 @@ function setup() {
     keyId: 'sk_test_x',
     side: 'test',
     scopes: new Set(SCOPES),
+    restrictions: { allowedIps: [], expiresAt: null },
   };
   const createWallet = new CreateWallet(w.uow, networks, w.custody, w.cipher, w.random, w.clock);
   const createCustomer = new CreateCustomer(w.uow, w.random, w.clock);
