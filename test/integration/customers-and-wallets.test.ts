@@ -207,6 +207,10 @@ describe('wallets', () => {
     );
     expect(rows.map((r) => r.derivation_index)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(new Set(results.map((r) => r.body.address)).size).toBe(20);
+    // Account numbers are drawn once per (workspace, network), not once per wallet.
+    const before = await sql<{ v: string }[]>(`select last_value::text as v from hd_accounts_account_seq`);
+    for (let i = 0; i < 3; i++) await req(other.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH' });
+    expect(await sql<{ v: string }[]>(`select last_value::text as v from hd_accounts_account_seq`)).toEqual(before);
   });
 
   it('serves more concurrent idempotent creates than the pool has connections, without exhausting it', async () => {

@@ -13,17 +13,24 @@ export class PgDerivationAllocator implements DerivationAllocator {
   }
 
   async account(workspaceId: string, network: Network): Promise<number> {
+    // Look first: an insert that meets the conflict would still draw (and
+    // waste) a number from the account sequence on every wallet created.
+    const found = await this.sql<{ account: number }>(
+      `select account from hd_accounts where workspace_id = ? and network = ?`,
+      [workspaceId, network],
+    );
+    if (found[0]) return found[0].account;
     const inserted = await this.sql<{ account: number }>(
       `insert into hd_accounts (workspace_id, network, next_index) values (?, ?, 0)
        on conflict on constraint hd_accounts_workspace_network_unique do nothing returning account`,
       [workspaceId, network],
     );
     if (inserted[0]) return inserted[0].account;
-    const found = await this.sql<{ account: number }>(
+    const raced = await this.sql<{ account: number }>(
       `select account from hd_accounts where workspace_id = ? and network = ?`,
       [workspaceId, network],
     );
-    return found[0]!.account;
+    return raced[0]!.account;
   }
 
   async nextIndex(account: number): Promise<number> {
