@@ -4,12 +4,36 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+const SQL_START = /^\s*(select|insert|update|delete|with|alter|create|drop|lock|begin|commit|rollback)\b/i;
+const QUERY_FIELDS = ['sql', 'params', 'parameters', 'bindings', 'query'];
+
+/**
+ * Database errors carry their SQL with the values inlined (MikroORM formats
+ * queries client-side) and often the values again as fields. Logged errors
+ * keep the database's own message, code, table and constraint, never the
+ * statement or its values: they can be ciphertexts, signatures or metadata.
+ */
+export function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as Record<string, unknown> | undefined;
+  if (!out || typeof out !== 'object') return out;
+  for (const field of QUERY_FIELDS) delete out[field];
+  const message = typeof out.message === 'string' ? out.message : '';
+  if (SQL_START.test(message)) {
+    const cut = message.lastIndexOf(' - ');
+    const safe = cut >= 0 ? message.slice(cut + 3) : '(query failed)';
+    out.message = safe;
+    if (typeof out.stack === 'string') out.stack = out.stack.split(message).join(safe);
+  }
+  return out;
+}
+
 export function createLogger(opts: { level: string; name: string; destination?: 1 | 2 }): Logger {
   return pino(
     {
     name: opts.name,
     level: opts.level,
     base: { pid: process.pid },
+    serializers: { err: serializeError },
     redact: {
       paths: [
         'req.headers["x-service-signature"]',

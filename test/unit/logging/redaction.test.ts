@@ -17,3 +17,18 @@ describe('structured logs', () => {
     expect(line.result).toEqual({ secret: '[redacted]', live_key: { secret: '[redacted]' } });
   });
 });
+
+describe('logged database errors', () => {
+  it('keep the database message and code, never the statement or its values', async () => {
+    const { serializeError } = await import('../../../src/adapters/logging/logger.js');
+    const err = Object.assign(
+      new Error(`update "customers" set "label" = 'TOPSECRET', "next_index" = next_index - 1 where "id" = 'x' - duplicate key value violates unique constraint "customers_ref_unique"`),
+      { code: '23505', constraint: 'customers_ref_unique', sql: "update ... 'TOPSECRET'", params: ['TOPSECRET'] },
+    );
+    const out = serializeError(err) as Record<string, unknown>;
+    expect(JSON.stringify(out)).not.toContain('TOPSECRET');
+    expect(out).toMatchObject({ message: 'duplicate key value violates unique constraint "customers_ref_unique"', code: '23505', constraint: 'customers_ref_unique' });
+    expect(String(out.stack)).toContain('duplicate key value');
+    expect((serializeError(new Error('plain failure')) as { message: string }).message).toBe('plain failure');
+  });
+});
