@@ -66,6 +66,16 @@ describe('npm start (local sandbox)', () => {
     expect(typeof workspace.test_key.secret).toBe('string');
   });
 
+  it('issues a full-scope key for an existing workspace with the ops CLI (recovery after revoking every key)', async () => {
+    const res = await runEntry('src/bootstrap/ops.ts', env, ['key', 'issue', '--workspace', workspace.workspace_id, '--side', 'test', '--json']);
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout) as { workspace_id: string; key: { key_id: string; secret: string } };
+    expect(out.key.key_id).toMatch(/^sk_test_/);
+    expect((await call(base(), { keyId: out.key.key_id, secret: out.key.secret }, { path: '/v2/chains?issued=1' })).status).toBe(200);
+    const unknown = await runEntry('src/bootstrap/ops.ts', env, ['key', 'issue', '--workspace', '00000000-0000-4000-8000-000000000000', '--side', 'live', '--json']);
+    expect([unknown.code, JSON.parse(unknown.stdout).code]).toEqual([2, 'WORKSPACE_NOT_FOUND']);
+  });
+
   it('answers a signed request with the workspace key over real HTTP', async () => {
     const res = await call(base(), testKey(), { path: '/v2/chains' });
     expect(res.status).toBe(200);

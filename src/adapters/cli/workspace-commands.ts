@@ -1,6 +1,7 @@
-// ops workspace create | deactivate | activate (D11).
+// ops workspace create | deactivate | activate, key issue (D11).
 import { z } from 'zod';
 import { CreateWorkspace } from '../../application/workspaces/create-workspace.js';
+import { IssueOperatorKey } from '../../application/workspaces/issue-operator-key.js';
 import { SetWorkspaceStatus } from '../../application/workspaces/set-workspace-status.js';
 import { defineCommand, type OpsCommand } from './command.js';
 
@@ -35,4 +36,15 @@ export const WORKSPACE_COMMANDS: OpsCommand[] = [
   }),
   setStatus('deactivate'),
   setStatus('activate'),
+  defineCommand({
+    path: ['key', 'issue'],
+    summary: 'Issue a key holding every scope for an existing workspace (--workspace ID --side live|test)',
+    flags: { workspace: { type: 'string' }, side: { type: 'string' } },
+    input: z.object({ workspace: z.uuid(), side: z.enum(['live', 'test']) }),
+    async run(ctx, input) {
+      const key = await ctx.resolve(IssueOperatorKey).execute({ workspaceId: input.workspace, side: input.side });
+      return { workspace_id: input.workspace, key: { key_id: key.keyId, secret: key.secret } };
+    },
+    describe: (r) => `key issued for workspace ${String(r.workspace_id)}; its secret is shown once:\n${JSON.stringify(r, null, 2)}`,
+  }),
 ];

@@ -1,18 +1,11 @@
 // Operator use case: a new workspace with its first two keys, one live and one
 // test, both holding every scope (D11). Secrets are returned once, stored encrypted.
 import { inject, injectable } from 'tsyringe';
-import { keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
-import { SCOPES } from '../../domain/auth/scopes.js';
 import { DomainError } from '../../domain/errors.js';
-import type { NetworkSide } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SecretCipher, UnitOfWork } from '../../domain/ports.js';
 import { WORKSPACE_NAME_MAX, type Workspace } from '../../domain/workspaces/workspace.js';
 import { TOKENS } from '../tokens.js';
-
-export interface IssuedKey {
-  keyId: string;
-  secret: string;
-}
+import { fullScopeKey, type IssuedKey } from './issue-operator-key.js';
 
 export interface CreatedWorkspace {
   workspaceId: string;
@@ -43,8 +36,9 @@ export class CreateWorkspace {
       createdAt: now,
       updatedAt: now,
     };
-    const live = this.issueKey(workspace.id, 'live', now);
-    const test = this.issueKey(workspace.id, 'test', now);
+    const deps = { cipher: this.cipher, random: this.random };
+    const live = fullScopeKey(deps, workspace.id, 'live', 'Initial live key', now);
+    const test = fullScopeKey(deps, workspace.id, 'test', 'Initial test key', now);
     await this.uow.run(async (tx) => {
       await tx.workspaces.add(workspace);
       await tx.apiKeys.add(live.key);
@@ -52,25 +46,5 @@ export class CreateWorkspace {
       await tx.jobs.enqueue('workspace.created', { workspaceId: workspace.id });
     });
     return { workspaceId: workspace.id, liveKey: live.issued, testKey: test.issued };
-  }
-
-  private issueKey(workspaceId: string, side: NetworkSide, now: Date): { key: ApiKey; issued: IssuedKey } {
-    const secret = this.random.token(32);
-    const key: ApiKey = {
-      id: this.random.uuid(),
-      workspaceId,
-      keyId: keyIdPrefix(side) + this.random.token(18),
-      label: side === 'live' ? 'Initial live key' : 'Initial test key',
-      scopes: [...SCOPES],
-      permission: null,
-      allowedIps: [],
-      isTest: side === 'test',
-      secretCiphertext: this.cipher.encrypt(secret),
-      lastUsedAt: null,
-      expiresAt: null,
-      revokedAt: null,
-      createdAt: now,
-    };
-    return { key, issued: { keyId: key.keyId, secret } };
   }
 }
