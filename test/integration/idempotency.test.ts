@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunIdempotently } from '../../src/application/idempotency/run-idempotently.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
+import { SCOPES } from '../../src/domain/auth/scopes.js';
 import { createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
 
 const t = useTestApi();
@@ -16,6 +17,22 @@ type Key = { keyId: string; secret: string };
 const post = (body: string, idempotencyKey?: string, key: Key = ws.testKey, path = '/v2/customers') =>
   uniqueCall(api.baseUrl, key, 'POST', path, body, idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey });
 const customer = (externalRef: string, extra: object = {}) => JSON.stringify({ external_ref: externalRef, ...extra });
+
+/** The service called directly, as the test key would through POST /v2/customers. */
+const call = (key: string) => ({
+  principal: {
+    workspaceId: ws.workspaceId,
+    apiKeyId: 'test',
+    keyId: ws.testKey.keyId,
+    side: 'test' as const,
+    scopes: new Set(SCOPES),
+    restrictions: { allowedIps: [], expiresAt: null },
+  },
+  requiredScope: 'customers:write' as const,
+  method: 'POST',
+  path: '/v2/customers',
+  key,
+});
 
 const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
 const countCustomers = async (externalRef: string) =>
@@ -64,7 +81,7 @@ describe('Idempotency-Key', () => {
     let started!: () => void;
     const running = new Promise<void>((r) => (started = r));
     const runner = api.infra.container.resolve(RunIdempotently);
-    const scope = { workspaceId: ws.workspaceId, side: 'test' as const, method: 'POST', path: '/v2/customers', key: 'inflight-key' };
+    const scope = call('inflight-key');
     const first = runner.execute(
       scope,
       { external_ref: 'inflight' },
@@ -87,7 +104,7 @@ describe('Idempotency-Key', () => {
 
   it('leaves no key behind when the operation fails unexpectedly, so a retry executes', async () => {
     const runner = api.infra.container.resolve(RunIdempotently);
-    const scope = { workspaceId: ws.workspaceId, side: 'test' as const, method: 'POST', path: '/v2/customers', key: 'crash-key' };
+    const scope = call('crash-key');
     await expect(
       runner.execute(scope, { external_ref: 'crash' }, async () => {
         throw new Error('process died mid-operation');

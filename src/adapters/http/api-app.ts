@@ -1,6 +1,6 @@
 // The api process's express application: probes, then /v2 with body checks,
 // authentication and the routers; one JSON error body for everything else.
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { InjectionToken } from 'tsyringe';
 import { AuthenticateRequest } from '../../application/auth/authenticate-request.js';
 import { CreateApiKey } from '../../application/api-keys/create-api-key.js';
@@ -59,19 +59,19 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   v2.use(refuseUnstorableInput);
   // A server-to-server API: no CORS preflight. express would answer OPTIONS itself.
   v2.use((req, res, next) => (req.method === 'OPTIONS' ? sendError(res, 'NOT_FOUND', 'No such route') : next()));
-  v2.use('/chains', recordMount('/v2/chains'), chainsRouter(deps.resolve(ListChains)));
-  v2.use(
+  // Each resource router, with its full route recorded for metrics and logs.
+  const mount = (path: string, router: Router) => v2.use(path, recordMount(`/v2${path}`), router);
+  mount('/chains', chainsRouter(deps.resolve(ListChains)));
+  mount(
     '/api-keys',
-    recordMount('/v2/api-keys'),
     apiKeysRouter({
       create: deps.resolve(CreateApiKey),
       list: deps.resolve(ListApiKeys),
       revoke: deps.resolve(RevokeApiKey),
     }),
   );
-  v2.use(
+  mount(
     '/customers',
-    recordMount('/v2/customers'),
     customersRouter({
       create: deps.resolve(CreateCustomer),
       read: deps.resolve(ReadCustomers),
@@ -79,9 +79,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       idempotency: deps.resolve(RunIdempotently),
     }),
   );
-  v2.use(
+  mount(
     '/wallets',
-    recordMount('/v2/wallets'),
     walletsRouter({
       create: deps.resolve(CreateWallet),
       read: deps.resolve(ReadWallets),
@@ -89,8 +88,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
       idempotency: deps.resolve(RunIdempotently),
     }),
   );
-  v2.use('/balances', recordMount('/v2/balances'), balancesRouter(deps.resolve(GetBalances)));
-  v2.use('/fees', recordMount('/v2/fees'), feesRouter(deps.resolve(QuoteFee)));
+  mount('/balances', balancesRouter(deps.resolve(GetBalances)));
+  mount('/fees', feesRouter(deps.resolve(QuoteFee)));
   app.use('/v2', v2);
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));

@@ -3,7 +3,6 @@
 // a replay with the original status and body plus `Idempotent-Replay: true`.
 import type { Request, RequestHandler, Response } from 'express';
 import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
-import { requireScope } from '../../domain/auth/principal.js';
 import type { Scope } from '../../domain/auth/scopes.js';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_KEY_PATTERN, type StoredResponse } from '../../domain/idempotency/idempotency.js';
@@ -42,9 +41,8 @@ export interface IdempotentOptions {
 }
 
 /**
- * Wraps a create of 4.1. `requiredScope` is checked before anything else, so
- * a replay never hands the stored response to a key that could not have made
- * the request itself.
+ * Wraps a create of 4.1. `requiredScope` is the scope the create needs;
+ * RunIdempotently checks it before it looks at the key.
  */
 export function idempotent(
   runner: RunIdempotently,
@@ -53,7 +51,6 @@ export function idempotent(
   opts: IdempotentOptions = {},
 ): RequestHandler {
   return async (req, res) => {
-    requireScope(principalOf(res), requiredScope);
     const key = req.get('Idempotency-Key');
     if (key === undefined) {
       const r = await handler(req, res);
@@ -63,10 +60,9 @@ export function idempotent(
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw new DomainError('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 characters from A-Z a-z 0-9 _ -');
     }
-    const principal = principalOf(res);
-    const scope = {
-      workspaceId: principal.workspaceId,
-      side: principal.side,
+    const call = {
+      principal: principalOf(res),
+      requiredScope,
       method: req.method,
       // The path as routed, not as spelled: /v2/customers/ and an absolute-form
       // target reach the same create and must share its keys.
@@ -77,7 +73,7 @@ export function idempotent(
       const r = await handler(req, res);
       return { status: r.status, body: JSON.stringify(r.body) };
     };
-    const { response, replayed } = await runner.execute(scope, req.body ?? null, operation, remembered);
+    const { response, replayed } = await runner.execute(call, req.body ?? null, operation, remembered);
     if (replayed) {
       res.setHeader('Idempotent-Replay', 'true');
       const success = response.status >= 200 && response.status < 300;

@@ -2,9 +2,13 @@
 // transaction: take the scope's lock (else 409 IDEMPOTENCY_CONFLICT: the first
 // request is in flight), replay a stored response (or 422 IDEMPOTENCY_MISMATCH
 // for another request), or run the operation as a savepoint and store its
-// response. Operation, record and lock stand or fall together.
+// response. Operation, record and lock stand or fall together. The caller's
+// scope for the operation is checked first: a replay never hands a stored
+// response to a key that could not have made the request itself.
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
+import { requireScope, type Principal } from '../../domain/auth/principal.js';
+import type { Scope } from '../../domain/auth/scopes.js';
 import { DomainError, isDomainError } from '../../domain/errors.js';
 import {
   IDEMPOTENCY_TTL_MS,
@@ -18,6 +22,16 @@ import { TOKENS } from '../tokens.js';
 export interface IdempotentOutcome {
   response: StoredResponse;
   replayed: boolean;
+}
+
+/** Who asks, for what, and under which key: the record is kept per workspace, side, method and path. */
+export interface IdempotentCall {
+  principal: Principal;
+  /** The scope the operation itself needs. */
+  requiredScope: Scope;
+  method: string;
+  path: string;
+  key: string;
 }
 
 export const fingerprintOf = (request: unknown): string =>
@@ -38,11 +52,19 @@ export class RunIdempotently {
    * failure).
    */
   execute(
-    scope: IdempotencyScope,
+    call: IdempotentCall,
     request: unknown,
     operation: () => Promise<StoredResponse>,
     rejection: (err: DomainError) => StoredResponse | null,
   ): Promise<IdempotentOutcome> {
+    requireScope(call.principal, call.requiredScope);
+    const scope: IdempotencyScope = {
+      workspaceId: call.principal.workspaceId,
+      side: call.principal.side,
+      method: call.method,
+      path: call.path,
+      key: call.key,
+    };
     const fingerprint = fingerprintOf(request);
     return this.uow.run(async (tx) => {
       if (!(await tx.idempotency.tryLock(scope))) {
