@@ -72,6 +72,14 @@ export class ConfigError extends Error {}
 /** A start-up failure that is not the environment's fault (e.g. an unmigrated database): one line, exit 1. */
 export class StartupError extends Error {}
 
+/** What went wrong, for a one-line message: the error's message, else its code. */
+export function reasonOf(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.message === 'string' && e.message) return e.message;
+  if (typeof e?.code === 'string') return e.code;
+  return String(err);
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /** One entry of express's trust-proxy list: a preset name, an IP, or a range as IP/bits or IP/netmask. */

@@ -22,7 +22,7 @@ import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
 import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
-import { StartupError, type Config } from './config.js';
+import { StartupError, reasonOf, type Config } from './config.js';
 import { resolveSecrets } from './secrets.js';
 
 export interface Infrastructure {
@@ -50,18 +50,15 @@ export interface InfrastructureOptions {
  * does that), and never serves from a schema older than its code.
  */
 async function openDatabase(databaseUrl: string): Promise<MikroORM> {
-  let orm: MikroORM;
+  let orm: MikroORM | undefined;
+  let pending: string[];
   try {
     orm = await openOrm({ databaseUrl });
+    pending = await pendingMigrations(orm);
   } catch (err) {
-    const e = err as { code?: string; message?: string };
-    throw new StartupError(`DATABASE_URL: cannot connect to the database (${e.message ?? e.code ?? String(err)})`);
+    await orm?.close(true);
+    throw new StartupError(`DATABASE_URL: cannot connect to the database (${reasonOf(err)})`);
   }
-  const pending = await pendingMigrations(orm).catch(async (err: unknown) => {
-    await orm.close(true);
-    const e = err as { code?: string; message?: string };
-    throw new StartupError(`DATABASE_URL: cannot connect to the database (${e.message ?? e.code ?? String(err)})`);
-  });
   if (pending.length > 0) {
     await orm.close(true);
     throw new StartupError(

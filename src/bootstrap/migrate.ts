@@ -1,7 +1,7 @@
 // `npm run migrate`: applies pending migrations for a production deployment
 // (DATABASE_URL), or to the sandbox's embedded database when it is not set.
 import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
-import { loadConfigOrExit } from './config.js';
+import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 
 const config = loadConfigOrExit(process.env, { requireSecrets: false });
@@ -13,8 +13,7 @@ try {
   process.stdout.write(`${JSON.stringify({ applied })}\n`);
 } catch (err) {
   // One line naming what failed; a migration that failed has been rolled back whole.
-  const e = err as { code?: string; message?: string };
-  process.stderr.write(`Migration failed: ${e.message ?? e.code ?? String(err)}\n`);
+  process.stderr.write(`Migration failed: ${reasonOf(err)}\n`);
   process.exitCode = 1;
 } finally {
   await db.stop();

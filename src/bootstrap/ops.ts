@@ -5,11 +5,11 @@ import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
-import { findCommand, refuseUnknownCommand, runOps } from '../adapters/cli/run-ops.js';
+import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
-import { ConfigError, StartupError, parseConfig, type Config } from './config.js';
+import { ConfigError, StartupError, parseConfig, reasonOf, type Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 
@@ -22,8 +22,7 @@ if (!findCommand(OPS_COMMANDS, argv)) process.exit(refuseUnknownCommand(OPS_COMM
 
 /** A failure before the command runs: with --json still one JSON object on stdout (D11). */
 function failBeforeRunning(code: string, message: string): never {
-  if (json) io.out(JSON.stringify({ error: message, code }));
-  else io.err(message);
+  reportFailure(io, json, code, message, message);
   process.exit(1);
 }
 
@@ -48,8 +47,7 @@ try {
 } catch (err) {
   await db.stop().catch(() => {});
   if (err instanceof StartupError) failBeforeRunning('DATABASE_ERROR', `Startup error: ${err.message}`);
-  const e = err as { code?: string; message?: string };
-  failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${e.message ?? e.code ?? String(err)})`);
+  failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
 const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t) }, io).finally(async () => {
   await infra.close();

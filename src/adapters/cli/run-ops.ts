@@ -22,7 +22,7 @@ export function usage(commands: OpsCommand[]): string {
  * A failure: with --json one JSON object { error, code } on stdout, like every
  * other result (D11), else a line on stderr.
  */
-function fail(io: OpsIo, json: boolean, code: string, message: string, text = `error: ${message}`): void {
+export function reportFailure(io: OpsIo, json: boolean, code: string, message: string, text = `error: ${message}`): void {
   if (json) io.out(JSON.stringify({ error: message, code }));
   else io.err(text);
 }
@@ -30,7 +30,7 @@ function fail(io: OpsIo, json: boolean, code: string, message: string, text = `e
 /** Answers a command line that names no command; returns the exit code (2). */
 export function refuseUnknownCommand(commands: OpsCommand[], argv: string[], io: OpsIo): number {
   const named = argv.filter((a) => !a.startsWith('--')).slice(0, 2).join(' ');
-  fail(io, argv.includes('--json'), 'VALIDATION_ERROR', `unknown command "${named}"`, usage(commands));
+  reportFailure(io, argv.includes('--json'), 'VALIDATION_ERROR', `unknown command "${named}"`, usage(commands));
   return 2;
 }
 
@@ -56,7 +56,7 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
     return result.ok === false ? 1 : 0;
   } catch (err) {
     const failure = describeFailure(err);
-    fail(io, json, failure.code, failure.message);
+    reportFailure(io, json, failure.code, failure.message);
     return failure.code === 'INTERNAL_ERROR' ? 1 : 2;
   }
 }
