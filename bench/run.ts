@@ -87,36 +87,26 @@ try {
   await load('warm-up GET /v2/chains', 200, 10, (i) => signedGet(`/v2/chains?w=${i}`));
   await load('signed GET /v2/chains (auth + admission + route)', 3000, 20, (i) => signedGet(`/v2/chains?i=${i}`));
   await load('signed GET /v2/api-keys (auth + a paged query)', 1500, 20, (i) => signedGet(`/v2/api-keys?limit=5&i=${i}`));
-  await load('idempotent POST /v2/wallets (lock, allocate index, derive, record)', 500, 10, async (i) => {
-    const path = `/v2/wallets?i=${i}`;
-    const body = JSON.stringify({ chain: i % 2 ? 'ETH' : 'TRON', asset: i % 2 ? 'USDT_ETH' : 'USDT_TRON' });
+  const idempotentPost = async (path: string, payload: object, idempotencyKey: string) => {
+    const body = JSON.stringify(payload);
     const res = await fetch(base + path, {
       method: 'POST',
       body,
       headers: {
         ...authHeaders(key.keyId, { secret: key.secret, method: 'POST', path, body }),
         'Content-Type': 'application/json',
-        'Idempotency-Key': `bench-wallet-${i}`,
+        'Idempotency-Key': idempotencyKey,
       },
     });
     await res.arrayBuffer();
     return res.status;
-  });
-  await load('idempotent POST /v2/customers (lock, insert, record)', 500, 10, async (i) => {
-    const path = `/v2/customers?i=${i}`;
-    const body = JSON.stringify({ external_ref: `bench-${i}`, metadata: { tier: 'gold' } });
-    const res = await fetch(base + path, {
-      method: 'POST',
-      body,
-      headers: {
-        ...authHeaders(key.keyId, { secret: key.secret, method: 'POST', path, body }),
-        'Content-Type': 'application/json',
-        'Idempotency-Key': `bench-${i}`,
-      },
-    });
-    await res.arrayBuffer();
-    return res.status;
-  });
+  };
+  await load('idempotent POST /v2/wallets (lock, allocate index, derive, record)', 500, 10, (i) =>
+    idempotentPost(`/v2/wallets?i=${i}`, { chain: i % 2 ? 'ETH' : 'TRON', asset: i % 2 ? 'USDT_ETH' : 'USDT_TRON' }, `bench-wallet-${i}`),
+  );
+  await load('idempotent POST /v2/customers (lock, insert, record)', 500, 10, (i) =>
+    idempotentPost(`/v2/customers?i=${i}`, { external_ref: `bench-${i}`, metadata: { tier: 'gold' } }, `bench-${i}`),
+  );
   await api.close();
 } finally {
   await db.stop();
