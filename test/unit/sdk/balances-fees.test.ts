@@ -6,14 +6,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiServerError,
   InvalidRequestError,
-  WalletClient,
   type QuoteFeeParams,
-  type WalletApiError,
 } from '../../../src/sdk/index.js';
-import { routes, startFakeApi, type FakeApi, type Received, type Reply } from './fake-wallet-api.js';
+import { routes, type Received } from './fake-wallet-api.js';
+import { failureOf, withApi } from './sdk-harness.js';
 
-const SECRET = 'test-secret-5e2b7f';
-const KEY_ID = 'sk_test_balances_fees';
 
 const BALANCES = {
   data: [
@@ -65,24 +62,6 @@ const WITHDRAWAL_QUOTE = {
   // A code and a field this SDK does not know yet: the object is open.
   warnings: ['SOME_FUTURE_WARNING'],
   valid_until: '2026-01-01T00:05:00.000Z',
-};
-
-async function withApi(reply: (req: Received, index: number) => Reply, run: (client: WalletClient, api: FakeApi) => Promise<void>): Promise<void> {
-  const api = await startFakeApi(SECRET, reply);
-  try {
-    await run(new WalletClient({ baseUrl: api.baseUrl, keyId: KEY_ID, secret: SECRET, retryBaseDelayMs: 10 }), api);
-  } finally {
-    await api.close();
-  }
-}
-
-const failureOf = async (p: Promise<unknown>): Promise<WalletApiError> => {
-  try {
-    await p;
-  } catch (err) {
-    return err as WalletApiError;
-  }
-  throw new Error('the call succeeded');
 };
 
 /** A quote as it must arrive: POST, signed JSON, no Idempotency-Key. */

@@ -17,12 +17,10 @@ import {
   UnprocessableError,
   WalletApiError,
   WalletClient,
-  type WalletClientOptions,
 } from '../../../src/sdk/index.js';
-import { startFakeApi, type FakeApi, type Received, type Reply } from './fake-wallet-api.js';
+import type { Reply } from './fake-wallet-api.js';
+import { CUSTOMER, KEY_ID, SECRET, failureOf, withApi } from './sdk-harness.js';
 
-const SECRET = 'test-secret-4a7f2c';
-const KEY_ID = 'sk_test_client';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const API_KEY = {
@@ -38,30 +36,6 @@ const API_KEY = {
   created_at: '2026-01-01T00:00:00.000Z',
 };
 
-async function withApi(
-  reply: (req: Received, index: number) => Reply,
-  run: (client: WalletClient, api: FakeApi) => Promise<void>,
-  options: Partial<WalletClientOptions> = {},
-): Promise<void> {
-  const api = await startFakeApi(SECRET, reply);
-  try {
-    const client = new WalletClient({ baseUrl: api.baseUrl, keyId: KEY_ID, secret: SECRET, retryBaseDelayMs: 10, ...options });
-    await run(client, api);
-  } finally {
-    await api.close();
-  }
-}
-
-const CUSTOMER = {
-  id: '5f0c8a4e-3d2b-4c1a-9e8f-7a6b5c4d3e2f',
-  external_ref: 'user-1',
-  label: null,
-  metadata: null,
-  status: 'ACTIVE',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
-
 const error = (status: number, code: string, headers?: Record<string, string>): Reply => ({
   status,
   body: { error: `failed with ${code}`, code, ...(code === 'VALIDATION_ERROR' ? { details: [{ path: 'label', message: 'Required' }] } : {}) },
@@ -71,15 +45,6 @@ const error = (status: number, code: string, headers?: Record<string, string>): 
 /** Waits for a condition the server side reaches (no fixed sleeps: the machine may be busy). */
 const until = async (done: () => boolean): Promise<void> => {
   while (!done()) await new Promise((r) => setTimeout(r, 5));
-};
-
-const failureOf = async (p: Promise<unknown>): Promise<WalletApiError> => {
-  try {
-    await p;
-  } catch (err) {
-    return err as WalletApiError;
-  }
-  throw new Error('the call succeeded');
 };
 
 // Concurrent: each test has its own server, and retries wait for a new clock second.

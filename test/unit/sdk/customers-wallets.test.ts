@@ -5,27 +5,14 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiConnectionError,
   ApiServerError,
-  WalletClient,
   type CreateCustomerParams,
   type CreateWalletParams,
   type UpdateCustomerParams,
-  type WalletApiError,
 } from '../../../src/sdk/index.js';
-import { routes, startFakeApi, type FakeApi, type Received, type Reply } from './fake-wallet-api.js';
+import { routes, type Received } from './fake-wallet-api.js';
+import { CUSTOMER, failureOf, withApi } from './sdk-harness.js';
 
-const SECRET = 'test-secret-9c1d0e';
-const KEY_ID = 'sk_test_resources';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-const CUSTOMER = {
-  id: '5d3f1a2b-8c4e-4f6a-9b7c-1d2e3f4a5b6c',
-  external_ref: 'user-42',
-  label: null,
-  metadata: { tier: 'gold' },
-  status: 'ACTIVE',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
 
 const WALLET = {
   id: '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d',
@@ -35,24 +22,6 @@ const WALLET = {
   status: 'ACTIVE',
   customer_id: CUSTOMER.id,
   created_at: '2026-01-01T00:00:00.000Z',
-};
-
-async function withApi(reply: (req: Received, index: number) => Reply, run: (client: WalletClient, api: FakeApi) => Promise<void>): Promise<void> {
-  const api = await startFakeApi(SECRET, reply);
-  try {
-    await run(new WalletClient({ baseUrl: api.baseUrl, keyId: KEY_ID, secret: SECRET, retryBaseDelayMs: 10 }), api);
-  } finally {
-    await api.close();
-  }
-}
-
-const failureOf = async (p: Promise<unknown>): Promise<WalletApiError> => {
-  try {
-    await p;
-  } catch (err) {
-    return err as WalletApiError;
-  }
-  throw new Error('the call succeeded');
 };
 
 const jsonBytes = (value: unknown): Buffer => Buffer.from(JSON.stringify(value), 'utf8');
