@@ -2,6 +2,8 @@
 // 1..100 (default 20), newest first with ties broken by id.
 export const PAGE_DEFAULT_LIMIT = 20;
 export const PAGE_MAX_LIMIT = 100;
+/** The highest page number: far beyond any real page, and it keeps the offset an exact integer. */
+export const PAGE_MAX = 1_000_000_000_000_000;
 
 export interface PageRequest {
   page: number;

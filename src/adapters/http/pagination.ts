@@ -1,7 +1,7 @@
 // The query schema of every list endpoint: page (from 1) and limit (1..100,
 // default 20). Anything else in them is a VALIDATION_ERROR.
 import { z } from 'zod';
-import { PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT } from '../../domain/pagination.js';
+import { PAGE_DEFAULT_LIMIT, PAGE_MAX, PAGE_MAX_LIMIT } from '../../domain/pagination.js';
 
 const positiveInt = (max: number) =>
   z
@@ -10,9 +10,6 @@ const positiveInt = (max: number) =>
     .refine((v) => v.length <= 16, `must be at most ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
-
-/** Far beyond any real page; keeps the offset an exact integer. */
-export const PAGE_MAX = 1_000_000_000_000_000;
 
 export const pageQuery = z.object({
   page: positiveInt(PAGE_MAX).default(1),

@@ -19,9 +19,6 @@ export function ormConfig(opts: OrmOptions) {
     allowGlobalContext: false,
     // Databases are provisioned, never created as a side effect of connecting.
     ensureDatabase: false,
-    // A failed query's error names its SQL with placeholders, not its values
-    // (ciphertexts, signatures, metadata), so logging the error leaks none.
-    driverOptions: { compileSqlOnError: false },
     pool: { min: 0, max: opts.poolMax ?? 10 },
     migrations: {
       tableName: 'mikro_orm_migrations',
