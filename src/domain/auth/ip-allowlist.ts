@@ -1,30 +1,32 @@
 // Source-IP allowlists of API keys: single addresses or CIDR ranges, IPv4 or IPv6.
-// ipaddr.js is a pure parsing library (no I/O); IPv4-mapped IPv6 addresses
-// (::ffff:1.2.3.4, what a dual-stack socket reports) are compared as IPv4.
+// ipaddr.js is a pure parsing library (no I/O).
+//
+// One normal form serves every check. An IPv4-mapped IPv6 address
+// (::ffff:1.2.3.4, what a dual-stack socket reports) IS the IPv4 address, and
+// a mapped range of at least 96 bits (::ffff:10.0.0.0/104) IS the IPv4 range
+// (10.0.0.0/8). Everything else keeps its family. An address is allowed by a
+// range of its own family only, and a range lies within another only in the
+// same family: so whatever a child allowlist accepted at minting allows, its
+// parent allows too, whichever spelling either used.
 import ipaddr from 'ipaddr.js';
 
-type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-function normalise(addr: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (addr as ipaddr.IPv6).toIPv4Address();
-  }
-  return addr;
+/** A range in normal form: mapped IPv6 ranges of ≥ 96 bits become IPv4. */
+export interface IpRange {
+  net: Address;
+  bits: number;
 }
 
-/** Parses one allowlist entry; returns null when it is neither an IP nor a CIDR. */
-export function parseAllowlistEntry(entry: string): Range | null {
-  try {
-    if (entry.includes('/')) {
-      const [addr, bits] = ipaddr.parseCIDR(entry);
-      return [addr, bits];
-    }
-    if (!ipaddr.isValid(entry)) return null;
-    const addr = normalise(ipaddr.parse(entry));
-    return [addr, addr.kind() === 'ipv4' ? 32 : 128];
-  } catch {
-    return null;
+function normalAddress(addr: Address): Address {
+  return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
+}
+
+function normalRange(addr: Address, bits: number): IpRange {
+  if (addr.kind() === 'ipv6' && bits >= 96 && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return { net: (addr as ipaddr.IPv6).toIPv4Address(), bits: bits - 96 };
   }
+  return { net: addr, bits };
 }
 
 /**
@@ -36,48 +38,59 @@ const isPlainIp = (text: string): boolean =>
   // No IPv6 zone ids (fe80::1%eth0): they name an interface of the client's host, not an address we can match.
   text.includes(':') ? !text.includes('%') && ipaddr.IPv6.isValid(text) : ipaddr.IPv4.isValidFourPartDecimal(text);
 
-/**
- * The stored form of an allowlist entry, or null when it is neither a plain IP
- * nor a CIDR range: addresses in canonical text (IPv6 compressed, RFC 5952),
- * ranges as their network address (`10.0.0.7/24` → `10.0.0.0/24`).
- */
-export function canonicalAllowlistEntry(entry: string): string | null {
+/** Parses one allowlist entry into its normal form; null when it is neither a plain IP nor a CIDR range. */
+export function parseAllowlistEntry(entry: string): IpRange | null {
   const [addrText = '', bitsText, ...rest] = entry.split('/');
   if (rest.length > 0 || !isPlainIp(addrText)) return null;
   try {
     const addr = ipaddr.parse(addrText);
-    if (bitsText === undefined) return addr.toString();
-    if (!/^(0|[1-9]\d{0,2})$/.test(bitsText)) return null;
-    const net =
-      addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(entry) : ipaddr.IPv6.networkAddressFromCIDR(entry);
-    return `${net.toString()}/${bitsText}`;
+    const max = addr.kind() === 'ipv4' ? 32 : 128;
+    if (bitsText === undefined) return normalRange(addr, max);
+    if (!/^(0|[1-9]\d{0,2})$/.test(bitsText) || Number(bitsText) > max) return null;
+    return normalRange(addr, Number(bitsText));
   } catch {
     return null;
   }
 }
 
+/** The network address of a range: its host bits cleared. */
+function networkOf({ net, bits }: IpRange): Address {
+  const cidr = `${net.toString()}/${bits}`;
+  return net.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(cidr) : ipaddr.IPv6.networkAddressFromCIDR(cidr);
+}
+
+/**
+ * The stored form of an allowlist entry, or null when it is neither a plain IP
+ * nor a CIDR range: the normal form in canonical text (IPv6 compressed,
+ * RFC 5952; mapped IPv6 as IPv4), ranges as their network address
+ * (`10.0.0.7/24` → `10.0.0.0/24`, `::ffff:10.1.2.3/104` → `10.0.0.0/8`).
+ */
+export function canonicalAllowlistEntry(entry: string): string | null {
+  const range = parseAllowlistEntry(entry);
+  if (!range) return null;
+  const full = range.bits === (range.net.kind() === 'ipv4' ? 32 : 128);
+  // A single address is written bare only when it was sent bare.
+  if (full && !entry.includes('/')) return range.net.toString();
+  return `${networkOf(range).toString()}/${range.bits}`;
+}
+
+const contains = (range: IpRange, addr: Address): boolean => addr.kind() === range.net.kind() && addr.match(range.net, range.bits);
+
 /** An empty allowlist means no restriction. */
 export function isIpAllowed(sourceIp: string, allowlist: readonly string[]): boolean {
   if (allowlist.length === 0) return true;
   if (!ipaddr.isValid(sourceIp)) return false;
-  const ip = normalise(ipaddr.parse(sourceIp));
+  const ip = normalAddress(ipaddr.parse(sourceIp));
   return allowlist.some((entry) => {
     const range = parseAllowlistEntry(entry);
-    if (!range) return false;
-    const [net, bits] = range;
-    const netNorm = normalise(net);
-    if (netNorm.kind() !== ip.kind()) return false;
-    const effectiveBits = netNorm === net ? bits : bits - 96;
-    return ip.match(netNorm, effectiveBits);
+    return range !== null && contains(range, ip);
   });
 }
 
-/** True when every address of `inner` (an allowlist entry) lies inside `outer`. */
+/** True when every address `inner` (an allowlist entry) allows, `outer` allows too. */
 export function rangeWithin(inner: string, outer: string): boolean {
   const a = parseAllowlistEntry(inner);
   const b = parseAllowlistEntry(outer);
   if (!a || !b) return false;
-  const [addr, bits] = a;
-  const [net, netBits] = b;
-  return addr.kind() === net.kind() && bits >= netBits && addr.match(net, netBits);
+  return a.bits >= b.bits && contains(b, a.net);
 }
