@@ -1,7 +1,8 @@
 // Entrypoint and composition root of the api process.
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import { buildApiApp } from '../adapters/http/api-app.js';
+import { buildApiApp, declaredRoutes } from '../adapters/http/api-app.js';
+import type { DeclaredRoute } from '../adapters/http/route.js';
 import { answerClientErrors } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
 import type { Config } from './config.js';
@@ -11,6 +12,8 @@ import { isEntrypoint, listening, runProcess, type Running } from './lifecycle.j
 export interface RunningApi extends Running {
   port: number;
   infra: Infrastructure;
+  /** The /v2 routes it serves, each with the access it declares. */
+  routes: readonly DeclaredRoute[];
 }
 
 export async function startApi(config: Config): Promise<RunningApi> {
@@ -31,6 +34,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
   return {
     port,
     infra,
+    routes: declaredRoutes(app),
     async close() {
       const { cut } = await closeServer(server, httpGraceMs(config.shutdownTimeoutMs));
       if (cut) infra.logger.warn('cut connections that had not finished a request in time');

@@ -106,6 +106,17 @@ describe('customers', () => {
     expect((await req(ws.testKey, 'GET', `/v2/customers/${c.body.id}`)).body.label).toBeNull();
   });
 
+  it('refuses a PATCH whose body is not a JSON object (null, an array, no body) and changes nothing', async () => {
+    const c = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'not-an-object', label: 'kept' });
+    for (const body of ['null', '[]', '[{"label":"x"}]', '"label"', '42', undefined]) {
+      const res = await req(ws.testKey, 'PATCH', `/v2/customers/${c.body.id}`, body);
+      expect([res.status, res.body.code], String(body)).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    const empty = await req(ws.testKey, 'PATCH', `/v2/customers/${c.body.id}`, {});
+    expect(empty.status).toBe(200);
+    expect((await req(ws.testKey, 'GET', `/v2/customers/${c.body.id}`)).body).toEqual(c.body);
+  });
+
   it('serialises concurrent updates of one customer: every PATCH succeeds, none is lost to a lock', async () => {
     const c = await req(ws.testKey, 'POST', '/v2/customers', { external_ref: 'contended' });
     const labels = Array.from({ length: 12 }, (_, i) => `label-${i}`);

@@ -152,13 +152,15 @@ describe('authentication over HTTP', () => {
 
 describe('request bodies and errors', () => {
   it('answers 415 to a body that is not application/json', async () => {
-    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/chains', body: 'a=b', headers: { 'Content-Type': 'text/plain' } });
+    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/customers', body: 'a=b', headers: { 'Content-Type': 'text/plain' } });
     expect([res.status, res.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
   });
 
-  it('answers 400 INVALID_JSON to malformed JSON, before routing', async () => {
-    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/no-such-route', body: '{"a":' });
+  it('answers 400 INVALID_JSON to malformed JSON on a route, and 404 on no route (a body is read only for a route)', async () => {
+    const res = await call(api.baseUrl, test, { method: 'POST', path: '/v2/customers', body: '{"a":' });
     expect([res.status, res.body.code]).toEqual([400, 'INVALID_JSON']);
+    const nowhere = await call(api.baseUrl, test, { method: 'POST', path: '/v2/no-such-route', body: '{"a":' });
+    expect([nowhere.status, nowhere.body.code]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE to a body over 64 KiB', async () => {

@@ -1,6 +1,6 @@
 // The api process's express application: probes, then /v2 with body checks,
 // authentication and the routers; one JSON error body for everything else.
-import express, { type Express, type Router } from 'express';
+import express, { type Express } from 'express';
 import type { InjectionToken } from 'tsyringe';
 import { AuthenticateRequest } from '../../application/auth/authenticate-request.js';
 import { CreateApiKey } from '../../application/api-keys/create-api-key.js';
@@ -18,20 +18,20 @@ import { ReadWallets } from '../../application/wallets/read-wallets.js';
 import { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { apiKeysRouter } from './api-keys.js';
+import { apiKeyRoutes } from './api-keys.js';
 import { authenticate } from './authenticate.js';
-import { balancesRouter } from './balances.js';
-import { chainsRouter } from './chains.js';
-import { feesRouter } from './fees.js';
-import { customersRouter } from './customers.js';
-import { walletsRouter } from './wallets.js';
+import { balanceRoutes } from './balances.js';
+import { chainRoutes } from './chains.js';
+import { feeRoutes } from './fees.js';
+import { customerRoutes } from './customers.js';
+import { walletRoutes } from './wallets.js';
 import { requireHost } from './client-error.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter } from './probes.js';
 import { recordMount, requestContext } from './request-context.js';
+import { fullPath, routerOf, type DeclaredRoute, type RouteSpec } from './route.js';
 import { apiRouter } from './router.js';
-import { parseJsonBody, readRawBody } from './signed-body.js';
-import { refuseUnstorableInput } from './storable-input.js';
+import { readRawBody } from './signed-body.js';
 
 export interface ApiAppDeps {
   resolve: <T>(token: InjectionToken<T>) => T;
@@ -41,6 +41,25 @@ export interface ApiAppDeps {
   /** express's trust-proxy setting (TRUST_PROXY): decides req.ip, used by IP allowlists. */
   trustProxy: boolean | number | string;
 }
+
+/** Every resource of /v2 with its route declarations, by mount point. */
+function resources(resolve: ApiAppDeps['resolve']): [string, RouteSpec[]][] {
+  const idempotency = resolve(RunIdempotently);
+  return [
+    ['/chains', chainRoutes(resolve(ListChains))],
+    ['/api-keys', apiKeyRoutes({ create: resolve(CreateApiKey), list: resolve(ListApiKeys), revoke: resolve(RevokeApiKey) })],
+    [
+      '/customers',
+      customerRoutes({ create: resolve(CreateCustomer), read: resolve(ReadCustomers), update: resolve(UpdateCustomer), idempotency }),
+    ],
+    ['/wallets', walletRoutes({ create: resolve(CreateWallet), read: resolve(ReadWallets), archive: resolve(ArchiveWallet), idempotency })],
+    ['/balances', balanceRoutes(resolve(GetBalances))],
+    ['/fees', feeRoutes(resolve(QuoteFee))],
+  ];
+}
+
+/** The routes an app built by buildApiApp serves under /v2, with the access each declares. */
+export const declaredRoutes = (app: Express): readonly DeclaredRoute[] => app.locals.declaredRoutes as DeclaredRoute[];
 
 export function buildApiApp(deps: ApiAppDeps): Express {
   const app = express();
@@ -55,41 +74,16 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   const v2 = apiRouter();
   v2.use(readRawBody);
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
-  v2.use(parseJsonBody);
-  v2.use(refuseUnstorableInput);
   // A server-to-server API: no CORS preflight. express would answer OPTIONS itself.
   v2.use((req, res, next) => (req.method === 'OPTIONS' ? sendError(res, 'NOT_FOUND', 'No such route') : next()));
-  // Each resource router, with its full route recorded for metrics and logs.
-  const mount = (path: string, router: Router) => v2.use(path, recordMount(`/v2${path}`), router);
-  mount('/chains', chainsRouter(deps.resolve(ListChains)));
-  mount(
-    '/api-keys',
-    apiKeysRouter({
-      create: deps.resolve(CreateApiKey),
-      list: deps.resolve(ListApiKeys),
-      revoke: deps.resolve(RevokeApiKey),
-    }),
-  );
-  mount(
-    '/customers',
-    customersRouter({
-      create: deps.resolve(CreateCustomer),
-      read: deps.resolve(ReadCustomers),
-      update: deps.resolve(UpdateCustomer),
-      idempotency: deps.resolve(RunIdempotently),
-    }),
-  );
-  mount(
-    '/wallets',
-    walletsRouter({
-      create: deps.resolve(CreateWallet),
-      read: deps.resolve(ReadWallets),
-      archive: deps.resolve(ArchiveWallet),
-      idempotency: deps.resolve(RunIdempotently),
-    }),
-  );
-  mount('/balances', balancesRouter(deps.resolve(GetBalances)));
-  mount('/fees', feesRouter(deps.resolve(QuoteFee)));
+  // Each resource's router, built from its declarations (access check, then
+  // the body, then the handler), with its full route recorded for metrics and logs.
+  const declared: DeclaredRoute[] = [];
+  for (const [mount, specs] of resources(deps.resolve)) {
+    v2.use(mount, recordMount(`/v2${mount}`), routerOf(specs));
+    declared.push(...specs.map((r) => ({ method: r.method, path: fullPath(`/v2${mount}`, r.path), access: r.access })));
+  }
+  app.locals.declaredRoutes = declared;
   app.use('/v2', v2);
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));

@@ -1,5 +1,4 @@
 // /v2/api-keys (contract 4.6): create (secret shown once), list, revoke.
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { CreateApiKey } from '../../application/api-keys/create-api-key.js';
 import type { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
@@ -10,7 +9,8 @@ import { mapPage } from '../../domain/pagination.js';
 import { principalOf } from './authenticate.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import { apiRouter } from './router.js';
+import type { RouteSpec } from './route.js';
+import { scope } from '../../domain/auth/principal.js';
 
 const createBody = z.strictObject({
   label: z.string().trim().min(1).max(255),
@@ -34,33 +34,44 @@ export const presentApiKey = (k: ApiKey) => ({
   created_at: k.createdAt.toISOString(),
 });
 
-export function apiKeysRouter(deps: {
-  create: CreateApiKey;
-  list: ListApiKeys;
-  revoke: RevokeApiKey;
-}): Router {
-  const r = apiRouter();
-  // Not idempotent (4.1 names withdrawals, wallets and customers only): a
-  // replay would have to keep the secret, which is shown once and never
-  // stored in clear. An Idempotency-Key header here is ignored.
-  r.post('/', async (req, res) => {
-    const body = parse(createBody, req.body);
-    const { key, secret } = await deps.create.execute(principalOf(res), {
-      label: body.label,
-      scopes: body.scopes,
-      permission: body.permission ?? undefined,
-      allowedIps: body.allowed_ips ?? undefined,
-      expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
-    });
-    res.status(201).json({ ...presentApiKey(key), secret });
-  });
-  r.get('/', async (req, res) => {
-    const page = parse(pageQuery, req.query);
-    res.json(mapPage(await deps.list.execute(principalOf(res), page), presentApiKey));
-  });
-  r.delete('/:id', async (req, res) => {
-    await deps.revoke.execute(principalOf(res), String(req.params.id));
-    res.json({ message: 'API key revoked' });
-  });
-  return r;
+export function apiKeyRoutes(deps: { create: CreateApiKey; list: ListApiKeys; revoke: RevokeApiKey }): RouteSpec[] {
+  return [
+    {
+      // Not idempotent (only withdrawals, wallets and customers are): a
+      // replay would have to keep the secret, which is shown once and never
+      // stored in clear. An Idempotency-Key header here is ignored.
+      method: 'post',
+      path: '/',
+      access: scope('api_keys:write'),
+      handler: async (req, res) => {
+        const body = parse(createBody, req.body);
+        const { key, secret } = await deps.create.execute(principalOf(res), {
+          label: body.label,
+          scopes: body.scopes,
+          permission: body.permission ?? undefined,
+          allowedIps: body.allowed_ips ?? undefined,
+          expiresAt: body.expires_at ? new Date(body.expires_at) : undefined,
+        });
+        res.status(201).json({ ...presentApiKey(key), secret });
+      },
+    },
+    {
+      method: 'get',
+      path: '/',
+      access: scope('api_keys:read'),
+      handler: async (req, res) => {
+        const page = parse(pageQuery, req.query);
+        res.json(mapPage(await deps.list.execute(principalOf(res), page), presentApiKey));
+      },
+    },
+    {
+      method: 'delete',
+      path: '/:id',
+      access: scope('api_keys:write'),
+      handler: async (req, res) => {
+        await deps.revoke.execute(principalOf(res), String(req.params.id));
+        res.json({ message: 'API key revoked' });
+      },
+    },
+  ];
 }

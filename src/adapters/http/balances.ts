@@ -1,5 +1,4 @@
 // GET /v2/balances (D7): { data: [{ chain, asset, available, locked, total }] }.
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { GetBalances } from '../../application/balances/get-balances.js';
 import { Amount } from '../../domain/money/amount.js';
@@ -7,7 +6,8 @@ import { ASSETS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { parse } from './validation.js';
-import { apiRouter } from './router.js';
+import type { RouteSpec } from './route.js';
+import { scope } from '../../domain/auth/principal.js';
 
 // Like every list endpoint: known parameters are validated, unknown ones ignored.
 const query = z.object({
@@ -15,9 +15,8 @@ const query = z.object({
   asset: z.enum(ASSETS).optional(),
 });
 
-export function balancesRouter(getBalances: GetBalances): Router {
-  const r = apiRouter();
-  r.get('/', async (req, res) => {
+export function balanceRoutes(getBalances: GetBalances): RouteSpec[] {
+  return [{ method: 'get', path: '/', access: scope('wallets:read'), handler: async (req, res) => {
     const principal = principalOf(res);
     const q = parse(query, req.query);
     const network = resolveChainFilter(q.chain, principal.side);
@@ -31,6 +30,5 @@ export function balancesRouter(getBalances: GetBalances): Router {
         total: Amount.ofUnits(b.asset, b.available + b.locked).toString(),
       })),
     });
-  });
-  return r;
+  } }];
 }

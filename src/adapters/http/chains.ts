@@ -1,12 +1,11 @@
 // GET /v2/chains (D8): any valid key; the networks of the key's side.
-import type { Router } from 'express';
 import type { ListChains } from '../../application/chains/list-chains.js';
 import { principalOf } from './authenticate.js';
-import { apiRouter } from './router.js';
+import type { RouteSpec } from './route.js';
+import { anyKey } from '../../domain/auth/principal.js';
 
-export function chainsRouter(listChains: ListChains): Router {
-  const r = apiRouter();
-  r.get('/', async (_req, res) => {
+export function chainRoutes(listChains: ListChains): RouteSpec[] {
+  return [{ method: 'get', path: '/', access: anyKey, handler: async (_req, res) => {
     const data = (await listChains.execute(principalOf(res))).map((n) => ({
       chain: n.network,
       base_chain: n.base,
@@ -22,6 +21,5 @@ export function chainsRouter(listChains: ListChains): Router {
       enabled: n.enabled,
     }));
     res.json({ data });
-  });
-  return r;
+  } }];
 }

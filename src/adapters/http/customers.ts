@@ -1,5 +1,4 @@
 // /v2/customers (contract 4.5, D2): create (idempotent), list, read, update.
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { CreateCustomer } from '../../application/customers/create-customer.js';
 import type { ReadCustomers } from '../../application/customers/read-customers.js';
@@ -18,7 +17,8 @@ import { principalOf } from './authenticate.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import { apiRouter } from './router.js';
+import type { RouteSpec } from './route.js';
+import { scope } from '../../domain/auth/principal.js';
 
 /** Every number in it survives a round trip: a large integer would come back rounded, so send it as a string. */
 function numbersAreExact(root: unknown): boolean {
@@ -68,37 +68,55 @@ export const presentCustomer = (c: Customer) => ({
   updated_at: c.updatedAt.toISOString(),
 });
 
-export function customersRouter(deps: {
+export function customerRoutes(deps: {
   create: CreateCustomer;
   read: ReadCustomers;
   update: UpdateCustomer;
   idempotency: RunIdempotently;
-}): Router {
-  const r = apiRouter();
-  r.post(
-    '/',
-    idempotent(deps.idempotency, 'customers:write', async (req, res) => {
-      const body = parse(createBody, req.body);
-      const customer = await deps.create.execute(principalOf(res), {
-        externalRef: body.external_ref,
-        label: body.label ?? null,
-        metadata: body.metadata ?? null,
-      });
-      return { status: 201, body: presentCustomer(customer) };
-    }),
-  );
-  r.get('/', async (req, res) => {
-    const q = parse(listQuery, req.query);
-    const page = await deps.read.list(principalOf(res), { status: q.status, externalRef: q.external_ref }, q);
-    res.json(mapPage(page, presentCustomer));
-  });
-  r.get('/:id', async (req, res) => {
-    res.json(presentCustomer(await deps.read.get(principalOf(res), String(req.params.id))));
-  });
-  r.patch('/:id', async (req, res) => {
-    const body = parse(patchBody, req.body ?? {});
-    const customer = await deps.update.execute(principalOf(res), String(req.params.id), body);
-    res.json(presentCustomer(customer));
-  });
-  return r;
+}): RouteSpec[] {
+  return [
+    {
+      method: 'post',
+      path: '/',
+      access: scope('customers:write'),
+      handler: idempotent(deps.idempotency, async (req, res) => {
+        const body = parse(createBody, req.body);
+        const customer = await deps.create.execute(principalOf(res), {
+          externalRef: body.external_ref,
+          label: body.label ?? null,
+          metadata: body.metadata ?? null,
+        });
+        return { status: 201, body: presentCustomer(customer) };
+      }),
+    },
+    {
+      method: 'get',
+      path: '/',
+      access: scope('customers:read'),
+      handler: async (req, res) => {
+        const q = parse(listQuery, req.query);
+        const page = await deps.read.list(principalOf(res), { status: q.status, externalRef: q.external_ref }, q);
+        res.json(mapPage(page, presentCustomer));
+      },
+    },
+    {
+      method: 'get',
+      path: '/:id',
+      access: scope('customers:read'),
+      handler: async (req, res) => {
+        res.json(presentCustomer(await deps.read.get(principalOf(res), String(req.params.id))));
+      },
+    },
+    {
+      method: 'patch',
+      path: '/:id',
+      access: scope('customers:write'),
+      handler: async (req, res) => {
+        // The body must be an object: null, an array or no body at all is refused, and nothing changes.
+        const body = parse(patchBody, req.body);
+        const customer = await deps.update.execute(principalOf(res), String(req.params.id), body);
+        res.json(presentCustomer(customer));
+      },
+    },
+  ];
 }

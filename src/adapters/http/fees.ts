@@ -1,14 +1,14 @@
 // POST /v2/fees/quote (contract 2.10, 4.8; D8 names). Unknown request fields
 // are refused (VALIDATION_ERROR), as everywhere in this API. All monetary
 // fields carry the asset's places; rates are fractions with 6 places.
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { QuoteFee } from '../../application/fees/quote-fee.js';
 import { Amount } from '../../domain/money/amount.js';
 import { ASSETS, BASE_CHAINS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { parse } from './validation.js';
-import { apiRouter } from './router.js';
+import type { RouteSpec } from './route.js';
+import { anyReadScope } from '../../domain/auth/principal.js';
 
 const body = z.strictObject({
   direction: z.enum(['deposit', 'withdrawal']),
@@ -19,9 +19,8 @@ const body = z.strictObject({
   mode: z.enum(['charge', 'gross_up']).default('charge'),
 });
 
-export function feesRouter(quoteFee: QuoteFee): Router {
-  const r = apiRouter();
-  r.post('/quote', async (req, res) => {
+export function feeRoutes(quoteFee: QuoteFee): RouteSpec[] {
+  return [{ method: 'post', path: '/quote', access: anyReadScope, handler: async (req, res) => {
     const input = parse(body, req.body);
     const amount = Amount.parse(input.amount, input.asset, 'amount');
     const { network, quote: q } = await quoteFee.execute(principalOf(res), {
@@ -51,6 +50,5 @@ export function feesRouter(quoteFee: QuoteFee): Router {
       indicative: true,
       warnings: q.warnings,
     });
-  });
-  return r;
+  } }];
 }

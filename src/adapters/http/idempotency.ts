@@ -1,13 +1,13 @@
 // HTTP side of idempotency (contract 4.1): reads and checks the
 // Idempotency-Key header, runs the create through RunIdempotently and answers
 // a replay with the original status and body plus `Idempotent-Replay: true`.
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
-import type { Scope } from '../../domain/auth/scopes.js';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_KEY_PATTERN, type StoredResponse } from '../../domain/idempotency/idempotency.js';
 import { principalOf } from './authenticate.js';
 import { ERROR_STATUS } from './error-status.js';
+import { requiredScopeOf } from './route.js';
 
 /**
  * Remembered: business rejections of an operation that ran (403, 404, 409,
@@ -41,15 +41,15 @@ export interface IdempotentOptions {
 }
 
 /**
- * Wraps a create of 4.1. `requiredScope` is the scope the create needs;
- * RunIdempotently checks it before it looks at the key.
+ * Wraps an idempotent create. The scope its route declares is checked again
+ * by RunIdempotently before it looks at the key, so a replay never answers a
+ * key that could not have made the request.
  */
 export function idempotent(
   runner: RunIdempotently,
-  requiredScope: Scope,
   handler: (req: Request, res: Response) => Promise<HandlerResponse>,
   opts: IdempotentOptions = {},
-): RequestHandler {
+): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
     const key = req.get('Idempotency-Key');
     if (key === undefined) {
@@ -62,7 +62,7 @@ export function idempotent(
     }
     const call = {
       principal: principalOf(res),
-      requiredScope,
+      requiredScope: requiredScopeOf(res),
       method: req.method,
       // The path as routed, not as spelled: /v2/customers/ and an absolute-form
       // target reach the same create and must share its keys.

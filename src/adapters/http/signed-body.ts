@@ -1,9 +1,9 @@
 // Body handling for every request under /v2. The raw bytes are read once, at
 // most 64 KiB: a larger body is refused with 413 as soon as its declared length
 // or the bytes received pass the limit, and the connection is closed instead of
-// reading the rest. The bytes are hashed for the signature; after
-// authentication a body that is not application/json is 415 and malformed JSON
-// is 400 INVALID_JSON, all before routing.
+// reading the rest. The bytes are hashed for the signature. Once a route has
+// matched and its access check passed (route.ts), a body that is not
+// application/json is 415 and malformed JSON is 400 INVALID_JSON.
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import getRawBody from 'raw-body';

@@ -1,7 +1,6 @@
 // /v2/wallets (contract 4.4, D2, D6): create (idempotent), list, read, archive.
 // external_ref only in the detail view, never in lists or create responses
 // (which idempotency stores).
-import type { Router } from 'express';
 import { z } from 'zod';
 import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
@@ -15,7 +14,8 @@ import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import { apiRouter } from './router.js';
+import type { RouteSpec } from './route.js';
+import { scope } from '../../domain/auth/principal.js';
 
 /** UUIDs in one spelling (2.1): what a client sends in capitals is stored and answered in lowercase. */
 const lowerUuid = z.uuid().transform((id) => id.toLowerCase());
@@ -45,43 +45,57 @@ export const presentWallet = (w: Wallet) => ({
   created_at: w.createdAt.toISOString(),
 });
 
-export function walletsRouter(deps: {
+export function walletRoutes(deps: {
   create: CreateWallet;
   read: ReadWallets;
   archive: ArchiveWallet;
   idempotency: RunIdempotently;
-}): Router {
-  const r = apiRouter();
-  r.post(
-    '/',
-    idempotent(deps.idempotency, 'wallets:write', async (req, res) => {
-      const body = parse(createBody, req.body);
-      const wallet = await deps.create.execute(principalOf(res), {
-        chain: body.chain,
-        asset: body.asset,
-        externalRef: body.external_ref ?? null,
-        customerId: body.customer_id ?? null,
-      });
-      return { status: 201, body: presentWallet(wallet) };
-    }),
-  );
-  r.get('/', async (req, res) => {
-    const principal = principalOf(res);
-    const q = parse(listQuery, req.query);
-    const network = resolveChainFilter(q.chain, principal.side);
-    const page = await deps.read.list(principal, { status: q.status, network, asset: q.asset, customerId: q.customer_id }, q);
-    res.json(mapPage(page, presentWallet));
-  });
-  r.get('/:id', async (req, res) => {
-    const { wallet, externalRef } = await deps.read.get(principalOf(res), String(req.params.id));
-    res.json({ ...presentWallet(wallet), external_ref: externalRef });
-  });
-  r.post(
-    '/:id/archive',
-    idempotent(deps.idempotency, 'wallets:write', async (req, res) => {
-      const wallet = await deps.archive.execute(principalOf(res), String(req.params.id));
-      return { status: 200, body: presentWallet(wallet) };
-    }),
-  );
-  return r;
+}): RouteSpec[] {
+  return [
+    {
+      method: 'post',
+      path: '/',
+      access: scope('wallets:write'),
+      handler: idempotent(deps.idempotency, async (req, res) => {
+        const body = parse(createBody, req.body);
+        const wallet = await deps.create.execute(principalOf(res), {
+          chain: body.chain,
+          asset: body.asset,
+          externalRef: body.external_ref ?? null,
+          customerId: body.customer_id ?? null,
+        });
+        return { status: 201, body: presentWallet(wallet) };
+      }),
+    },
+    {
+      method: 'get',
+      path: '/',
+      access: scope('wallets:read'),
+      handler: async (req, res) => {
+        const principal = principalOf(res);
+        const q = parse(listQuery, req.query);
+        const network = resolveChainFilter(q.chain, principal.side);
+        const page = await deps.read.list(principal, { status: q.status, network, asset: q.asset, customerId: q.customer_id }, q);
+        res.json(mapPage(page, presentWallet));
+      },
+    },
+    {
+      method: 'get',
+      path: '/:id',
+      access: scope('wallets:read'),
+      handler: async (req, res) => {
+        const { wallet, externalRef } = await deps.read.get(principalOf(res), String(req.params.id));
+        res.json({ ...presentWallet(wallet), external_ref: externalRef });
+      },
+    },
+    {
+      method: 'post',
+      path: '/:id/archive',
+      access: scope('wallets:write'),
+      handler: idempotent(deps.idempotency, async (req, res) => {
+        const wallet = await deps.archive.execute(principalOf(res), String(req.params.id));
+        return { status: 200, body: presentWallet(wallet) };
+      }),
+    },
+  ];
 }

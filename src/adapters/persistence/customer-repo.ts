@@ -59,7 +59,8 @@ export class MikroCustomerRepo implements CustomerRepo {
     if (patch.label !== undefined) customer.label = patch.label;
     if (patch.metadata !== undefined) customer.metadata = patch.metadata;
     if (patch.status !== undefined) customer.status = patch.status;
-    customer.updatedAt = at;
+    // An empty patch changes nothing, updated_at included.
+    if (Object.values(patch).some((v) => v !== undefined)) customer.updatedAt = at;
     await this.em.flush();
     return customer;
   }
