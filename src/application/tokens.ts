@@ -15,4 +15,5 @@ export const TOKENS = {
   AddressCodec: Symbol('AddressCodec'),
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),
+  AuthFailureThrottle: Symbol('AuthFailureThrottle'),
 } as const;

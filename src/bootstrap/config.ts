@@ -19,12 +19,13 @@ const schema = z.object({
   HOST: z.string().min(1).optional(),
   CHAIN_WORKER_PORT: port.optional(),
   DISPATCHER_PORT: port.optional(),
+  ADMIN_PORT: port.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
-  EMBEDDED_PG_PORT: port.default(54329),
+  EMBEDDED_PG_PORT: port.optional(),
   SECRET_ENCRYPTION_KEY: base64Key.optional(),
   SECRET_ENCRYPTION_PREVIOUS_KEYS: z
     .string()
@@ -41,6 +42,8 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100000).default(50),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1000000).default(100),
+  AUTH_FAILURE_RATE_PER_SECOND: z.coerce.number().min(0.001).max(100000).default(1),
+  AUTH_FAILURE_BURST: z.coerce.number().int().min(1).max(1000000).default(20),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/,\s-]*$/, 'must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
@@ -53,15 +56,24 @@ export interface Config {
   production: boolean;
   host: string;
   ports: { api: number; chainWorker: number; dispatcher: number };
+  /**
+   * Where the api serves /metrics and /readyz when they are kept off the
+   * public port: PORT+3 by default in production, ADMIN_PORT when set; null
+   * (everything on PORT) in the sandbox.
+   */
+  adminPort: number | null;
   dataDir: string;
   databaseUrl: string | undefined;
-  embeddedPgPort: number;
+  /** EMBEDDED_PG_PORT when set; otherwise the sandbox picks a free port and remembers it in DATA_DIR. */
+  embeddedPgPort: number | undefined;
   encryptionKey: string | undefined;
   previousEncryptionKeys: string[];
   masterSeed: string | undefined;
   logLevel: string;
   shutdownTimeoutMs: number;
   rateLimit: { perSecond: number; burst: number };
+  /** Buckets of failed authentications per source address (and ten times that per key id). */
+  authFailureLimits: { ratePerSecond: number; burst: number };
   /** express's trust-proxy setting: whose X-Forwarded-For decides the client address. */
   trustProxy: boolean | number | string;
   networks: NetworkSetting[];
@@ -184,6 +196,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       chainWorker: c.CHAIN_WORKER_PORT ?? c.PORT + 1,
       dispatcher: c.DISPATCHER_PORT ?? c.PORT + 2,
     },
+    adminPort: c.ADMIN_PORT ?? (production ? c.PORT + 3 : null),
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,
     embeddedPgPort: c.EMBEDDED_PG_PORT,
@@ -195,6 +208,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     logLevel: c.LOG_LEVEL,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
+    authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     networks: networkSettings(env, production),
   };

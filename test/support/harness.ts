@@ -22,6 +22,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     MASTER_SEED: TEST_SEED,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SHUTDOWN_TIMEOUT_MS: '3000',
+    // Tests fail to authenticate on purpose, all from 127.0.0.1; the throttle has its own tests.
+    AUTH_FAILURE_BURST: '1000000',
     ...env,
   });
   return { ...config, ports: { api: 0, chainWorker: 0, dispatcher: 0 } };

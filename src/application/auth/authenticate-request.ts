@@ -1,8 +1,10 @@
-// Authenticates one signed request (contract 5): headers, clock skew, key,
-// source-IP allowlist (before the signature), signature, expiry, replay,
-// workspace state. Returns who is calling or throws the contract's code.
+// Authenticates one signed request (docs/api.md#authentication): the
+// failed-authentication throttle, headers, clock skew, key, source-IP
+// allowlist (before the signature), signature, expiry, replay, workspace
+// state. Returns who is calling or throws the documented code.
 import { inject, injectable } from 'tsyringe';
 import { isExpired, keySide, scopesOf } from '../../domain/auth/api-key.js';
+import type { AuthFailureThrottle } from '../../domain/auth/auth-failure-throttle.js';
 import { isIpAllowed } from '../../domain/auth/ip-allowlist.js';
 import type { Principal } from '../../domain/auth/principal.js';
 import {
@@ -11,7 +13,7 @@ import {
   TIMESTAMP_PATTERN,
   signingString,
 } from '../../domain/auth/signing-string.js';
-import { DomainError } from '../../domain/errors.js';
+import { DomainError, isDomainError, type ErrorCode } from '../../domain/errors.js';
 import type { Clock, CredentialStore, RequestAdmission, RequestSigner, SecretCipher } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
 
@@ -26,6 +28,19 @@ export interface SignedRequest {
   sourceIp: string;
 }
 
+/** Failures that count against the source's bucket: every way of not proving who you are. */
+const FAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'MISSING_AUTH_HEADERS',
+  'TIMESTAMP_EXPIRED',
+  'INVALID_API_KEY',
+  'IP_NOT_ALLOWED',
+  'INVALID_SIGNATURE',
+  'API_KEY_EXPIRED',
+  'REPLAY_DETECTED',
+]);
+/** Those that also count against the key id: it named a real key (unknown ids would only fill memory). */
+const AGAINST_KEY: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['IP_NOT_ALLOWED', 'INVALID_SIGNATURE', 'API_KEY_EXPIRED', 'REPLAY_DETECTED']);
+
 @injectable()
 export class AuthenticateRequest {
   constructor(
@@ -34,9 +49,28 @@ export class AuthenticateRequest {
     @inject(TOKENS.SecretCipher) private readonly cipher: SecretCipher,
     @inject(TOKENS.RequestSigner) private readonly signer: RequestSigner,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.AuthFailureThrottle) private readonly throttle: AuthFailureThrottle,
   ) {}
 
   async execute(req: SignedRequest): Promise<Principal> {
+    const now = this.clock.now();
+    const wait = this.throttle.retryAfter(req.sourceIp, req.keyId, now);
+    if (wait !== null) {
+      throw new DomainError('RATE_LIMITED', 'Too many failed authentications from this source; retry later', {
+        retry_after_seconds: wait,
+      });
+    }
+    try {
+      return await this.check(req, now);
+    } catch (err) {
+      if (isDomainError(err) && FAILED.has(err.code)) {
+        this.throttle.recordFailure(req.sourceIp, AGAINST_KEY.has(err.code) ? req.keyId : undefined, now);
+      }
+      throw err;
+    }
+  }
+
+  private async check(req: SignedRequest, now: Date): Promise<Principal> {
     const { keyId, timestamp, signature } = req;
     if (!keyId || !timestamp || !signature) {
       throw new DomainError(
@@ -44,7 +78,6 @@ export class AuthenticateRequest {
         'X-Service-Key, X-Service-Timestamp and X-Service-Signature are required',
       );
     }
-    const now = this.clock.now();
     if (!TIMESTAMP_PATTERN.test(timestamp)) {
       throw new DomainError('TIMESTAMP_EXPIRED', 'X-Service-Timestamp must be Unix seconds');
     }

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { AuthenticateRequest, type SignedRequest } from '../../../src/application/auth/authenticate-request.js';
+import { AuthFailureThrottle } from '../../../src/domain/auth/auth-failure-throttle.js';
 import { CreateWorkspace } from '../../../src/application/workspaces/create-workspace.js';
 import { sha256Hex, signRequest } from '../../../src/sdk/signing.js';
 import type { ErrorCode } from '../../../src/domain/errors.js';
 import { fakeWorld } from '../../support/fakes.js';
 
-async function setup() {
+async function setup(limits = { ratePerSecond: 1000, burst: 100_000 }) {
   const world = fakeWorld();
   const created = await new CreateWorkspace(world.uow, world.cipher, world.random, world.clock).execute({ name: 'acme' });
-  const auth = new AuthenticateRequest(world.credentials, world.admission, world.cipher, world.signer, world.clock);
+  const throttle = new AuthFailureThrottle(limits);
+  const auth = new AuthenticateRequest(world.credentials, world.admission, world.cipher, world.signer, world.clock, throttle);
   const nowSeconds = () => String(Math.floor(world.clock.now().getTime() / 1000));
   const signed = (over: Partial<SignedRequest> & { secret?: string; body?: string } = {}): SignedRequest => {
     const timestamp = over.timestamp ?? nowSeconds();
@@ -28,7 +30,7 @@ async function setup() {
     };
   };
   const key = () => [...world.store.apiKeys.values()].find((k) => k.keyId === created.testKey.keyId)!;
-  return { world, created, auth, signed, key };
+  return { world, created, auth, signed, key, throttle };
 }
 
 async function codeOf(p: Promise<unknown>): Promise<ErrorCode | 'OK'> {
@@ -149,5 +151,35 @@ describe('AuthenticateRequest', () => {
     expect([...p.scopes].every((s) => s.endsWith(':read'))).toBe(true);
     expect(p.scopes.has('wallets:read')).toBe(true);
     expect(p.scopes.size).toBe(7);
+  });
+});
+
+describe('failed-authentication throttle', () => {
+  it('refuses with RATE_LIMITED and Retry-After seconds once a source has failed a burst, before looking up any key', async () => {
+    const { auth, signed, world } = await setup({ ratePerSecond: 1, burst: 3 });
+    for (let i = 0; i < 3; i++) expect(await codeOf(auth.execute(signed({ signature: 'f'.repeat(64) })))).toBe('INVALID_SIGNATURE');
+    let lookups = 0;
+    const find = world.credentials.findCredential.bind(world.credentials);
+    world.credentials.findCredential = (id: string) => (lookups++, find(id));
+    const refused = await auth.execute(signed()).catch((e: unknown) => e as { code: string; details: unknown });
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', details: { retry_after_seconds: 1 } });
+    expect(lookups).toBe(0);
+    world.clock.advance(1000);
+    expect(await codeOf(auth.execute(signed()))).toBe('OK');
+    expect(lookups).toBe(1);
+  });
+
+  it('counts every way of failing to authenticate, and not what an authenticated key is refused', async () => {
+    const { auth, signed, world, key } = await setup({ ratePerSecond: 0.001, burst: 5 });
+    expect(await codeOf(auth.execute({ ...signed(), signature: undefined }))).toBe('MISSING_AUTH_HEADERS');
+    expect(await codeOf(auth.execute(signed({ timestamp: '1' })))).toBe('TIMESTAMP_EXPIRED');
+    expect(await codeOf(auth.execute(signed({ keyId: 'sk_test_nobody' })))).toBe('INVALID_API_KEY');
+    const ok = signed();
+    expect(await codeOf(auth.execute(ok))).toBe('OK');
+    expect(await codeOf(auth.execute(ok))).toBe('REPLAY_DETECTED');
+    world.store.workspaces.get(key().workspaceId)!.status = 'INACTIVE';
+    for (let i = 0; i < 3; i++) expect(await codeOf(auth.execute(signed({ path: `/v2/chains?i=${i}` })))).toBe('WORKSPACE_INACTIVE');
+    expect(await codeOf(auth.execute(signed({ signature: 'f'.repeat(64) })))).toBe('INVALID_SIGNATURE');
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?after' })))).toBe('RATE_LIMITED');
   });
 });
