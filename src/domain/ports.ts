@@ -35,6 +35,13 @@ export interface ApiKeyRepo {
   findByKeyId(keyId: string): Promise<ApiKey | null>;
   /** Keys of the workspace on one side that are neither revoked nor expired at `now`, newest first. */
   listActive(workspaceId: string, side: NetworkSide, now: Date, page: PageRequest): Promise<Page<ApiKey>>;
+  /**
+   * Counts the workspace's active keys on one side (neither revoked nor
+   * expired at `now`) and holds, until the transaction ends, a lock that makes
+   * every other caller of this method for the same workspace and side wait:
+   * concurrent creations count one after another.
+   */
+  countActiveForUpdate(workspaceId: string, side: NetworkSide, now: Date): Promise<number>;
   /** Revokes a non-revoked key of the workspace and side; false when there is none. */
   revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean>;
 }

@@ -173,6 +173,9 @@ export class InMemoryApiKeyRepo implements ApiKeyRepo {
     const data = all.slice(offsetOf(page), offsetOf(page) + page.limit).map((k) => ({ ...k }));
     return { total: all.length, page: page.page, limit: page.limit, data };
   }
+  async countActiveForUpdate(workspaceId: string, side: NetworkSide, now: Date): Promise<number> {
+    return (await this.listActive(workspaceId, side, now, { page: 1, limit: 1 })).total;
+  }
   async revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean> {
     const k = this.store.apiKeys.get(id);
     if (!k || k.workspaceId !== workspaceId || k.isTest !== (side === 'test') || k.revokedAt) return false;

@@ -32,6 +32,18 @@ export class MikroApiKeyRepo implements ApiKeyRepo {
     );
   }
 
+  async countActiveForUpdate(workspaceId: string, side: NetworkSide, now: Date): Promise<number> {
+    const tx = this.em.getTransactionContext();
+    if (!tx) throw new Error('countActiveForUpdate needs a transaction: its lock lasts until the transaction ends');
+    await this.em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`api-keys:${workspaceId}:${side}`], 'all', tx);
+    return this.em.count(ApiKeyEntity, {
+      workspaceId,
+      isTest: side === 'test',
+      revokedAt: null,
+      $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
+    });
+  }
+
   async revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean> {
     const n = await this.em.nativeUpdate(
       ApiKeyEntity,

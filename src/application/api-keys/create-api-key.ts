@@ -1,8 +1,9 @@
-// POST /v2/api-keys (contract 4.6): a new key on the creator's network, holding
-// no scope its creator lacks; the secret is returned once and stored encrypted.
+// POST /v2/api-keys (docs/api.md#api-keys): a new key on the creator's
+// network, holding no scope its creator lacks, within the workspace's key
+// limit; the secret is returned once and stored encrypted.
 import { inject, injectable } from 'tsyringe';
 import { decideGrant, narrowRestrictions } from '../../domain/auth/api-key-grant.js';
-import { keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
+import { MAX_ACTIVE_KEYS_PER_SIDE, keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
 import { canonicalAllowlistEntry } from '../../domain/auth/ip-allowlist.js';
 import type { Principal } from '../../domain/auth/principal.js';
 import { requireScope } from '../../domain/auth/principal.js';
@@ -64,7 +65,17 @@ export class CreateApiKey {
       revokedAt: null,
       createdAt: now,
     };
-    await this.uow.run((tx) => tx.apiKeys.add(key));
+    await this.uow.run(async (tx) => {
+      const active = await tx.apiKeys.countActiveForUpdate(principal.workspaceId, principal.side, now);
+      if (active >= MAX_ACTIVE_KEYS_PER_SIDE) {
+        throw new DomainError(
+          'UNPROCESSABLE',
+          `A workspace may hold at most ${MAX_ACTIVE_KEYS_PER_SIDE} active API keys on each side; revoke one first`,
+          { limit: MAX_ACTIVE_KEYS_PER_SIDE, active },
+        );
+      }
+      await tx.apiKeys.add(key);
+    });
     return { key, secret };
   }
 }

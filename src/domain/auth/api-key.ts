@@ -19,6 +19,9 @@ export interface ApiKey {
   createdAt: Date;
 }
 
+/** Active keys (neither revoked nor expired) a workspace may hold on each side, so that keys cannot multiply its rate limit without bound. */
+export const MAX_ACTIVE_KEYS_PER_SIDE = 100;
+
 export const keySide = (key: Pick<ApiKey, 'isTest'>): NetworkSide => (key.isTest ? 'test' : 'live');
 
 export const isExpired = (key: Pick<ApiKey, 'expiresAt'>, now: Date): boolean =>
