@@ -1,7 +1,9 @@
 // Entrypoint and composition root of the api process.
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { buildApiApp, declaredRoutes } from '../adapters/http/api-app.js';
+import { ALL_PROBES, buildProbeApp } from '../adapters/http/probes.js';
 import type { DeclaredRoute } from '../adapters/http/route.js';
 import { answerClientErrors } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
@@ -12,6 +14,8 @@ import { isEntrypoint, listening, runProcess, type Running } from './lifecycle.j
 export interface RunningApi extends Running {
   port: number;
   infra: Infrastructure;
+  /** Port of /readyz and /metrics when they are off the public port (production, or ADMIN_PORT); else null. */
+  adminPort: number | null;
   /** The /v2 routes it serves, each with the access it declares. */
   routes: readonly DeclaredRoute[];
 }
@@ -24,19 +28,39 @@ export async function startApi(config: Config): Promise<RunningApi> {
     metrics: infra.metrics,
     ready: () => infra.ready(),
     trustProxy: config.trustProxy,
+    // With an admin port, the public port answers /v2 and /healthz only.
+    probes: config.adminPort === null ? ALL_PROBES : ['healthz'],
   });
-  const server = app.listen(config.ports.api, config.host);
-  answerClientErrors(server);
-  await listening(server, 'PORT', config.ports.api, config.host);
+  let admin: Server | null = null;
+  let server: Server | null = null;
+  try {
+    if (config.adminPort !== null) {
+      admin = buildProbeApp({ registry: infra.metrics.registry, ready: () => infra.ready() }).listen(config.adminPort, config.host);
+      answerClientErrors(admin);
+      await listening(admin, 'ADMIN_PORT', config.adminPort, config.host);
+    }
+    server = app.listen(config.ports.api, config.host);
+    answerClientErrors(server);
+    await listening(server, 'PORT', config.ports.api, config.host);
+  } catch (err) {
+    admin?.close();
+    await infra.close();
+    throw err;
+  }
   server.keepAliveTimeout = 5000;
   const port = (server.address() as AddressInfo).port;
-  infra.logger.info({ url: `http://${config.host}:${port}` }, 'api listening');
+  const adminPort = admin ? (admin.address() as AddressInfo).port : null;
+  infra.logger.info({ url: `http://${config.host}:${port}`, adminPort }, 'api listening');
+  const publicServer = server;
+  const adminServer = admin;
   return {
     port,
+    adminPort,
     infra,
     routes: declaredRoutes(app),
     async close() {
-      const { cut } = await closeServer(server, httpGraceMs(config.shutdownTimeoutMs));
+      const grace = httpGraceMs(config.shutdownTimeoutMs);
+      const [{ cut }] = await Promise.all([closeServer(publicServer, grace), adminServer ? closeServer(adminServer, grace) : null]);
       if (cut) infra.logger.warn('cut connections that had not finished a request in time');
       await infra.close();
     },

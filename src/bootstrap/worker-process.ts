@@ -1,12 +1,11 @@
 // What the two worker processes share: pg-boss consumers with metrics, the
 // probes on their own port, and a graceful stop that lets jobs in flight finish.
 import type { AddressInfo } from 'node:net';
-import express from 'express';
 import type { JobName } from '../domain/jobs/job-names.js';
 import { workOn, type JobHandler } from '../adapters/jobs/pg-boss-jobs.js';
-import { answerClientErrors, requireHost } from '../adapters/http/client-error.js';
+import { answerClientErrors } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
-import { probeRouter } from '../adapters/http/probes.js';
+import { buildProbeApp } from '../adapters/http/probes.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { listening, type Running } from './lifecycle.js';
@@ -41,11 +40,7 @@ export async function startWorker(
     }
   }
 
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(requireHost);
-  app.use(probeRouter({ registry: metrics.registry, ready: () => infra.ready() }));
-  app.use((_req, res) => res.status(404).json({ error: 'No such route', code: 'NOT_FOUND' }));
+  const app = buildProbeApp({ registry: metrics.registry, ready: () => infra.ready() });
   const server = app.listen(opts.port, config.host);
   answerClientErrors(server);
   await listening(server, opts.processName === 'chain-worker' ? 'CHAIN_WORKER_PORT' : 'DISPATCHER_PORT', opts.port, config.host);

@@ -27,7 +27,7 @@ import { customerRoutes } from './customers.js';
 import { walletRoutes } from './wallets.js';
 import { requireHost } from './client-error.js';
 import { errorHandler, sendError } from './error-handler.js';
-import { probeRouter } from './probes.js';
+import { probeRouter, type Probe } from './probes.js';
 import { recordMount, requestContext } from './request-context.js';
 import { fullPath, routerOf, type DeclaredRoute, type RouteSpec } from './route.js';
 import { apiRouter } from './router.js';
@@ -40,6 +40,8 @@ export interface ApiAppDeps {
   ready: () => Promise<void>;
   /** express's trust-proxy setting (TRUST_PROXY): decides req.ip, used by IP allowlists. */
   trustProxy: boolean | number | string;
+  /** The probes served on the public port: all of them in the sandbox, /healthz only when an admin port serves the rest. */
+  probes: readonly Probe[];
 }
 
 /** Every resource of /v2 with its route declarations, by mount point. */
@@ -69,7 +71,7 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   app.set('trust proxy', deps.trustProxy);
   app.use(requestContext(deps.logger, deps.metrics));
   app.use(requireHost);
-  app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }));
+  app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }, deps.probes));
 
   const v2 = apiRouter();
   v2.use(readRawBody);

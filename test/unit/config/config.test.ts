@@ -37,6 +37,22 @@ describe('configuration', () => {
     expect(messageOf({ PORT: 'eighty' })).not.toContain('\n');
   });
 
+  it('keeps the api\'s metrics and readiness on an admin port in production (PORT+3 or ADMIN_PORT), on PORT in the sandbox', () => {
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed };
+    expect(parseConfig(prod).adminPort).toBe(8083);
+    expect(parseConfig({ ...prod, PORT: '9000' }).adminPort).toBe(9003);
+    expect(parseConfig({ ...prod, ADMIN_PORT: '9464' }).adminPort).toBe(9464);
+    expect(parseConfig({}).adminPort).toBeNull();
+    expect(parseConfig({ ADMIN_PORT: '9464' }).adminPort).toBe(9464);
+    expect(messageOf({ ADMIN_PORT: 'x' })).toMatch(/^ADMIN_PORT: /);
+  });
+
+  it('throttles failed authentications at 1 a second with a burst of 20 unless told otherwise', () => {
+    expect(parseConfig({}).authFailureLimits).toEqual({ ratePerSecond: 1, burst: 20 });
+    expect(parseConfig({ AUTH_FAILURE_RATE_PER_SECOND: '5', AUTH_FAILURE_BURST: '50' }).authFailureLimits).toEqual({ ratePerSecond: 5, burst: 50 });
+    expect(messageOf({ AUTH_FAILURE_BURST: '0' })).toMatch(/^AUTH_FAILURE_BURST: /);
+  });
+
   it('requires the database, the encryption key and the seed in production, naming the missing one', () => {
     expect(messageOf({ NODE_ENV: 'production' })).toMatch(/^DATABASE_URL: required in production/);
     expect(messageOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toMatch(/^SECRET_ENCRYPTION_KEY: required/);
