@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 import { buildApiApp, declaredRoutes } from '../adapters/http/api-app.js';
 import { ALL_PROBES, buildProbeApp } from '../adapters/http/probes.js';
 import type { DeclaredRoute } from '../adapters/http/route.js';
@@ -31,17 +32,19 @@ export async function startApi(config: Config): Promise<RunningApi> {
     // With an admin port, the public port answers /v2 and /healthz only.
     probes: config.adminPort === null ? ALL_PROBES : ['healthz'],
   });
+  const serve = async (handler: Express, port: number, variable: string): Promise<Server> => {
+    const s = handler.listen(port, config.host);
+    answerClientErrors(s);
+    await listening(s, variable, port, config.host);
+    return s;
+  };
   let admin: Server | null = null;
-  let server: Server | null = null;
+  let server: Server;
   try {
     if (config.adminPort !== null) {
-      admin = buildProbeApp({ registry: infra.metrics.registry, ready: () => infra.ready() }).listen(config.adminPort, config.host);
-      answerClientErrors(admin);
-      await listening(admin, 'ADMIN_PORT', config.adminPort, config.host);
+      admin = await serve(buildProbeApp({ registry: infra.metrics.registry, ready: () => infra.ready() }), config.adminPort, 'ADMIN_PORT');
     }
-    server = app.listen(config.ports.api, config.host);
-    answerClientErrors(server);
-    await listening(server, 'PORT', config.ports.api, config.host);
+    server = await serve(app, config.ports.api, 'PORT');
   } catch (err) {
     admin?.close();
     await infra.close();
