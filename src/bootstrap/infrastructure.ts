@@ -70,7 +70,9 @@ async function openDatabase(databaseUrl: string): Promise<MikroORM> {
 }
 
 export async function openInfrastructure(config: Config, opts: InfrastructureOptions): Promise<Infrastructure> {
-  if (!config.databaseUrl) throw new Error('DATABASE_URL: required (npm start sets it for the processes it runs)');
+  if (!config.databaseUrl) {
+    throw new StartupError('DATABASE_URL: required to run a process on its own (npm start sets it for the processes it runs)');
+  }
   const logger = opts.logger ?? createLogger({ level: config.logLevel, name: opts.processName });
   const secrets = resolveSecrets(config);
   const orm = await openDatabase(config.databaseUrl);

@@ -1,13 +1,13 @@
 // `npm run migrate`: applies pending migrations for a production deployment
 // (DATABASE_URL), or to the sandbox's embedded database when it is not set.
-import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
 import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 
 const config = loadConfigOrExit(process.env, { requireSecrets: false });
 const db = config.databaseUrl
   ? { url: config.databaseUrl, stop: async () => {} }
-  : await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+  : // Loaded only here: the sandbox's tooling is not installed in production.
+    await (await import('../adapters/sandbox/embedded-postgres.js')).startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
 try {
   const { applied } = await prepareDatabase(db.url);
   process.stdout.write(`${JSON.stringify({ applied })}\n`);

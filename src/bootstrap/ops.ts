@@ -1,6 +1,9 @@
-// `npm run ops -- <command>`: the operator CLI (D11). It talks to the same
-// database as the service: DATABASE_URL, or the sandbox's embedded server of
-// DATA_DIR (started for the command when `npm start` is not running).
+// `npm run ops -- <command>`: the operator CLI (docs/operations.md). It talks
+// to the same database as the service: DATABASE_URL, or the sandbox's
+// embedded server of DATA_DIR (started for the command when `npm start` is
+// not running). Outside production it refuses a DATA_DIR that holds no
+// sandbox, rather than creating a second one whose keys the running service
+// would not know.
 import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
@@ -8,10 +11,10 @@ import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
 import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
-import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
 import { ConfigError, StartupError, parseConfig, reasonOf, type Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
+import { sandboxProblem } from './sandbox-presence.js';
 
 export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS];
 
@@ -20,7 +23,7 @@ const json = argv.includes('--json');
 const io = { out: (s: string) => process.stdout.write(`${s}\n`), err: (s: string) => process.stderr.write(`${s}\n`) };
 if (!findCommand(OPS_COMMANDS, argv)) process.exit(refuseUnknownCommand(OPS_COMMANDS, argv, io));
 
-/** A failure before the command runs: with --json still one JSON object on stdout (D11). */
+/** A failure before the command runs: with --json still one JSON object on stdout, like every result. */
 function failBeforeRunning(code: string, message: string): never {
   reportFailure(io, json, code, message, message);
   process.exit(1);
@@ -34,10 +37,17 @@ try {
   failBeforeRunning('VALIDATION_ERROR', `Configuration error: ${err.message}`);
 }
 
+if (!config.production) {
+  const problem = sandboxProblem(config);
+  if (problem) failBeforeRunning('VALIDATION_ERROR', `Configuration error: ${problem}`);
+}
+
 let db: { url: string; stop: () => Promise<void> } = { url: config.databaseUrl ?? '', stop: async () => {} };
 let infra: Infrastructure;
 try {
   if (!config.databaseUrl) {
+    // Loaded only here: the sandbox's tooling is not installed in production.
+    const { startEmbeddedPostgres } = await import('../adapters/sandbox/embedded-postgres.js');
     db = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
     await prepareDatabase(db.url);
   }

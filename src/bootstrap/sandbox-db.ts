@@ -2,10 +2,14 @@
 // its own process group, so Ctrl-C reaches only the supervisor, which stops
 // the service processes first and this one last.
 import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
-import { loadConfigOrExit } from './config.js';
+import { loadConfigOrExit, reasonOf } from './config.js';
 
 const config = loadConfigOrExit();
-const db = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort });
+const db = await startEmbeddedPostgres({ dataDir: config.dataDir, port: config.embeddedPgPort }).catch((err: unknown) => {
+  // One line; the supervisor then stops with its own.
+  process.stderr.write(`embedded PostgreSQL: ${reasonOf(err)}\n`);
+  process.exit(1);
+});
 let stopping = false;
 const stop = () => {
   if (stopping) return;

@@ -4,11 +4,13 @@
 // SIGTERM stops the service processes, then the database, and exits 0.
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
-import { loadConfigOrExit } from './config.js';
+import { lockDataDir, unlockDataDir } from '../adapters/sandbox/sandbox-lock.js';
+import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
+import { firstPortProblem } from './sandbox-ports.js';
 import { resolveSecrets } from './secrets.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -16,8 +18,23 @@ const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'supervisor' });
+const dataDir = resolve(config.dataDir);
 
-mkdirSync(config.dataDir, { recursive: true });
+/** A start-up failure: one line naming the cause and the setting that moves it, exit 1. */
+function fail(message: string): never {
+  process.stderr.write(`Startup error: ${message}\n`);
+  process.exit(1);
+}
+
+// Every port is checked before anything starts: a busy one is one line.
+const portProblem = await firstPortProblem(config);
+if (portProblem) fail(portProblem);
+mkdirSync(dataDir, { recursive: true });
+const holder = lockDataDir(dataDir);
+if (holder !== null) {
+  fail(`DATA_DIR: ${dataDir} is in use by the sandbox running as pid ${holder}; stop it first, or start this one with its own DATA_DIR and PORT`);
+}
+process.on('exit', () => unlockDataDir(dataDir));
 resolveSecrets(config); // generates the sandbox's key and seed on the first run
 
 function spawnChild(name: string, env: NodeJS.ProcessEnv): ChildProcess {
@@ -43,9 +60,15 @@ interface Supervised {
   startedAt: number;
 }
 
-const { url: databaseUrl, child: dbChild } = await startDatabase();
-const { applied } = await prepareDatabase(databaseUrl);
-if (applied.length) logger.info({ applied }, 'migrations applied');
+let databaseUrl: string;
+let dbChild: ChildProcess | null;
+try {
+  ({ url: databaseUrl, child: dbChild } = await startDatabase());
+  const { applied } = await prepareDatabase(databaseUrl);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+} catch (err) {
+  fail(`the database did not start (${reasonOf(err)})`);
+}
 
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
 // The local sandbox confirms after 2 blocks (D12) unless told otherwise.
@@ -89,6 +112,20 @@ async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
 }
 
 const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+/** A word for a POSIX shell: as is when plain, else single-quoted. */
+const sh = (s: string) => (/^[\w/.:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+/** What a second terminal needs to find this sandbox: the same DATA_DIR, and DATABASE_URL when one was given (password masked). */
+const opsEnv = [`DATA_DIR=${sh(dataDir)}`];
+if (config.databaseUrl) {
+  const u = new URL(config.databaseUrl);
+  if (u.password) u.password = 'PASSWORD';
+  opsEnv.push(`DATABASE_URL=${sh(u.toString())}`);
+}
+const shownDatabase = (() => {
+  const u = new URL(databaseUrl);
+  if (config.databaseUrl && u.password) u.password = '***';
+  return u.toString();
+})();
 const apiUrl = `http://${host}:${config.ports.api}`;
 // The banner goes out once all three processes answer /readyz.
 const readiness = [
@@ -100,10 +137,19 @@ void Promise.all(readiness).then((all) => {
   const ok = all.every(Boolean);
   if (ok) {
     process.stdout.write(
-      `\nWallet service sandbox is running.\n  API base URL:  ${apiUrl}/v2\n` +
-        `  chain-worker:  http://${host}:${config.ports.chainWorker}/healthz\n` +
-        `  dispatcher:    http://${host}:${config.ports.dispatcher}/healthz\n` +
-        `  data:          ${config.dataDir}\n  Create a workspace: npm run ops -- workspace create --name demo --json\n\n`,
+      [
+        '',
+        'Wallet service sandbox is running.',
+        `  API base URL:  ${apiUrl}/v2`,
+        `  chain-worker:  http://${host}:${config.ports.chainWorker}/healthz`,
+        `  dispatcher:    http://${host}:${config.ports.dispatcher}/healthz`,
+        `  database:      ${shownDatabase}`,
+        `  data:          ${dataDir}`,
+        '  In another terminal, create a workspace:',
+        `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- workspace create --name demo --json`,
+        '',
+        '',
+      ].join('\n'),
     );
   } else if (!stopping) {
     logger.error('the service processes did not all become ready within 60 s');

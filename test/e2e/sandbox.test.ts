@@ -1,6 +1,8 @@
 // `npm start` end to end: the supervisor, the embedded PostgreSQL, the three
 // processes, the ops CLI and a signed request over real HTTP.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,8 @@ let sandbox: Spawned | undefined;
 let workspace: { workspace_id: string; live_key: { key_id: string; secret: string }; test_key: { key_id: string; secret: string } };
 
 const base = () => `http://127.0.0.1:${port}`;
+/** The test key made by running the banner's command. */
+let pasted: { keyId: string; secret: string };
 const testKey = () => ({ keyId: workspace.test_key.key_id, secret: workspace.test_key.secret });
 const health = async (p: number) => (await (await fetch(`http://127.0.0.1:${p}/healthz`)).json()) as { pid: number };
 
@@ -41,7 +45,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-'));
   port = await freePort();
   const { DATABASE_URL: _ignored, ...rest } = process.env;
-  env = { ...rest, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  // No EMBEDDED_PG_PORT: the sandbox picks a free port and remembers it in DATA_DIR.
+  const { EMBEDDED_PG_PORT: _p, ...clean } = rest;
+  env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
   // The ports after PORT belong to the workers; make sure they are free too.
   sandbox = await startSandbox();
 }, 120_000);
@@ -54,6 +60,73 @@ afterAll(async () => {
 describe('npm start (local sandbox)', () => {
   it('prints the API base URL only once all three processes are ready', () => {
     expect(readyAtBanner).toEqual([200, 200, 200]);
+  });
+
+  it('prints the exact command for a second terminal; pasted into a shell as printed, it gives keys that work', async () => {
+    const command = /In another terminal, create a workspace:\n\s+(.+)\n/.exec(sandbox!.output())?.[1];
+    expect(command).toBeDefined();
+    expect(command).toContain(`DATA_DIR=${dataDir}`);
+    // A shell with none of the sandbox's settings, as a fresh terminal has.
+    const { DATA_DIR: _d, PORT: _p, DATABASE_URL: _u, ...bare } = process.env;
+    const shell = spawn('bash', ['-c', command!], { env: bare, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const [code] = await once(shell, 'exit');
+    expect(code).toBe(0);
+    const ws = JSON.parse(out) as typeof workspace;
+    pasted = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
+    const res = await call(base(), pasted, { path: '/v2/chains?pasted=1' });
+    expect(res.status).toBe(200);
+    expect(readFileSync(join(dataDir, 'postgres.port'), 'utf8').trim()).toMatch(/^\d+$/);
+  }, 60_000);
+
+  it('refuses a second start on the same PORT, or on the same DATA_DIR, in one line, and starts nothing', async () => {
+    const samePort = spawnEntry('src/bootstrap/start.ts', { ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-e2e-2-')) });
+    const first = await samePort.exit();
+    expect(first.code).toBe(1);
+    expect(samePort.output().trim()).toBe(
+      `Startup error: PORT: 127.0.0.1:${port} is already in use (another sandbox, or another program); stop it, or set PORT`,
+    );
+    const sameDir = spawnEntry('src/bootstrap/start.ts', { ...env, PORT: String(await freePort()) });
+    const second = await sameDir.exit();
+    expect(second.code).toBe(1);
+    expect(sameDir.output().trim()).toMatch(new RegExp(`^Startup error: DATA_DIR: ${dataDir} is in use by the sandbox running as pid \\d+; `));
+    // The first sandbox is unharmed.
+    expect((await call(base(), pasted, { path: '/v2/chains?after=second' })).status).toBe(200);
+  }, 60_000);
+
+  it('runs a second sandbox beside the first with another PORT and DATA_DIR', async () => {
+    const otherDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-3-'));
+    let otherPort = await freePort();
+    while ([port, port + 1, port + 2].some((p) => Math.abs(p - otherPort) < 3)) otherPort = await freePort();
+    const otherEnv = { ...env, DATA_DIR: otherDir, PORT: String(otherPort) };
+    const other = spawnEntry('src/bootstrap/start.ts', otherEnv);
+    try {
+      await other.waitFor(/In another terminal, create a workspace/, 90_000);
+      const created = await runEntry('src/bootstrap/ops.ts', otherEnv, ['workspace', 'create', '--name', 'beside', '--json']);
+      expect(created.code).toBe(0);
+      const ws = JSON.parse(created.stdout) as typeof workspace;
+      const key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
+      expect((await call(`http://127.0.0.1:${otherPort}`, key, { path: '/v2/chains' })).status).toBe(200);
+      // Each sandbox knows only its own keys.
+      expect((await call(base(), key, { path: '/v2/chains?other' })).status).toBe(401);
+    } finally {
+      other.child.kill('SIGTERM');
+      expect((await other.exit()).code).toBe(0);
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+    expect((await call(base(), pasted, { path: '/v2/chains?after=beside' })).status).toBe(200);
+  }, 150_000);
+
+  it('ops refuses a DATA_DIR that holds no sandbox, in one line naming DATA_DIR, and creates nothing', async () => {
+    const empty = join(tmpdir(), `wallet-e2e-none-${process.pid}`);
+    const json = await runEntry('src/bootstrap/ops.ts', { ...env, DATA_DIR: empty }, ['workspace', 'create', '--name', 'x', '--json']);
+    expect(json.code).toBe(1);
+    const failure = JSON.parse(json.stdout) as { error: string; code: string };
+    expect(failure).toEqual({ code: 'VALIDATION_ERROR', error: expect.stringMatching(new RegExp(`^Configuration error: DATA_DIR: no sandbox in ${empty} yet; start one with npm start`)) });
+    const text = await runEntry('src/bootstrap/ops.ts', { ...env, DATA_DIR: empty }, ['workspace', 'create', '--name', 'x']);
+    expect([text.code, text.stdout, text.stderr.trim().split('\n').length]).toEqual([1, '', 1]);
+    expect(existsSync(empty)).toBe(false);
   });
 
   it('creates a workspace with the ops CLI against the running sandbox, printing one JSON object', async () => {

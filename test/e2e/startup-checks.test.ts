@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../support/free-port.js';
-import { runEntry } from '../support/processes.js';
+import { opsEnv, runEntry } from '../support/processes.js';
 
 const adminUrl = inject('pgAdminUrl');
 const emptyDb = `empty_${randomBytes(4).toString('hex')}`;
@@ -72,11 +72,21 @@ describe('start-up checks', () => {
       [{ DATABASE_URL: urlOf(emptyDb), PORT: 'eighty' }, 'VALIDATION_ERROR', /^Configuration error: PORT: /],
     ];
     for (const [extra, code, message] of cases) {
-      const res = await runEntry('src/bootstrap/ops.ts', env(extra), ['ledger', 'check', '--json']);
+      const res = await runEntry('src/bootstrap/ops.ts', { ...env(extra), SECRET_ENCRYPTION_KEY: opsEnv('').SECRET_ENCRYPTION_KEY, MASTER_SEED: opsEnv('').MASTER_SEED }, ['ledger', 'check', '--json']);
       expect(res.code).toBe(1);
       const out = JSON.parse(res.stdout) as { error: string; code: string };
       expect(out.code).toBe(code);
       expect(out.error).toMatch(message);
     }
   }, 60_000);
+});
+
+describe('a process run on its own', () => {
+  it('refuses to start without DATABASE_URL outside production in one line, not a stack trace', async () => {
+    const { DATABASE_URL: _u, NODE_ENV: _n, ...rest } = process.env;
+    const res = await runEntry('src/bootstrap/api.ts', { ...rest, DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe('Startup error: DATABASE_URL: required to run a process on its own (npm start sets it for the processes it runs)');
+    expect(res.stdout).toBe('');
+  });
 });

@@ -11,7 +11,7 @@ import { creditDeposit } from '../../src/domain/ledger/entries.js';
 import { Amount } from '../../src/domain/money/amount.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { call, createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
-import { runEntry } from '../support/processes.js';
+import { opsEnv, runEntry } from '../support/processes.js';
 
 const t = useTestApi();
 let api: TestApi;
@@ -26,7 +26,7 @@ const quote = (body: unknown, key: { keyId: string; secret: string } = ws.testKe
 const ops = async (...args: string[]) => {
   const res = await runEntry(
     'src/bootstrap/ops.ts',
-    { ...process.env, DATABASE_URL: t.db.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-ops-')), LOG_LEVEL: 'silent' },
+    opsEnv(t.db.url, { DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-ops-')) }),
     [...args, '--json'],
   );
   return { code: res.code, out: res.stdout ? JSON.parse(res.stdout) : null, err: res.stderr };

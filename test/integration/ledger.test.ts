@@ -24,7 +24,7 @@ import { Amount } from '../../src/domain/money/amount.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { call, createWorkspace, startTestApi, testConfig } from '../support/harness.js';
-import { runEntry } from '../support/processes.js';
+import { opsEnv, runEntry } from '../support/processes.js';
 
 let db: TestDatabase;
 let api: Awaited<ReturnType<typeof startTestApi>>;
@@ -37,7 +37,7 @@ const net = 'TRON_TESTNET' as const;
 
 async function opsLedgerCheck() {
   const dataDir = mkdtempSync(join(tmpdir(), 'wallet-ops-'));
-  const res = await runEntry('src/bootstrap/ops.ts', { ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, [
+  const res = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url, { DATA_DIR: dataDir }), [
     'ledger',
     'check',
     '--json',

@@ -5,6 +5,22 @@ import { once } from 'node:events';
 
 export const TSX = ['--import', 'tsx'];
 
+/**
+ * The environment of an ops command against a test database: its secrets are
+ * given, as a deployment gives them (outside production ops otherwise wants a
+ * DATA_DIR holding a sandbox).
+ */
+export function opsEnv(databaseUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SECRET_ENCRYPTION_KEY: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    MASTER_SEED: 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
 export interface Spawned {
   child: ChildProcess;
   output: () => string;

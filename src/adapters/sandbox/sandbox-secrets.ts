@@ -2,7 +2,7 @@
 // encryption key (file mode 0600) and the master seed, stored encrypted with it.
 // Production never comes here: there both come from the environment.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
@@ -30,4 +30,10 @@ export function sandboxMasterSeed(dataDir: string, encryptionKey: string): strin
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const sealed = createOnce(join(dir, 'master-seed.enc'), () => cipher.encrypt(generateMnemonic(wordlist, 256)));
   return cipher.decrypt(sealed);
+}
+
+/** True when DATA_DIR already holds the sandbox secrets asked for. Creates nothing. */
+export function hasSandboxSecrets(dataDir: string, needs: { key: boolean; seed: boolean }): boolean {
+  const dir = join(dataDir, 'secrets');
+  return (!needs.key || existsSync(join(dir, 'encryption.key'))) && (!needs.seed || existsSync(join(dir, 'master-seed.enc')));
 }
