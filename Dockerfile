@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # One image for the three processes (api, chain-worker, dispatcher), the
-# migration runner and the ops CLI; the command decides which one runs.
+# migration runner and the ops CLI; the command decides which one runs. It
+# holds the compiled JavaScript and the production dependencies only: the
+# sandbox's tooling (embedded PostgreSQL, tsx) is a dev dependency.
 #   docker build -t wallet-service .
 #   docker run --env-file .env wallet-service                                      # api
 #   docker run --env-file .env wallet-service node dist/src/bootstrap/dispatcher.js
@@ -34,8 +36,9 @@ COPY --from=build /app/dist ./dist
 # Nothing is written to disk in production: secrets come from the environment
 # and the data lives in PostgreSQL, so the process runs unprivileged.
 USER node
-# api on PORT (8080); chain-worker and dispatcher probes on PORT+1 and PORT+2.
-EXPOSE 8080 8081 8082
+# api on PORT (8080: /v2 and /healthz) and its admin port PORT+3 (8083:
+# /readyz, /metrics); chain-worker and dispatcher probes on PORT+1 and PORT+2.
+EXPOSE 8080 8081 8082 8083
 # Node itself is PID 1 (not npm), so SIGTERM reaches the process's handler and
 # it stops gracefully within 10 s.
 CMD ["node", "dist/src/bootstrap/api.js"]
