@@ -71,7 +71,8 @@ try {
 }
 
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
-// The local sandbox confirms after 2 blocks (D12) unless told otherwise.
+// The local sandbox confirms after 2 blocks unless told otherwise
+// (docs/operations.md#the-local-sandbox).
 for (const network of ['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET']) env[`${network}_CONFIRMATIONS`] ??= '2';
 const processes: Supervised[] = ['api', 'chain-worker', 'dispatcher'].map((name) => ({
   name,

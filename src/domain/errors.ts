@@ -1,4 +1,4 @@
-// Business failures carry a stable code from the contract (section 7); the HTTP
+// Business failures carry a stable code (docs/api.md#error-codes); the HTTP
 // adapter maps code → status in one table. Messages are human text only.
 export type ErrorCode =
   | 'VALIDATION_ERROR'

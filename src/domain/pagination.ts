@@ -1,4 +1,4 @@
-// Pagination of every list endpoint (contract 4, 2.13): page from 1, limit
+// Pagination of every list endpoint (docs/api.md#pagination): page from 1, limit
 // 1..100 (default 20), newest first with ties broken by id.
 export const PAGE_DEFAULT_LIMIT = 20;
 export const PAGE_MAX_LIMIT = 100;

@@ -111,7 +111,7 @@ export interface LedgerRepo {
 
 /** Fee configuration of the operator (ops fees ...): tiers and per-workspace overrides. */
 export interface FeeConfigRepo {
-  /** The configured tiers, or the D13 defaults when none is configured. */
+  /** The configured tiers, or the defaults of docs/api.md#fee-schedule when none is configured. */
   tiers(): Promise<FeeTier[]>;
   setTier(tier: FeeTier): Promise<void>;
   override(workspaceId: string): Promise<FeeOverride | null>;
@@ -229,8 +229,9 @@ export interface NetworkRegistry {
 }
 
 /**
- * Custody of keys (D15). The local adapter derives from a BIP-39 seed held in
- * memory; a KMS/HSM adapter can replace it. No private key ever leaves it.
+ * Custody of keys (docs/operations.md#custody-and-address-derivation). The
+ * local adapter derives from a BIP-39 seed held in memory; a KMS/HSM adapter
+ * can replace it. No private key ever leaves it.
  */
 export interface SignerPort {
   /** The public address at `path`, in the chain's canonical format. */

@@ -34,7 +34,7 @@ export interface WalletClientOptions {
   maxRetryAfterSeconds?: number;
 }
 
-/** Options of a create: the key makes retries of it safe (contract 4.1). */
+/** Options of a create: the key makes retries of it safe (docs/api.md#idempotency). */
 export interface CreateOptions {
   /** 1–255 characters of A-Z a-z 0-9 _ -; a UUIDv4 is generated when omitted. */
   idempotencyKey?: string;
@@ -88,14 +88,14 @@ export class WalletClient {
     });
   }
 
-  // --- Chains (D8) ---
+  // --- Chains (docs/api.md#chains) ---
 
   /** The chains enabled on the key's network, with their assets. */
   listChains(options: CallOptions = {}): Promise<WithResponse<ChainList>> {
     return this.request('GET', '/v2/chains', options);
   }
 
-  // --- API keys (4.6) ---
+  // --- API keys (docs/api.md#api-keys) ---
 
   /**
    * The response carries `secret`, shown this once. Not idempotent: the
@@ -120,7 +120,7 @@ export class WalletClient {
     return this.request('DELETE', `/v2/api-keys/${segment(id)}`, options);
   }
 
-  // --- Customers (4.5, D2) ---
+  // --- Customers (docs/api.md#customers) ---
 
   /** A duplicate external_ref in the workspace and network raises ConflictError (409 CONFLICT). */
   createCustomer(params: CreateCustomerParams, options?: CreateOptions): Promise<WithResponse<Customer>> {
@@ -145,7 +145,7 @@ export class WalletClient {
     return this.request('PATCH', `/v2/customers/${segment(id)}`, { body: params, ...options });
   }
 
-  // --- Wallets (4.4, D2, D6) ---
+  // --- Wallets (docs/api.md#wallets) ---
 
   /** Derives a new address on the key's network; the response has no external_ref. */
   createWallet(params: CreateWalletParams, options?: CreateOptions): Promise<WithResponse<Wallet>> {
@@ -172,7 +172,7 @@ export class WalletClient {
     return this.request('POST', `/v2/wallets/${segment(id)}/archive`, { idempotencyKey: randomUUID(), signal: options.signal });
   }
 
-  // --- Balances (D7) ---
+  // --- Balances (docs/api.md#balances) ---
 
   /** One row per asset the workspace ever held on the key's network; amounts stay decimal strings. */
   getBalances(params: GetBalancesParams = {}, options: CallOptions = {}): Promise<WithResponse<BalanceList>> {
@@ -180,7 +180,7 @@ export class WalletClient {
     return this.request('GET', '/v2/balances', { query: { chain, asset }, ...options });
   }
 
-  // --- Fees (2.10, 4.8, D8) ---
+  // --- Fees (docs/api.md#fee-quotes) ---
 
   /**
    * An indicative fee; creates nothing. The server does not deduplicate

@@ -1,5 +1,5 @@
 // Errors the client raises: one class per kind of failure, each carrying the
-// API's stable `code` (contract 7, D1) so callers branch on code, never on text.
+// API's stable `code` (docs/api.md#errors) so callers branch on code, never on text.
 
 export interface WalletApiErrorInit {
   /** HTTP status, or null when no HTTP response arrived. */
@@ -94,7 +94,7 @@ export function errorFromResponse(
   const b: ErrorBody = body !== null && typeof body === 'object' ? (body as ErrorBody) : {};
   const init: WalletApiErrorInit = {
     status,
-    // A proxy in front of the service may answer without the contract's body.
+    // A proxy in front of the service may answer without the API's error body (docs/api.md#errors).
     code: typeof b.code === 'string' ? b.code : 'UNKNOWN_ERROR',
     message: typeof b.error === 'string' ? b.error : `HTTP ${status}`,
     requestId: headers.get('x-request-id'),

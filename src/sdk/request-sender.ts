@@ -1,6 +1,6 @@
 // The engine under every endpoint method: builds the exact request target,
-// serialises the body once, signs those bytes (contract 5.2), sends them,
-// retries what is safe and turns error responses into typed errors.
+// serialises the body once, signs those bytes (docs/api.md#authentication),
+// sends them, retries what is safe and turns error responses into typed errors.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   ApiConnectionError,

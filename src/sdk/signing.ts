@@ -1,5 +1,5 @@
-// Request signing of contract 5.2, shared by the client SDK and anything else
-// that must sign like an integrator: HMAC-SHA256 over
+// Request signing (docs/api.md#authentication), shared by the client SDK and
+// anything else that must sign like an integrator: HMAC-SHA256 over
 // TIMESTAMP.METHOD.PATH.BODY_SHA256 with the key's secret.
 import { createHash, createHmac } from 'node:crypto';
 

@@ -1,4 +1,4 @@
-// The vocabulary shared by every resource of the API (contract 2.1, 2.2, 2.13)
+// The vocabulary shared by every resource of the API (docs/api.md#overview)
 // and the response metadata the client attaches to each result.
 
 export type BaseChain = 'TRON' | 'BSC' | 'ETH';
@@ -19,7 +19,7 @@ export type DecimalString = string;
 /** ISO 8601 date-time, as the API sends it. */
 export type DateTimeString = string;
 
-/** List responses (2.13). */
+/** List responses (docs/api.md#pagination). */
 export interface Page<T> {
   /** All matching records, not just this page. */
   total: number;

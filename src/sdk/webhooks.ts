@@ -1,4 +1,4 @@
-// Verifying webhook deliveries (contract 6.3, 6.4): the receiver's half of the
+// Verifying webhook deliveries (docs/api.md#webhooks): the receiver's half of the
 // endpoint secret, and signWebhook, its inverse, for receivers' own tests.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DateTimeString } from './types.js';
@@ -37,7 +37,7 @@ export interface VerifyWebhookInput {
 }
 
 export interface VerifiedWebhook<TData = Record<string, unknown>> {
-  // Unknown names are let through: events are added over time (contract 9).
+  // Unknown names are let through: events are added over time (docs/api.md#compatibility).
   event: WebhookEventName | (string & {});
   created_at: DateTimeString;
   data: TData;

@@ -153,7 +153,7 @@ describe('npm start (local sandbox)', () => {
     const res = await call(base(), testKey(), { path: '/v2/chains' });
     expect(res.status).toBe(200);
     expect(res.body.data.every((c: { chain: string; enabled: boolean }) => c.chain.endsWith('_TESTNET') && c.enabled)).toBe(true);
-    // The local sandbox confirms after 2 blocks (D12).
+    // The local sandbox confirms after 2 blocks (docs/operations.md#the-local-sandbox).
     expect(res.body.data.every((c: { required_confirmations: number }) => c.required_confirmations === 2)).toBe(true);
   });
 
@@ -208,7 +208,7 @@ describe('npm start (local sandbox)', () => {
     expect(JSON.parse(on.stdout)).toEqual({ chain: 'ETH_TESTNET', enabled: true });
     const bad = await runEntry('src/bootstrap/ops.ts', env, ['chain', 'enable', '--chain', 'SOL_MAINNET', '--json']);
     expect(bad.code).toBe(2);
-    expect(JSON.parse(bad.stdout).code).toBe('VALIDATION_ERROR'); // D11: one JSON object on stdout, failures too
+    expect(JSON.parse(bad.stdout).code).toBe('VALIDATION_ERROR'); // one JSON object on stdout, failures too (README.md#operator-cli)
   });
 
   it('stops on SIGTERM with exit code 0 within 10 seconds, and a second start reuses the data', async () => {

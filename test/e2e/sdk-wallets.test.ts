@@ -59,7 +59,7 @@ describe('customers and wallets through the SDK', () => {
     expect(err.code).toBe('IDEMPOTENCY_MISMATCH');
   });
 
-  it('answers CONFLICT, VALIDATION_ERROR, CHAIN_NOT_ENABLED and NOT_FOUND as the contract says', async () => {
+  it('answers CONFLICT, VALIDATION_ERROR, CHAIN_NOT_ENABLED and NOT_FOUND as docs/api.md says', async () => {
     await test.createCustomer({ external_ref: 'twice' });
     expect(await failure(test.createCustomer({ external_ref: 'twice' }))).toBeInstanceOf(ConflictError);
     const pair = await failure(test.createWallet({ chain: 'ETH', asset: 'USDT_TRON' }));

@@ -1,6 +1,7 @@
 // Start-up refuses, in one line naming the cause, what would otherwise fail
 // later or silently: an unreachable, missing or unmigrated database, a bad
-// TRUST_PROXY. The ops CLI keeps its --json promise (D11) even then.
+// TRUST_PROXY. The ops CLI keeps its --json promise (README.md#operator-cli)
+// even then.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// API key management over real HTTP (contract 4.6, 3.5, 5.4).
+// API key management over real HTTP (docs/api.md#api-keys).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { createWorkspace, uniqueCall, useTestApi, type TestApi } from '../support/harness.js';

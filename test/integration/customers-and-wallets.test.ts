@@ -260,7 +260,7 @@ describe('wallets', () => {
     const mainnet = await req(ws.liveKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH' });
     expect([mainnet.status, mainnet.body.code]).toEqual([422, 'CHAIN_NOT_ENABLED']);
     const set = api.infra.container.resolve(SetNetworkEnabled);
-    // A mainnet with no node URL cannot be switched on (D12).
+    // A mainnet with no node URL cannot be switched on (docs/operations.md#networks).
     await expect(set.execute('ETH_MAINNET', true)).rejects.toMatchObject({ code: 'UNPROCESSABLE' });
     await set.execute('TRON_TESTNET', false);
     try {

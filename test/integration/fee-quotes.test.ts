@@ -1,4 +1,4 @@
-// POST /v2/fees/quote over real HTTP (contract 2.10, 4.8; D8, D13), with the
+// POST /v2/fees/quote over real HTTP (docs/api.md#fee-quotes, #fee-schedule), with the
 // operator's tiers and overrides set through the ops CLI.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -33,7 +33,7 @@ const ops = async (...args: string[]) => {
 };
 
 describe('POST /v2/fees/quote', () => {
-  it('returns every D8 field for a deposit quote: 100 USDT_TRON on STANDARD pays the 1.000000 minimum', async () => {
+  it('returns every documented field for a deposit quote: 100 USDT_TRON on STANDARD pays the 1.000000 minimum', async () => {
     const res = await quote({ direction: 'deposit', chain: 'TRON', asset: 'USDT_TRON', amount: '100' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({

@@ -41,7 +41,7 @@ describe('GET /v2/chains', () => {
     const chains = res.body.data.map((c: { chain: string }) => c.chain).sort();
     expect(chains).toEqual(['BSC_TESTNET', 'ETH_TESTNET', 'TRON_TESTNET']);
     const eth = res.body.data.find((c: { chain: string }) => c.chain === 'ETH_TESTNET');
-    // In the sandbox the testnets are on from the start (D12).
+    // In the sandbox the testnets are on from the start (docs/operations.md#networks).
     expect(eth).toMatchObject({ base_chain: 'ETH', required_confirmations: 6, enabled: true });
     expect(eth.assets).toContainEqual({ asset: 'ETH', decimals: 18, chain_decimals: 18, contract_address: null });
     const bsc = res.body.data.find((c: { chain: string }) => c.chain === 'BSC_TESTNET');
@@ -50,7 +50,7 @@ describe('GET /v2/chains', () => {
     expect(eth.assets.map((a: { asset: string }) => a.asset).sort()).toEqual(['ETH', 'EURC_ETH', 'USDC_ETH', 'USDT_ETH']);
     const tron = res.body.data.find((c: { chain: string }) => c.chain === 'TRON_TESTNET');
     expect(tron.assets).toEqual([{ asset: 'USDT_TRON', decimals: 6, chain_decimals: 6, contract_address: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' }]);
-    // D8: contract_address is null for the native assets only.
+    // contract_address is null for the native assets only (docs/api.md#chains).
     for (const chain of res.body.data as { assets: { asset: string; contract_address: string | null }[] }[]) {
       for (const a of chain.assets) expect(a.contract_address === null).toBe(['ETH', 'BNB', 'TRX'].includes(a.asset));
     }

@@ -1,4 +1,4 @@
-// Idempotency (contract 4.1) against the real database, through POST
+// Idempotency (docs/api.md#idempotency) against the real database, through POST
 // /v2/customers over HTTP and the service directly.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunIdempotently } from '../../src/application/idempotency/run-idempotently.js';

@@ -1,5 +1,6 @@
-// D9 rate limit across two api processes sharing the database, last_used_at,
-// and the client address behind a trusted proxy (TRUST_PROXY).
+// The per-key rate limit (docs/api.md#limits) across two api processes sharing
+// the database, last_used_at, and the client address behind a trusted proxy
+// (TRUST_PROXY).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { authHeaders } from '../../src/sdk/signing.js';
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T>(text, params);
 
-describe('rate limit (D9)', () => {
+describe('rate limit per API key', () => {
   it('lets about 100 of 300 requests in one second through, across two api processes; the rest get 429 with Retry-After', async () => {
     const other = await createWorkspace(api, 'busy');
     const started = Date.now();

@@ -49,7 +49,7 @@ export const evmBytesFromTronAddress = (address: string): Uint8Array | null => {
 
 const normalizeEvm = (address: string): string | null => {
   if (!EVM_HEX.test(address)) return null;
-  // Only the exact EIP-55 form is accepted: the contract asks for checksummed
+  // Only the exact EIP-55 form is accepted: docs/api.md#addresses asks for checksummed
   // hex, and the checksum is what catches a mistyped withdrawal destination.
   // All-lowercase or all-uppercase input carries no checksum, so it is refused
   // rather than silently upgraded.

@@ -1,5 +1,6 @@
 // The one place networks are configured: node URL, required confirmations and
-// token contracts per network (D12). Later features extend this table.
+// token contracts per network (docs/operations.md#network-settings). Later
+// features extend this table.
 import { ASSET_SPECS, CHAIN_ASSETS, NETWORKS, baseChainOf, sideOf, type Asset, type Network } from '../../domain/money/networks.js';
 import type { NetworkConfig, NetworkRegistry, NetworkSwitches } from '../../domain/ports.js';
 
@@ -10,7 +11,7 @@ export interface NetworkSetting {
   contracts: Partial<Record<Asset, string>>;
 }
 
-/** Default confirmations (D12): mainnets by chain, testnets 6. */
+/** Default confirmations (docs/operations.md#network-settings): mainnets by chain, testnets 6. */
 export const DEFAULT_CONFIRMATIONS: Record<Network, number> = {
   ETH_MAINNET: 12,
   BSC_MAINNET: 15,
@@ -32,7 +33,7 @@ export const MAINNET_CONTRACTS: Partial<Record<Network, Partial<Record<Asset, st
 };
 
 /**
- * The token contracts of the local sandbox's testnets (D12). The local chains
+ * The token contracts of the local sandbox's testnets. The local chains
  * deploy each token from one fixed deployer (anvil's well-known account #9,
  * 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720) as its first transactions, so
  * the addresses are known before any chain runs: nonce 0 on each chain holds
@@ -57,7 +58,8 @@ export const SANDBOX_TOKEN_DEPLOYER = '0xa0Ee7A142d267C1f36714E4a8F75612F20a7972
 /**
  * The configured networks with the operator's switches applied. A network is
  * on by default when its node URL is configured, and in the local sandbox the
- * testnets are on from the start (D12); `ops chain enable|disable` overrides.
+ * testnets are on from the start (docs/operations.md#networks); `ops chain
+ * enable|disable` overrides.
  */
 export class ConfiguredNetworkRegistry implements NetworkRegistry {
   constructor(
@@ -75,7 +77,7 @@ export class ConfiguredNetworkRegistry implements NetworkRegistry {
     return NETWORKS.map((network) => {
       const s = this.settings.find((x) => x.network === network);
       const base = baseChainOf(network);
-      // A mainnet with no node URL is not enabled (D12), whatever the switch says.
+      // A mainnet with no node URL is not enabled (docs/operations.md#networks), whatever the switch says.
       const configured = Boolean(s?.rpcUrl) || (this.sandbox && sideOf(network) === 'test');
       const enabled = configured && (overrides[network] ?? true);
       return {

@@ -1,5 +1,5 @@
-// ops chain enable | disable --chain NETWORK (D11, D12): new wallets and
-// withdrawals only; monitoring of existing addresses never stops.
+// ops chain enable | disable --chain NETWORK (docs/operations.md#networks): new
+// wallets and withdrawals only; monitoring of existing addresses never stops.
 import { z } from 'zod';
 import { SetNetworkEnabled } from '../../application/chains/set-network-enabled.js';
 import { NETWORKS } from '../../domain/money/networks.js';

@@ -1,4 +1,5 @@
-// ops fees tier set|list, fees override set|clear (D11, D13) and ledger check.
+// ops fees tier set|list, fees override set|clear and ledger check
+// (docs/operations.md#fee-schedule, #ledger-reconciliation).
 import { z } from 'zod';
 import { ManageFeeSchedule } from '../../application/fees/manage-fee-schedule.js';
 import { CheckLedger } from '../../application/ledger/check-ledger.js';

@@ -20,7 +20,7 @@ export function usage(commands: OpsCommand[]): string {
 
 /**
  * A failure: with --json one JSON object { error, code } on stdout, like every
- * other result (D11), else a line on stderr.
+ * other result (README.md#operator-cli), else a line on stderr.
  */
 export function reportFailure(io: OpsIo, json: boolean, code: string, message: string, text = `error: ${message}`): void {
   if (json) io.out(JSON.stringify({ error: message, code }));

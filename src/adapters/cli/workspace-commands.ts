@@ -1,4 +1,5 @@
-// ops workspace create | deactivate | activate, key issue (D11).
+// ops workspace create | deactivate | activate, key issue
+// (docs/operations.md#workspaces-and-keys).
 import { z } from 'zod';
 import { CreateWorkspace } from '../../application/workspaces/create-workspace.js';
 import { IssueOperatorKey } from '../../application/workspaces/issue-operator-key.js';

@@ -1,4 +1,4 @@
-// /v2/api-keys (contract 4.6): create (secret shown once), list, revoke.
+// /v2/api-keys (docs/api.md#api-keys): create (secret shown once), list, revoke.
 import { z } from 'zod';
 import type { CreateApiKey } from '../../application/api-keys/create-api-key.js';
 import type { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
@@ -15,7 +15,7 @@ import { scope } from '../../domain/auth/principal.js';
 const createBody = z.strictObject({
   label: z.string().trim().min(1).max(255),
   scopes: z.array(z.enum(SCOPES)).max(SCOPES.length * 2).optional(),
-  // null is accepted where the resource shows null (2.7): no permission, no restriction, no expiry.
+  // null is accepted where the resource shows null (docs/api.md#api-keys): no permission, no restriction, no expiry.
   permission: z.enum(LEGACY_PERMISSIONS).nullable().optional(),
   allowed_ips: z.array(z.string().max(64)).max(100).nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),

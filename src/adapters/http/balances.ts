@@ -1,4 +1,4 @@
-// GET /v2/balances (D7): { data: [{ chain, asset, available, locked, total }] }.
+// GET /v2/balances (docs/api.md#balances): { data: [{ chain, asset, available, locked, total }] }.
 import { z } from 'zod';
 import type { GetBalances } from '../../application/balances/get-balances.js';
 import { Amount } from '../../domain/money/amount.js';

@@ -1,4 +1,4 @@
-// GET /v2/chains (D8): any valid key; the networks of the key's side.
+// GET /v2/chains (docs/api.md#chains): any valid key; the networks of the key's side.
 import type { ListChains } from '../../application/chains/list-chains.js';
 import { principalOf } from './authenticate.js';
 import type { RouteSpec } from './route.js';
@@ -9,8 +9,9 @@ export function chainRoutes(listChains: ListChains): RouteSpec[] {
     const data = (await listChains.execute(principalOf(res))).map((n) => ({
       chain: n.network,
       base_chain: n.base,
-      // decimals: places of amounts in this API (D3); chain_decimals: of the
-      // token on chain (additive field, they differ for USDT_BSC).
+      // decimals: places of amounts in this API (docs/api.md#amounts);
+      // chain_decimals: of the token on chain (additive field, they differ for
+      // USDT_BSC).
       assets: n.assets.map((a) => ({
         asset: a.asset,
         decimals: a.decimals,

@@ -1,4 +1,4 @@
-// /v2/customers (contract 4.5, D2): create (idempotent), list, read, update.
+// /v2/customers (docs/api.md#customers): create (idempotent), list, read, update.
 import { z } from 'zod';
 import type { CreateCustomer } from '../../application/customers/create-customer.js';
 import type { ReadCustomers } from '../../application/customers/read-customers.js';
@@ -31,8 +31,9 @@ function numbersAreExact(root: unknown): boolean {
   return true;
 }
 
-// Opaque to the service (2.6): validated, then kept exactly as sent (z.record
-// would rebuild the object and lose a "__proto__" key on the way).
+// Opaque to the service (docs/api.md#customers): validated, then kept exactly
+// as sent (z.record would rebuild the object and lose a "__proto__" key on
+// the way).
 const metadata = z
   .custom<Record<string, unknown>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), 'must be a JSON object')
   .refine((m) => Object.keys(m).every((k) => k.length <= 100), 'keys must be at most 100 characters')

@@ -1,4 +1,4 @@
-// Every error leaves as the body of contract 2.12: { error, code } and, for
+// Every error leaves as the body of docs/api.md#errors: { error, code } and, for
 // validation failures, details. Unexpected failures are logged with the request
 // id and answered 500 INTERNAL_ERROR with nothing internal in the body.
 import type { ErrorRequestHandler, Response } from 'express';

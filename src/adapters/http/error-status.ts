@@ -1,4 +1,4 @@
-// The one map from error code to HTTP status (decisions D1).
+// The one map from error code to HTTP status (docs/api.md#error-codes).
 import type { ErrorCode } from '../../domain/errors.js';
 
 export const ERROR_STATUS: Record<ErrorCode, number> = {

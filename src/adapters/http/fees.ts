@@ -1,4 +1,4 @@
-// POST /v2/fees/quote (contract 2.10, 4.8; D8 names). Unknown request fields
+// POST /v2/fees/quote (docs/api.md#fee-quotes). Unknown request fields
 // are refused (VALIDATION_ERROR), as everywhere in this API. All monetary
 // fields carry the asset's places; rates are fractions with 6 places.
 import { z } from 'zod';
@@ -14,7 +14,7 @@ const body = z.strictObject({
   direction: z.enum(['deposit', 'withdrawal']),
   chain: z.enum(BASE_CHAINS),
   asset: z.enum(ASSETS),
-  // Parsed as an Amount below (D3); the length cap keeps absurd input cheap.
+  // Parsed as an Amount below (docs/api.md#amounts); the length cap keeps absurd input cheap.
   amount: z.string().max(64, 'is too long'),
   mode: z.enum(['charge', 'gross_up']).default('charge'),
 });

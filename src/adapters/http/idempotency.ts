@@ -1,4 +1,4 @@
-// HTTP side of idempotency (contract 4.1): reads and checks the
+// HTTP side of idempotency (docs/api.md#idempotency): reads and checks the
 // Idempotency-Key header, runs the create through RunIdempotently and answers
 // a replay with the original status and body plus `Idempotent-Replay: true`.
 import type { Request, Response } from 'express';
@@ -36,7 +36,7 @@ const send = (res: Response, status: number, json: string): void => {
 };
 
 export interface IdempotentOptions {
-  /** Status of a replayed success (contract: 200 for a withdrawal replay). */
+  /** Status of a replayed success (a withdrawal replay answers 200, docs/api.md#withdrawals). */
   replayStatus?: number;
 }
 

@@ -1,4 +1,4 @@
-// /v2/wallets (contract 4.4, D2, D6): create (idempotent), list, read, archive.
+// /v2/wallets (docs/api.md#wallets): create (idempotent), list, read, archive.
 // external_ref only in the detail view, never in lists or create responses
 // (which idempotency stores).
 import { z } from 'zod';
@@ -17,13 +17,13 @@ import { parse } from './validation.js';
 import type { RouteSpec } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
 
-/** UUIDs in one spelling (2.1): what a client sends in capitals is stored and answered in lowercase. */
+/** UUIDs in one spelling (docs/api.md#overview): what a client sends in capitals is stored and answered in lowercase. */
 const lowerUuid = z.uuid().transform((id) => id.toLowerCase());
 
 const createBody = z.strictObject({
   chain: z.enum(BASE_CHAINS),
   asset: z.enum(ASSETS),
-  // null is accepted where the wallet shows null (2.5): no reference, the workspace's own address.
+  // null is accepted where the wallet shows null (docs/api.md#wallets): no reference, the workspace's own address.
   external_ref: z.string().min(1).max(WALLET_EXTERNAL_REF_MAX).nullable().optional(),
   customer_id: lowerUuid.nullable().optional(),
 });

@@ -1,5 +1,6 @@
-// FeeConfigRepo over MikroORM: the operator's tiers (the D13 defaults while
-// none is configured) and per-workspace overrides.
+// FeeConfigRepo over MikroORM: the operator's tiers (the defaults of
+// docs/api.md#fee-schedule while none is configured) and per-workspace
+// overrides.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_TIERS, type FeeOverride, type FeeTier } from '../../domain/fees/fee-schedule.js';
 import type { FeeConfigRepo } from '../../domain/ports.js';

@@ -1,9 +1,10 @@
-// The local SignerPort adapter (D15): every key of the deployment is derived
-// from one BIP-39 mnemonic held in memory. Deposit addresses come from
-// public-only account nodes cached per (coin, account, change), so creating
-// many wallets of one account costs one non-hardened step each. No private
-// key, seed or mnemonic leaves this object: all are in #private fields, and the
-// object prints as `LocalHdSigner { [redacted] }` in JSON and util.inspect.
+// The local SignerPort adapter (docs/operations.md#custody-and-address-derivation):
+// every key of the deployment is derived from one BIP-39 mnemonic held in
+// memory. Deposit addresses come from public-only account nodes cached per
+// (coin, account, change), so creating many wallets of one account costs one
+// non-hardened step each. No private key, seed or mnemonic leaves this object:
+// all are in #private fields, and the object prints as
+// `LocalHdSigner { [redacted] }` in JSON and util.inspect.
 import { ECDH } from 'node:crypto';
 import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';

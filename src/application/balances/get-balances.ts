@@ -1,5 +1,6 @@
-// GET /v2/balances (D7, D2: wallets:read): available and locked per asset the
-// workspace ever held on the key's networks, straight from the ledger.
+// GET /v2/balances (scope wallets:read, docs/api.md#balances): available and
+// locked per asset the workspace ever held on the key's networks, straight
+// from the ledger.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import type { Balance } from '../../domain/ledger/journal.js';

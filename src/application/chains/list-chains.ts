@@ -1,4 +1,5 @@
-// GET /v2/chains (D8): the networks of the caller's side with their assets.
+// GET /v2/chains (docs/api.md#chains): the networks of the caller's side with
+// their assets.
 import { inject, injectable } from 'tsyringe';
 import type { Principal } from '../../domain/auth/principal.js';
 import { sideOf } from '../../domain/money/networks.js';

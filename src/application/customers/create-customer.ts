@@ -1,5 +1,5 @@
-// POST /v2/customers (contract 4.5): a customer of the caller's workspace and
-// network side; a taken external_ref is 409 CONFLICT.
+// POST /v2/customers (docs/api.md#customers): a customer of the caller's
+// workspace and network side; a taken external_ref is 409 CONFLICT.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import type { Customer } from '../../domain/customers/customer.js';

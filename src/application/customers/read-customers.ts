@@ -1,5 +1,6 @@
-// GET /v2/customers and GET /v2/customers/{id} (D2: customers:read), scoped to
-// the caller's workspace and network side: anything else is not found.
+// GET /v2/customers and GET /v2/customers/{id} (scope customers:read,
+// docs/api.md#customers), scoped to the caller's workspace and network side:
+// anything else is not found.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import type { Customer, CustomerFilter } from '../../domain/customers/customer.js';

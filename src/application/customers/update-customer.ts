@@ -1,5 +1,6 @@
-// PATCH /v2/customers/{id} (D2): label, metadata and status (ACTIVE/ARCHIVED).
-// Archiving retires the label only: the customer's addresses stay monitored.
+// PATCH /v2/customers/{id} (scope customers:write, docs/api.md#customers):
+// label, metadata and status (ACTIVE/ARCHIVED). Archiving retires the label
+// only: the customer's addresses stay monitored.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import type { Customer, CustomerPatch } from '../../domain/customers/customer.js';

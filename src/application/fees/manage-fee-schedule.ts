@@ -1,5 +1,6 @@
 // Operator use cases of the fee schedule (ops fees tier set|list, fees
-// override set|clear): D13's defaults hold until the operator changes them.
+// override set|clear): the defaults of docs/api.md#fee-schedule hold until the
+// operator changes them.
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import type { FeeOverride, FeeTier } from '../../domain/fees/fee-schedule.js';

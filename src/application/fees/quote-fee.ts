@@ -1,4 +1,4 @@
-// POST /v2/fees/quote (contract 2.10, 4.8): an indicative price from the same
+// POST /v2/fees/quote (docs/api.md#fee-quotes): an indicative price from the same
 // engine as settlement. Any valid input answers, viable or not.
 import { inject, injectable } from 'tsyringe';
 import type { Principal } from '../../domain/auth/principal.js';
@@ -26,7 +26,7 @@ export class QuoteFee {
   ) {}
 
   async execute(principal: Principal, cmd: QuoteFeeCommand): Promise<{ network: Network; quote: FeeQuote }> {
-    // D2: any key holding at least one :read scope.
+    // Any key holding at least one :read scope (docs/api.md#scopes).
     if (!hasAnyReadScope(principal.scopes)) {
       throw new DomainError('INSUFFICIENT_SCOPE', 'A fee quote needs a key with at least one :read scope');
     }

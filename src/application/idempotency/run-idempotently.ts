@@ -1,10 +1,11 @@
-// The one idempotency service any create opts into (contract 4.1). In one
-// transaction: take the scope's lock (else 409 IDEMPOTENCY_CONFLICT: the first
-// request is in flight), replay a stored response (or 422 IDEMPOTENCY_MISMATCH
-// for another request), or run the operation as a savepoint and store its
-// response. Operation, record and lock stand or fall together. The caller's
-// scope for the operation is checked first: a replay never hands a stored
-// response to a key that could not have made the request itself.
+// The one idempotency service any create opts into (docs/api.md#idempotency).
+// In one transaction: take the scope's lock (else 409 IDEMPOTENCY_CONFLICT: the
+// first request is in flight), replay a stored response (or 422
+// IDEMPOTENCY_MISMATCH for another request), or run the operation as a
+// savepoint and store its response. Operation, record and lock stand or fall
+// together. The caller's scope for the operation is checked first: a replay
+// never hands a stored response to a key that could not have made the request
+// itself.
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';

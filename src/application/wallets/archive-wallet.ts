@@ -1,5 +1,6 @@
-// POST /v2/wallets/{id}/archive (D6): left out of lists from now on, still
-// monitored and credited. Archiving an archived wallet changes nothing.
+// POST /v2/wallets/{id}/archive (docs/api.md#wallets): left out of lists from
+// now on, still monitored and credited. Archiving an archived wallet changes
+// nothing.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';

@@ -1,4 +1,4 @@
-// POST /v2/wallets (contract 4.4): a new HD deposit address on the caller's
+// POST /v2/wallets (docs/api.md#wallets): a new HD deposit address on the caller's
 // network for one asset. The account and the gap-free index are allocated in
 // the same transaction as the wallet, so concurrent creates never share or
 // skip an index; the external_ref is stored only encrypted.

@@ -1,5 +1,6 @@
-// GET /v2/wallets and GET /v2/wallets/{id} (D2: wallets:read), on the caller's
-// networks only. The detail opens the encrypted external_ref; lists never do.
+// GET /v2/wallets and GET /v2/wallets/{id} (scope wallets:read,
+// docs/api.md#wallets), on the caller's networks only. The detail opens the
+// encrypted external_ref; lists never do.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';

@@ -1,5 +1,6 @@
 // Operator use case: a new workspace with its first two keys, one live and one
-// test, both holding every scope (D11). Secrets are returned once, stored encrypted.
+// test, both holding every scope (docs/operations.md#workspaces-and-keys).
+// Secrets are returned once, stored encrypted.
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import type { Clock, RandomSource, SecretCipher, UnitOfWork } from '../../domain/ports.js';

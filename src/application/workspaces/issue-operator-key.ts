@@ -1,6 +1,7 @@
 // Operator use case: a new key holding every scope for an existing workspace,
-// on one side (D11). How a workspace that revoked all its keys gets back in;
-// the secret is returned once and stored encrypted.
+// on one side (docs/operations.md#workspaces-and-keys). How a workspace that
+// revoked all its keys gets back in; the secret is returned once and stored
+// encrypted.
 import { inject, injectable } from 'tsyringe';
 import { keyIdPrefix, type ApiKey } from '../../domain/auth/api-key.js';
 import { SCOPES } from '../../domain/auth/scopes.js';

@@ -1,4 +1,4 @@
-// What a new API key may hold (contract 4.6, 5.4): explicit scopes, or a
+// What a new API key may hold (docs/api.md#api-keys): explicit scopes, or a
 // legacy permission when none are given; never more than its creator holds.
 import { DomainError } from '../errors.js';
 import { rangeWithin } from './ip-allowlist.js';
@@ -36,10 +36,10 @@ export interface KeyRestrictions {
 }
 
 /**
- * The limits of a new key given its creator's (5.4 in spirit: no key mints a
- * key it could not be). Left out, a limit is inherited; given, it must be at
- * least as tight: every allowlist entry inside the creator's allowlist, the
- * expiry no later than the creator's.
+ * The limits of a new key given its creator's (docs/api.md#api-keys: no key
+ * mints a key it could not be). Left out, a limit is inherited; given, it
+ * must be at least as tight: every allowlist entry inside the creator's
+ * allowlist, the expiry no later than the creator's.
  */
 export function narrowRestrictions(
   requested: { allowedIps: readonly string[]; expiresAt: Date | null },

@@ -30,5 +30,5 @@ export const isExpired = (key: Pick<ApiKey, 'expiresAt'>, now: Date): boolean =>
 export const scopesOf = (key: Pick<ApiKey, 'scopes' | 'permission'>): ReadonlySet<Scope> =>
   effectiveScopes(key.scopes, key.permission);
 
-/** key_id format of D10: sk_live_<random> or sk_test_<random>. */
+/** key_id format (docs/api.md#api-keys): sk_live_<random> or sk_test_<random>. */
 export const keyIdPrefix = (side: NetworkSide): string => (side === 'live' ? 'sk_live_' : 'sk_test_');

@@ -1,5 +1,6 @@
 // Who is calling: the authenticated key, its workspace and the side of the
-// networks it acts on (D10). Built by authentication, read by every use case.
+// networks it acts on (docs/api.md#live-and-test-keys). Built by
+// authentication, read by every use case.
 import type { NetworkSide } from '../money/networks.js';
 import { DomainError } from '../errors.js';
 import { hasAnyReadScope, type Scope } from './scopes.js';

@@ -1,4 +1,4 @@
-// Key scopes and the legacy permission mapping (contract 2.2, 2.7).
+// Key scopes and the legacy permission mapping (docs/api.md#scopes).
 export const SCOPES = [
   'wallets:read',
   'wallets:write',

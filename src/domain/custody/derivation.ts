@@ -1,8 +1,9 @@
-// HD derivation paths of D15: BIP-44 m/44'/coin'/account'/0/index, coin 60 for
-// ETH and BSC and 195 for TRON. Each (workspace, network) gets its own account
-// from ONE global sequence, so no two workspaces or networks ever share an
-// address; account 0 is reserved for the service's own addresses (treasury,
-// gas tank, faucet dispenser), which use the change branch 1 of it.
+// HD derivation paths (docs/operations.md#custody-and-address-derivation):
+// BIP-44 m/44'/coin'/account'/0/index, coin 60 for ETH and BSC and 195 for
+// TRON. Each (workspace, network) gets its own account from ONE global
+// sequence, so no two workspaces or networks ever share an address; account 0
+// is reserved for the service's own addresses (treasury, gas tank, faucet
+// dispenser), which use the change branch 1 of it.
 import type { BaseChain } from '../money/networks.js';
 
 export const SERVICE_ACCOUNT = 0;
@@ -31,7 +32,7 @@ export const depositPath = (chain: BaseChain, account: number, index: number): D
   index,
 });
 
-/** The service's own addresses per chain (D15: own paths). */
+/** The service's own addresses per chain: index r of m/44'/coin'/0'/1/r, by role. */
 export const SERVICE_ROLES = { treasury: 0, gasTank: 1, faucet: 2 } as const;
 export type ServiceRole = keyof typeof SERVICE_ROLES;
 

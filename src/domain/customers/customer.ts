@@ -1,4 +1,4 @@
-// A customer (sub-account) of a workspace (contract 2.6, 3.4): an end-user of
+// A customer (sub-account) of a workspace (docs/api.md#customers): an end-user of
 // the client, known by the client's opaque external_ref, unique per workspace
 // and network side. ARCHIVED retires the label, never the monitoring.
 import type { NetworkSide } from '../money/networks.js';
@@ -8,7 +8,7 @@ export const CUSTOMER_STATUSES: readonly CustomerStatus[] = ['ACTIVE', 'ARCHIVED
 
 export const EXTERNAL_REF_MAX = 255;
 export const LABEL_MAX = 255;
-/** metadata: a JSON object of at most this many bytes serialised (documented in the README). */
+/** metadata: a JSON object of at most this many bytes serialised (docs/api.md#customers). */
 export const METADATA_MAX_BYTES = 8 * 1024;
 export const METADATA_MAX_KEYS = 50;
 

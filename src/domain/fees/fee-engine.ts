@@ -1,7 +1,7 @@
-// The fee engine (D13), pure: the same functions price a quote and the fee
-// charged at settlement. Deposits: max(gross × rate, minimum), the rate from
-// the workspace's tier or override; withdrawals: a flat fee. Fees round up to
-// the asset's precision; net = gross − fee exactly.
+// The fee engine (docs/api.md#fee-schedule), pure: the same functions price a
+// quote and the fee charged at settlement. Deposits: max(gross × rate,
+// minimum), the rate from the workspace's tier or override; withdrawals: a
+// flat fee. Fees round up to the asset's precision; net = gross − fee exactly.
 import { Amount } from '../money/amount.js';
 import type { Asset } from '../money/networks.js';
 import { applyRateCeil, formatRate, ratioAsRate, type RatePpm } from '../money/rate.js';

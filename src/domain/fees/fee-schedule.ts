@@ -1,6 +1,7 @@
-// The fee schedule of D13 (operator-configurable; these are the defaults):
-// deposit tiers by 30-day volume, per-asset minimum deposit fee, flat
-// withdrawal fee and sweep minimum, and per-workspace overrides with expiry.
+// The fee schedule of docs/api.md#fee-schedule (operator-configurable; these
+// are the defaults): deposit tiers by 30-day volume, per-asset minimum
+// deposit fee, flat withdrawal fee and sweep minimum, and per-workspace
+// overrides with expiry.
 import type { Asset } from '../money/networks.js';
 import type { RatePpm } from '../money/rate.js';
 

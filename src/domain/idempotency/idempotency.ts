@@ -1,4 +1,4 @@
-// Idempotency of creates (contract 4.1, D9): a key of 1–255 characters from
+// Idempotency of creates (docs/api.md#idempotency): a key of 1–255 characters from
 // A-Z a-z 0-9 _ -, scoped per workspace, network side, method and path, kept
 // 24 hours. A replay returns the stored response; the request is compared by
 // meaning (canonical JSON), so key order and whitespace do not matter.

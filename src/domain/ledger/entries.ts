@@ -56,7 +56,7 @@ export const lockForWithdrawal = (b: Base & { withdrawalId: string; workspaceId:
     ['LOCKED', b.workspaceId, b.amount.units],
   ]);
 
-/** Broadcast: the lock is consumed, net leaves custody, the fee goes to revenue (D4). */
+/** Broadcast: the lock is consumed, net leaves custody, the fee goes to revenue (docs/api.md#withdrawals). */
 export const consumeLock = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount; fee: Amount }) =>
   entry(b, 'WITHDRAWAL_CONSUME', `withdrawal:${b.withdrawalId}:consume`, b.workspaceId, b.amount, [
     ['LOCKED', b.workspaceId, -b.amount.units],
@@ -71,7 +71,7 @@ export const releaseLock = (b: Base & { withdrawalId: string; workspaceId: strin
     ['AVAILABLE', b.workspaceId, b.amount.units],
   ]);
 
-/** Failed after broadcast: the whole amount, fee included, returns to available (D4). */
+/** Failed after broadcast: the whole amount, fee included, returns to available (docs/api.md#withdrawals). */
 export const refundFailedWithdrawal = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount; fee: Amount }) =>
   entry(b, 'WITHDRAWAL_REFUND', `withdrawal:${b.withdrawalId}:refund`, b.workspaceId, b.amount, [
     ['TREASURY', SERVICE_OWNER, -(b.amount.units - b.fee.units)],
@@ -79,7 +79,7 @@ export const refundFailedWithdrawal = (b: Base & { withdrawalId: string; workspa
     ['AVAILABLE', b.workspaceId, b.amount.units],
   ]);
 
-/** A commitment shortfall debited from available (D14); never below zero. */
+/** A commitment shortfall debited from available (docs/api.md#fee-commitment); never below zero. */
 export const debitCommitment = (b: Base & { adjustmentId: string; workspaceId: string; amount: Amount }) =>
   entry(b, 'COMMITMENT_DEBIT', `adjustment:${b.adjustmentId}:debit`, b.workspaceId, b.amount, [
     ['AVAILABLE', b.workspaceId, -b.amount.units],
@@ -93,7 +93,7 @@ export const faucetDrip = (b: Base & { dripId: string; amount: Amount }) =>
     ['TREASURY', SERVICE_OWNER, b.amount.units],
   ]);
 
-/** Gas spent on a sweep or a withdrawal: the service's cost, never the workspace's (D5). */
+/** Gas spent on a sweep or a withdrawal: the service's cost, never the workspace's (docs/api.md#deposits-and-sweeps). */
 export const spendGas = (b: Base & { reference: string; gas: Amount }) =>
   entry(b, 'SWEEP_GAS', `gas:${b.reference}`, null, b.gas, [
     ['GAS', SERVICE_OWNER, -b.gas.units],

@@ -1,9 +1,10 @@
-// The double-entry journal (D7). Every movement is one entry whose signed
-// postings sum to zero (credit positive). Workspace accounts (AVAILABLE,
-// LOCKED) can never go negative — a named rule, like TigerBeetle's
-// debits_must_not_exceed_credits; the service's own accounts may (TREASURY is
-// the assets held, a debit balance). An entry is tied to the business record
-// that caused it by a unique reference, so it can never be posted twice.
+// The double-entry journal (docs/api.md#balances). Every movement is one
+// entry whose signed postings sum to zero (credit positive). Workspace
+// accounts (AVAILABLE, LOCKED) can never go negative — a named rule, like
+// TigerBeetle's debits_must_not_exceed_credits; the service's own accounts may
+// (TREASURY is the assets held, a debit balance). An entry is tied to the
+// business record that caused it by a unique reference, so it can never be
+// posted twice.
 import { DomainError } from '../errors.js';
 import type { Asset, Network } from '../money/networks.js';
 
@@ -68,7 +69,7 @@ export function assertBalanced(entry: JournalEntry): void {
 
 export const accountKey = (a: AccountRef): string => `${a.owner}|${a.kind}|${a.network}|${a.asset}`;
 
-/** The balances of a workspace for one asset on one network (D7). */
+/** The balances of a workspace for one asset on one network (docs/api.md#balances). */
 export interface Balance {
   network: Network;
   asset: Asset;

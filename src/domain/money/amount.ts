@@ -1,7 +1,8 @@
 // Amount: a quantity of one asset in integer base units of the API precision
-// (D3: 6 places for stablecoins, 18 for ETH and BNB). Never a JavaScript
-// number: parsed from decimal strings, printed with exactly the asset's places,
-// converted to and from on-chain units (USDT_BSC has 18 on chain, 6 here).
+// (docs/api.md#amounts: 6 places for stablecoins, 18 for ETH and BNB). Never a
+// JavaScript number: parsed from decimal strings, printed with exactly the
+// asset's places, converted to and from on-chain units (USDT_BSC has 18 on
+// chain, 6 here).
 import { DomainError } from '../errors.js';
 import { ASSET_SPECS, type Asset } from './networks.js';
 
@@ -49,7 +50,7 @@ export class Amount {
     return new Amount(asset, units);
   }
 
-  /** From on-chain units, rounding down the sub-precision dust (D3). */
+  /** From on-chain units, rounding down the sub-precision dust (docs/api.md#amounts). */
   static fromChainUnits(asset: Asset, chainUnits: bigint): Amount {
     const { apiDecimals, chainDecimals } = ASSET_SPECS[asset];
     return new Amount(asset, chainUnits / pow10(chainDecimals - apiDecimals));

@@ -1,4 +1,5 @@
-// The vocabulary of chains, networks and assets (contract 2.2, decisions D3, D12).
+// The vocabulary of chains, networks and assets (docs/api.md#networks-and-assets;
+// decimal places: docs/api.md#amounts).
 export const BASE_CHAINS = ['TRON', 'BSC', 'ETH'] as const;
 export type BaseChain = (typeof BASE_CHAINS)[number];
 
@@ -15,12 +16,12 @@ export type Network = (typeof NETWORKS)[number];
 export const ASSETS = ['USDT_TRON', 'USDT_BSC', 'USDT_ETH', 'USDC_ETH', 'EURC_ETH', 'ETH', 'BNB'] as const;
 export type Asset = (typeof ASSETS)[number];
 
-/** A key acts on one side: live keys on mainnets, test keys on testnets (D10). */
+/** A key acts on one side: live keys on mainnets, test keys on testnets (docs/api.md#live-and-test-keys). */
 export type NetworkSide = 'live' | 'test';
 
 export interface AssetSpec {
   asset: Asset;
-  /** Decimal places on the wire (D3). */
+  /** Decimal places on the wire (docs/api.md#amounts). */
   apiDecimals: number;
   /** Decimal places of the on-chain representation. */
   chainDecimals: number;
@@ -37,7 +38,7 @@ export const ASSET_SPECS: Record<Asset, AssetSpec> = {
   BNB: { asset: 'BNB', apiDecimals: 18, chainDecimals: 18, native: true },
 };
 
-/** Chain/asset compatibility (2.2); EURC_ETH is allowed on ETH (D4). */
+/** Chain/asset compatibility (docs/api.md#networks-and-assets); EURC_ETH is allowed on ETH. */
 export const CHAIN_ASSETS: Record<BaseChain, readonly Asset[]> = {
   TRON: ['USDT_TRON'],
   BSC: ['USDT_BSC', 'BNB'],

@@ -1,6 +1,6 @@
 // Rates (fee percentages) as exact fractions in parts per million: 0.90 % is
 // 9000 ppm. Multiplying an amount by a rate rounds UP to the asset's precision
-// (D3: never under-charge).
+// (never under-charge: docs/api.md#amounts).
 import { DomainError } from '../errors.js';
 
 export const PPM = 1_000_000n;

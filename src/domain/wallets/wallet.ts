@@ -1,4 +1,4 @@
-// A deposit wallet (contract 2.5, D6): one HD address on one network for one
+// A deposit wallet (docs/api.md#wallets): one HD address on one network for one
 // asset, optionally attributed to a customer. ACTIVE from creation; ARCHIVED
 // only leaves it out of lists: it stays monitored and credited.
 import type { Asset, Network } from '../money/networks.js';

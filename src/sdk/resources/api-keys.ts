@@ -1,4 +1,4 @@
-// Types of the API key endpoints (contract 2.7, 4.6, D10).
+// Types of the API key endpoints (docs/api.md#api-keys).
 import type { DateTimeString } from '../types.js';
 
 export const API_KEY_SCOPES = [

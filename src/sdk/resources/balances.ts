@@ -1,7 +1,7 @@
-// Types of GET /v2/balances (D7): the workspace's balances on the key's network.
+// Types of GET /v2/balances (docs/api.md#balances): the workspace's balances on the key's network.
 import type { Asset, BaseChain, DecimalString, ResolvedChain } from '../types.js';
 
-/** One asset on one chain; amounts are decimal strings at the asset's places (D3), never negative. */
+/** One asset on one chain; amounts are decimal strings at the asset's places (docs/api.md#amounts), never negative. */
 export interface Balance {
   chain: ResolvedChain;
   asset: Asset;

@@ -1,4 +1,4 @@
-// Types of GET /v2/chains (D8): the chains enabled on the key's network.
+// Types of GET /v2/chains (docs/api.md#chains): the chains enabled on the key's network.
 import type { Asset, BaseChain, ResolvedChain } from '../types.js';
 
 export interface ChainAsset {

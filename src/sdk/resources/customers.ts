@@ -1,4 +1,4 @@
-// Types of the customer (sub-account) endpoints (contract 2.6, 3.4, 4.5, D2).
+// Types of the customer (sub-account) endpoints (docs/api.md#customers).
 import type { DateTimeString, PageParams } from '../types.js';
 
 export type CustomerStatus = 'ACTIVE' | 'ARCHIVED';

@@ -1,5 +1,5 @@
-// Types of POST /v2/fees/quote (contract 2.10, 4.8; field names D8, default
-// schedule D13): an indicative price from the engine that settles.
+// Types of POST /v2/fees/quote (docs/api.md#fee-quotes; default schedule:
+// docs/api.md#fee-schedule): an indicative price from the engine that settles.
 import type { Asset, BaseChain, DecimalString, ResolvedChain } from '../types.js';
 
 export type FeeDirection = 'deposit' | 'withdrawal';
@@ -7,7 +7,7 @@ export type FeeDirection = 'deposit' | 'withdrawal';
 /** charge: `amount` is the gross; gross_up: `amount` is the net wanted. */
 export type FeeMode = 'charge' | 'gross_up';
 
-// Unknown values are let through: the contract adds them over time.
+// Unknown values are let through: new ones are added over time (docs/api.md#compatibility).
 export type FeeRule = 'PERCENTAGE' | 'MIN_FEE' | 'FLAT' | 'OVERRIDE' | (string & {});
 export type FeeWarning =
   | 'BELOW_SWEEP_MINIMUM'
@@ -21,7 +21,7 @@ export interface QuoteFeeParams {
   direction: FeeDirection;
   chain: BaseChain;
   asset: Asset;
-  /** Positive, with at most the asset's places (D3); kept a string. */
+  /** Positive, with at most the asset's places (docs/api.md#amounts); kept a string. */
   amount: DecimalString;
   /** Default charge. */
   mode?: FeeMode;

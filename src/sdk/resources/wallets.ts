@@ -1,4 +1,4 @@
-// Types of the deposit wallet endpoints (contract 2.5, 3.3, 4.4, D2, D6).
+// Types of the deposit wallet endpoints (docs/api.md#wallets).
 import type { Asset, BaseChain, DateTimeString, PageParams, ResolvedChain } from '../types.js';
 
 /** ACTIVE from creation; SWEPT while everything deposited has been swept (back to ACTIVE on the next deposit); ARCHIVED by archiveWallet. */

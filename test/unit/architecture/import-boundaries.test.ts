@@ -28,7 +28,7 @@ describe('import boundaries', () => {
   });
 });
 
-describe('money rule (D3)', () => {
+describe('money rule: no floating point in money code', () => {
   it('refuses parseFloat, Number(), Math and unary plus in money code', async () => {
     for (const code of [
       'export const f = (s: string) => parseFloat(s);',

@@ -29,7 +29,7 @@ describe('the ops command runner', () => {
     expect(await ops('greet', 'someone', '--name', 'ada')).toEqual({ code: 0, out: ['hello ada'], err: [] });
   });
 
-  it('prints failures with --json as one JSON object on stdout too (D11), exit 2', async () => {
+  it('prints failures with --json as one JSON object on stdout too, exit 2', async () => {
     for (const [argv, code] of [
       [['greet', 'someone', '--name', 'ghost', '--json'], 'WORKSPACE_NOT_FOUND'],
       [['greet', 'someone', '--name', 'x', '--json'], 'VALIDATION_ERROR'],

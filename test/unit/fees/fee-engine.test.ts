@@ -1,4 +1,4 @@
-// The fee engine of D13 with worked examples written out, plus properties.
+// The fee engine (docs/api.md#fee-schedule) with worked examples written out, plus properties.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { charge, grossUp, quote } from '../../../src/domain/fees/fee-engine.js';

@@ -4,7 +4,7 @@ import { Amount } from '../../../src/domain/money/amount.js';
 import { ASSETS, ASSET_SPECS } from '../../../src/domain/money/networks.js';
 import { formatRate, parseRate, ratioAsRate } from '../../../src/domain/money/rate.js';
 
-describe('Amount.parse (D3)', () => {
+describe('Amount.parse (docs/api.md#amounts)', () => {
   it('reads whole numbers and decimals up to the asset precision, printing exactly its places', () => {
     expect(Amount.parse('12.5', 'USDT_BSC').toString()).toBe('12.500000');
     expect(Amount.parse('12', 'USDT_TRON').units).toBe(12_000_000n);

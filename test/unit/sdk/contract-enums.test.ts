@@ -1,11 +1,11 @@
-// The SDK has no dependencies, so it carries its own copy of the contract's
+// The SDK has no dependencies, so it carries its own copy of the API's
 // enumerations. These checks keep the copies equal to the service's.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../src/domain/auth/scopes.js';
 import type { Asset, BaseChain, Network } from '../../../src/domain/money/networks.js';
 import { API_KEY_SCOPES, type Asset as SdkAsset, type BaseChain as SdkBaseChain, type ResolvedChain, type Scope as SdkScope } from '../../../src/sdk/index.js';
 
-describe("the SDK's copies of the contract's enumerations", () => {
+describe("the SDK's copies of the API's enumerations", () => {
   it('match the service: scopes, chains, networks and assets', () => {
     expect([...API_KEY_SCOPES]).toEqual([...SCOPES]);
     expectTypeOf<SdkScope>().toEqualTypeOf<Scope>();

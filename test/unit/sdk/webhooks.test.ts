@@ -1,4 +1,4 @@
-// Receiving a webhook delivery (contract 6.3, 6.4): what verifyWebhook accepts
+// Receiving a webhook delivery (docs/api.md#webhooks): what verifyWebhook accepts
 // and the reason it gives for everything it refuses.
 import { describe, expect, it } from 'vitest';
 import { WebhookVerificationError, signWebhook, verifyWebhook, type VerifyWebhookInput } from '../../../src/sdk/webhooks.js';

@@ -1,5 +1,6 @@
 // Table `api_keys`: keys of a workspace. The signing secret is stored only as
-// AES-256-GCM ciphertext (it must be recoverable to verify HMACs, D10).
+// AES-256-GCM ciphertext (it must be recoverable to verify HMACs;
+// docs/operations.md#secrets).
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import { workspaceReference } from './workspace-reference.js';
 import type { ApiKey } from '../../../domain/auth/api-key.js';

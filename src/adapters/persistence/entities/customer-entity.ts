@@ -14,7 +14,7 @@ export const CustomerEntity = new EntitySchema<Customer>({
     side: { enum: true, items: ['live', 'test'] },
     externalRef: { type: 'text' },
     label: { type: 'text', nullable: true },
-    // json, not jsonb: metadata is opaque (2.6) and comes back as sent, key order included.
+    // json, not jsonb: metadata is opaque (docs/api.md#customers) and comes back as sent, key order included.
     metadata: { type: 'json', columnType: 'json', nullable: true },
     status: { enum: true, items: ['ACTIVE', 'ARCHIVED'] },
     createdAt: { type: 'Date', columnType: 'timestamptz' },

@@ -1,5 +1,6 @@
 // Tables of the operator's fee configuration: `fee_tiers` (empty means the
-// D13 defaults) and `fee_overrides` (one per workspace, with expiry).
+// defaults of docs/api.md#fee-schedule) and `fee_overrides` (one per
+// workspace, with expiry).
 import { EntitySchema } from '@mikro-orm/core';
 
 export interface FeeTierRow {

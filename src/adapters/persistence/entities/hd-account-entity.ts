@@ -1,6 +1,7 @@
 // Table `hd_accounts`: the BIP-44 account of each (workspace, network), from
 // one global sequence (the serial primary key), and the next free address
-// index in it, taken under the row lock of an update (D15).
+// index in it, taken under the row lock of an update
+// (docs/operations.md#custody-and-address-derivation).
 import { EntitySchema } from '@mikro-orm/core';
 import { workspaceReference } from './workspace-reference.js';
 

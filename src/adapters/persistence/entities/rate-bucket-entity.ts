@@ -1,5 +1,6 @@
 // Table `rate_buckets`: one token bucket per API key, shared by every api
-// process and kept across restarts (D9). Written by PgRequestAdmission.
+// process and kept across restarts (docs/api.md#limits). Written by
+// PgRequestAdmission.
 import { EntitySchema } from '@mikro-orm/core';
 
 export interface RateBucket {
