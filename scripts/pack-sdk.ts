@@ -19,7 +19,15 @@ const service = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as 
 const stage = mkdtempSync(join(tmpdir(), 'wallet-sdk-'));
 try {
   cpSync(built, join(stage, 'sdk'), { recursive: true, filter: (src) => !src.endsWith('.map') });
-  cpSync(join(root, 'src/sdk/README.md'), join(stage, 'README.md'));
+  // Links into the repository lead nowhere inside the tarball: keep their text, name the file.
+  const readme = readFileSync(join(root, 'src/sdk/README.md'), 'utf8').replace(
+    /\[([^\]]+)\]\((?![a-z]+:|#)([^)]+)\)/gi,
+    (_m, text: string, target: string) => {
+      const file = target.replace(/^(\.\.\/)+/, '');
+      return file.startsWith(text.replace(/`/g, '')) ? `${text} (in the wallet-service repository)` : `${text} (${file} in the wallet-service repository)`;
+    },
+  );
+  writeFileSync(join(stage, 'README.md'), readme);
   writeFileSync(
     join(stage, 'package.json'),
     `${JSON.stringify(

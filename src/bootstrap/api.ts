@@ -1,7 +1,7 @@
 // Entrypoint and composition root of the api process.
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Express } from 'express';
 import { buildApiApp, declaredRoutes } from '../adapters/http/api-app.js';
 import { ALL_PROBES, buildProbeApp } from '../adapters/http/probes.js';
@@ -33,7 +33,9 @@ export async function startApi(config: Config): Promise<RunningApi> {
     probes: config.adminPort === null ? ALL_PROBES : ['healthz'],
   });
   const serve = async (handler: Express, port: number, variable: string): Promise<Server> => {
-    const s = handler.listen(port, config.host);
+    const { requestMs, headersMs, checkEveryMs } = config.httpTimeouts;
+    const s = createServer({ requestTimeout: requestMs, headersTimeout: headersMs, connectionsCheckingInterval: checkEveryMs }, handler);
+    s.listen(port, config.host);
     answerClientErrors(s);
     await listening(s, variable, port, config.host);
     return s;

@@ -72,6 +72,12 @@ export interface Config {
   logLevel: string;
   shutdownTimeoutMs: number;
   rateLimit: { perSecond: number; burst: number };
+  /**
+   * How long a client may take to send a whole request (headers and body:
+   * 64 KiB at most) and its headers alone, before 408: a slow sender cannot
+   * hold a connection for node's default five minutes.
+   */
+  httpTimeouts: { requestMs: number; headersMs: number; checkEveryMs: number };
   /** Buckets of failed authentications per source address (and ten times that per key id). */
   authFailureLimits: { ratePerSecond: number; burst: number };
   /** express's trust-proxy setting: whose X-Forwarded-For decides the client address. */
@@ -208,6 +214,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     logLevel: c.LOG_LEVEL,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
+    httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     networks: networkSettings(env, production),

@@ -22,7 +22,7 @@ function wantedPorts(config: Config): Wanted[] {
   ];
   if (config.adminPort !== null) wanted.push({ setting: 'ADMIN_PORT', port: config.adminPort, host: config.host });
   // The embedded server's port, when asked for and not already serving this DATA_DIR (a free one is chosen otherwise).
-  if (!config.databaseUrl && config.embeddedPgPort !== undefined && runningPort(clusterDir(config.dataDir)) === null) {
+  if (!config.databaseUrl && config.embeddedPgPort !== undefined && runningPort(clusterDir(config.dataDir, { prepare: false })) === null) {
     wanted.push({ setting: 'EMBEDDED_PG_PORT', port: config.embeddedPgPort, host: '127.0.0.1' });
   }
   return wanted;

@@ -26,10 +26,14 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+try {
+  mkdirSync(dataDir, { recursive: true });
+} catch (err) {
+  fail(`DATA_DIR: cannot use ${dataDir} as a directory (${(err as NodeJS.ErrnoException).code ?? reasonOf(err)})`);
+}
 // Every port is checked before anything starts: a busy one is one line.
 const portProblem = await firstPortProblem(config);
 if (portProblem) fail(portProblem);
-mkdirSync(dataDir, { recursive: true });
 const holder = lockDataDir(dataDir);
 if (holder !== null) {
   fail(`DATA_DIR: ${dataDir} is in use by the sandbox running as pid ${holder}; stop it first, or start this one with its own DATA_DIR and PORT`);
@@ -112,7 +116,8 @@ async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
   return false;
 }
 
-const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+// Where to reach the processes from here: a wildcard host is reached on loopback; an IPv6 literal in brackets.
+const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
 /** A word for a POSIX shell: as is when plain, else single-quoted. */
 const sh = (s: string) => (/^[\w/.:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 /** What a second terminal needs to find this sandbox: the same DATA_DIR, and DATABASE_URL when one was given (password masked). */
@@ -181,3 +186,9 @@ async function shutdown(signal: string): Promise<void> {
 
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+// Never outlive what started us: if npm (or the shell) goes away without
+// passing its signal on, the sandbox stops as if told to.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void shutdown('parent-gone');
+}, 1000).unref();

@@ -13,7 +13,7 @@ import type { Page, PageParams, WithResponse } from './types.js';
 export const SDK_VERSION = '0.1.0';
 
 export interface WalletClientOptions {
-  /** Where the API lives, without /v2: e.g. https://wallet.example.com */
+  /** Where the API lives, e.g. https://wallet.example.com (a trailing /v2 is allowed: …/v2 means the same). */
   baseUrl: string;
   /** key_id of the API key (sk_live_... or sk_test_...), sent in X-Service-Key. */
   keyId: string;

@@ -108,7 +108,8 @@ export class RequestSender {
     const base = new URL(config.baseUrl);
     if (base.search || base.hash) throw new TypeError('baseUrl must not carry a query string or fragment');
     this.origin = base.origin;
-    this.basePath = base.pathname.replace(/\/+$/, '');
+    // The API's base URL as the sandbox prints it (…/v2) or without /v2: both mean the same API.
+    this.basePath = base.pathname.replace(/\/+$/, '').replace(/\/v2$/, '');
   }
 
   async send<T extends object>(method: HttpMethod, path: string, opts: RequestOptions = {}): Promise<WithResponse<T>> {

@@ -81,8 +81,10 @@ describe('npm start (local sandbox)', () => {
   }, 60_000);
 
   it('refuses a second start on the same PORT, or on the same DATA_DIR, in one line, and starts nothing', async () => {
-    const samePort = spawnEntry('src/bootstrap/start.ts', { ...env, DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-e2e-2-')) });
+    const secondDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-2-'));
+    const samePort = spawnEntry('src/bootstrap/start.ts', { ...env, DATA_DIR: secondDir });
     const first = await samePort.exit();
+    rmSync(secondDir, { recursive: true, force: true });
     expect(first.code).toBe(1);
     expect(samePort.output().trim()).toBe(
       `Startup error: PORT: 127.0.0.1:${port} is already in use (another sandbox, or another program); stop it, or set PORT`,
@@ -220,6 +222,32 @@ describe('npm start (local sandbox)', () => {
     const res = await call(base(), testKey(), { path: '/v2/chains?second=run' });
     expect(res.status).toBe(200);
   }, 120_000);
+});
+
+describe('npm start under npm', () => {
+  it('stops the whole sandbox when npm itself gets SIGTERM, and gives DATA_DIR back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-e2e-npm-'));
+    let p = await freePort();
+    while ([port, port + 1, port + 2].some((q) => Math.abs(q - p) < 3)) p = await freePort();
+    const npm = spawn('npm', ['start'], { env: { ...env, DATA_DIR: dir, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npm.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      await poll(async () => (/In another terminal/.test(out) ? true : undefined), 90_000, `the banner; output:\n${out}`);
+      expect(existsSync(join(dir, 'sandbox.pid'))).toBe(true);
+      npm.kill('SIGTERM');
+      await poll(
+        async () => (await fetch(`http://127.0.0.1:${p}/healthz`).then(() => undefined, () => true)),
+        20_000,
+        'the api to stop',
+      );
+      await poll(async () => (existsSync(join(dir, 'sandbox.pid')) ? undefined : true), 20_000, 'DATA_DIR to be given back');
+    } finally {
+      npm.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });
 
 describe('production mode', () => {

@@ -3,7 +3,8 @@
 // TRUST_PROXY. The ops CLI keeps its --json promise (README.md#operator-cli)
 // even then.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { clusterDir } from '../../src/adapters/sandbox/cluster.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -89,5 +90,47 @@ describe('a process run on its own', () => {
     expect(res.code).toBe(1);
     expect(res.stderr.trim()).toBe('Startup error: DATABASE_URL: required to run a process on its own (npm start sets it for the processes it runs)');
     expect(res.stdout).toBe('');
+  });
+});
+
+describe('the sandbox on a bad DATA_DIR', () => {
+  it('refuses a DATA_DIR that is a file in one line, in npm start and in ops', async () => {
+    const file = join(dataDir, 'not-a-directory');
+    writeFileSync(file, 'x');
+    const start = await runEntry('src/bootstrap/start.ts', env({ DATA_DIR: file }));
+    expect([start.code, start.stdout.trim()]).toEqual([1, '']);
+    expect(start.stderr.trim()).toBe(`Startup error: DATA_DIR: cannot use ${file} as a directory (EEXIST)`);
+    const ops = await runEntry('src/bootstrap/ops.ts', env({ DATA_DIR: join(file, 'sub') }), ['ledger', 'check', '--json']);
+    expect(ops.code).toBe(1);
+    expect(JSON.parse(ops.stdout).error).toMatch(/^Configuration error: DATA_DIR: no sandbox in /);
+  }, 60_000);
+
+  it('says why the embedded PostgreSQL would not start, in the server\'s words', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'wallet-broken-'));
+    try {
+      mkdirSync(join(broken, 'postgres'), { recursive: true });
+      writeFileSync(join(broken, 'postgres', 'PG_VERSION'), '7\n'); // a cluster of another major version
+      const res = await runEntry('src/bootstrap/start.ts', env({ DATA_DIR: broken }));
+      expect(res.code).toBe(1);
+      expect(res.stderr).not.toMatch(/undefined/);
+      expect(res.stderr.trim().split('\n').at(-1)).toMatch(/^Startup error: the database did not start \(.+\)$/);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('never takes a permission away from an existing DATA_DIR (it may be a shared directory)', () => {
+    const shared = mkdtempSync(join(tmpdir(), 'wallet-shared-'));
+    try {
+      chmodSync(shared, 0o1777);
+      clusterDir(shared);
+      expect(statSync(shared).mode & 0o7777).toBe(0o1777);
+      chmodSync(shared, 0o700);
+      clusterDir(shared);
+      // As root, others may now traverse it (the postgres user must), and nothing else changed.
+      expect(statSync(shared).mode & 0o7766).toBe(0o700);
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
   });
 });

