@@ -17,6 +17,8 @@ export interface RunningApi extends Running {
   infra: Infrastructure;
   /** Port of /readyz and /metrics when they are off the public port (production, or ADMIN_PORT); else null. */
   adminPort: number | null;
+  /** The express application (tests walk its mounted routes). */
+  app: Express;
   /** The /v2 routes it serves, each with the access it declares. */
   routes: readonly DeclaredRoute[];
 }
@@ -62,6 +64,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     port,
     adminPort,
     infra,
+    app,
     routes: declaredRoutes(app),
     async close() {
       const grace = httpGraceMs(config.shutdownTimeoutMs);

@@ -1,6 +1,7 @@
 // Issue 5's acceptance, driven through the client SDK over real HTTP: keys
 // with scopes, escalation refused, revocation, expiry, allowlists, idempotency.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedFetch } from '../support/openapi-check.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import {
   AuthenticationError,
@@ -20,7 +21,7 @@ let ws: CreatedWorkspace;
 let owner: WalletClient;
 
 const client = (key: { keyId: string; secret: string } | { key_id: string; secret: string }) =>
-  new WalletClient({
+  new WalletClient({ fetch: checkedFetch,
     baseUrl: api.baseUrl,
     keyId: 'keyId' in key ? key.keyId : key.key_id,
     secret: key.secret,
@@ -84,7 +85,7 @@ describe('API keys through the SDK', () => {
 
   it('an allowlisted key outside its CIDR gets IP_NOT_ALLOWED before any signature check; IPv6 CIDRs work', async () => {
     const v6 = await owner.createApiKey({ label: 'v6', scopes: ['fees:read'], allowed_ips: ['2001:db8::/32'] });
-    const forged = new WalletClient({ baseUrl: api.baseUrl, keyId: v6.key_id, secret: 'wrong secret' });
+    const forged = new WalletClient({ fetch: checkedFetch, baseUrl: api.baseUrl, keyId: v6.key_id, secret: 'wrong secret' });
     const err = await failure(forged.listChains());
     expect([err.status, err.code]).toEqual([403, 'IP_NOT_ALLOWED']);
     const local = await owner.createApiKey({ label: 'loopback v6 + v4', scopes: ['fees:read'], allowed_ips: ['::1/128', '127.0.0.0/8'] });

@@ -1,5 +1,6 @@
 // Issue 6's main flow through the client SDK over real HTTP.
 import { mnemonicToAccount } from 'viem/accounts';
+import { checkedFetch } from '../support/openapi-check.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { ConflictError, InvalidRequestError, NotFoundError, UnprocessableError, WalletClient, type WalletApiError } from '../../src/sdk/index.js';
@@ -19,8 +20,8 @@ beforeAll(async () => {
   db = await createTestDatabase();
   api = await startTestApi(testConfig(db.url));
   ws = await createWorkspace(api, 'sdk-wallets');
-  test = new WalletClient({ baseUrl: api.baseUrl, keyId: ws.testKey.keyId, secret: ws.testKey.secret, retryBaseDelayMs: 20 });
-  live = new WalletClient({ baseUrl: api.baseUrl, keyId: ws.liveKey.keyId, secret: ws.liveKey.secret, retryBaseDelayMs: 20 });
+  test = new WalletClient({ fetch: checkedFetch, baseUrl: api.baseUrl, keyId: ws.testKey.keyId, secret: ws.testKey.secret, retryBaseDelayMs: 20 });
+  live = new WalletClient({ fetch: checkedFetch, baseUrl: api.baseUrl, keyId: ws.liveKey.keyId, secret: ws.liveKey.secret, retryBaseDelayMs: 20 });
 });
 
 afterAll(async () => {
@@ -66,7 +67,7 @@ describe('customers and wallets through the SDK', () => {
     expect(pair).toBeInstanceOf(InvalidRequestError);
     expect(pair.code).toBe('VALIDATION_ERROR');
     const stranger = await createWorkspace(api, 'stranger');
-    const theirs = await new WalletClient({ baseUrl: api.baseUrl, keyId: stranger.testKey.keyId, secret: stranger.testKey.secret }).createCustomer({
+    const theirs = await new WalletClient({ fetch: checkedFetch, baseUrl: api.baseUrl, keyId: stranger.testKey.keyId, secret: stranger.testKey.secret }).createCustomer({
       external_ref: 'theirs',
     });
     expect((await failure(test.createWallet({ chain: 'ETH', asset: 'ETH', customer_id: theirs.id }))).code).toBe('VALIDATION_ERROR');

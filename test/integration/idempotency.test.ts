@@ -82,13 +82,15 @@ describe('Idempotency-Key', () => {
     const running = new Promise<void>((r) => (started = r));
     const runner = api.infra.container.resolve(RunIdempotently);
     const scope = call('inflight-key');
+    // What the operation answers: a customer, as the document describes one.
+    const held = { id: '5d6f2f4e-2b1c-4a8e-9f00-1c2d3e4f5a6b', external_ref: 'inflight', label: 'held', metadata: null, status: 'ACTIVE', created_at: '2026-11-23T10:00:00.000Z', updated_at: '2026-11-23T10:00:00.000Z' };
     const first = runner.execute(
       scope,
       { external_ref: 'inflight' },
       async () => {
         started();
         await gate;
-        return { status: 201, body: '{"held":true}' };
+        return { status: 201, body: JSON.stringify(held) };
       },
       () => null,
     );
@@ -99,7 +101,7 @@ describe('Idempotency-Key', () => {
     expect((await first).replayed).toBe(false);
     const third = await post(customer('inflight'), 'inflight-key');
     expect([third.status, third.headers.get('idempotent-replay')]).toEqual([201, 'true']);
-    expect(third.body).toEqual({ held: true });
+    expect(third.body).toEqual(held);
   });
 
   it('leaves no key behind when the operation fails unexpectedly, so a retry executes', async () => {

@@ -7,6 +7,7 @@ import { parseConfig, type Config } from '../../src/bootstrap/config.js';
 import { startApi, type RunningApi } from '../../src/bootstrap/api.js';
 import { authHeaders } from '../../src/sdk/signing.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { checkResponse } from './openapi-check.js';
 
 export const TEST_SEED =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -66,6 +67,8 @@ export async function call(
   } catch {
     body = null;
   }
+  // Every answer is checked against the OpenAPI document: a drift fails the test that saw it.
+  checkResponse(method, req.path, res.status, body);
   return { status: res.status, headers: res.headers, body, text };
 }
 

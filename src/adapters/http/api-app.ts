@@ -3,33 +3,16 @@
 import express, { type Express } from 'express';
 import type { InjectionToken } from 'tsyringe';
 import { AuthenticateRequest } from '../../application/auth/authenticate-request.js';
-import { CreateApiKey } from '../../application/api-keys/create-api-key.js';
-import { ListApiKeys } from '../../application/api-keys/list-api-keys.js';
-import { RevokeApiKey } from '../../application/api-keys/revoke-api-key.js';
-import { GetBalances } from '../../application/balances/get-balances.js';
-import { ListChains } from '../../application/chains/list-chains.js';
-import { QuoteFee } from '../../application/fees/quote-fee.js';
-import { CreateCustomer } from '../../application/customers/create-customer.js';
-import { ReadCustomers } from '../../application/customers/read-customers.js';
-import { UpdateCustomer } from '../../application/customers/update-customer.js';
-import { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
-import { CreateWallet } from '../../application/wallets/create-wallet.js';
-import { ReadWallets } from '../../application/wallets/read-wallets.js';
-import { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { apiKeyRoutes } from './api-keys.js';
 import { authenticate } from './authenticate.js';
-import { balanceRoutes } from './balances.js';
-import { chainRoutes } from './chains.js';
-import { feeRoutes } from './fees.js';
-import { customerRoutes } from './customers.js';
-import { walletRoutes } from './wallets.js';
 import { requireHost } from './client-error.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter, type Probe } from './probes.js';
 import { recordMount, requestContext } from './request-context.js';
-import { fullPath, routerOf, type DeclaredRoute, type RouteSpec } from './route.js';
+import { openApiJson } from './openapi.js';
+import { RESOURCES } from './resources.js';
+import { fullPath, routerOf, type DeclaredRoute } from './route.js';
 import { apiRouter } from './router.js';
 import { readRawBody } from './signed-body.js';
 
@@ -42,22 +25,6 @@ export interface ApiAppDeps {
   trustProxy: boolean | number | string;
   /** The probes served on the public port: all of them in the sandbox, /healthz only when an admin port serves the rest. */
   probes: readonly Probe[];
-}
-
-/** Every resource of /v2 with its route declarations, by mount point. */
-function resources(resolve: ApiAppDeps['resolve']): [string, RouteSpec[]][] {
-  const idempotency = resolve(RunIdempotently);
-  return [
-    ['/chains', chainRoutes(resolve(ListChains))],
-    ['/api-keys', apiKeyRoutes({ create: resolve(CreateApiKey), list: resolve(ListApiKeys), revoke: resolve(RevokeApiKey) })],
-    [
-      '/customers',
-      customerRoutes({ create: resolve(CreateCustomer), read: resolve(ReadCustomers), update: resolve(UpdateCustomer), idempotency }),
-    ],
-    ['/wallets', walletRoutes({ create: resolve(CreateWallet), read: resolve(ReadWallets), archive: resolve(ArchiveWallet), idempotency })],
-    ['/balances', balanceRoutes(resolve(GetBalances))],
-    ['/fees', feeRoutes(resolve(QuoteFee))],
-  ];
 }
 
 /** The routes an app built by buildApiApp serves under /v2, with the access each declares. */
@@ -73,6 +40,12 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   app.use(requireHost);
   app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }, deps.probes));
 
+  // The API's description, outside the signed surface: what a client reads before it has a key.
+  const document = openApiJson();
+  app.get('/v2/openapi.json', (_req, res) => {
+    res.type('application/json').send(document);
+  });
+
   const v2 = apiRouter();
   v2.use(readRawBody);
   v2.use(authenticate(deps.resolve(AuthenticateRequest)));
@@ -81,9 +54,11 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   // Each resource's router, built from its declarations (access check, then
   // the body, then the handler), with its full route recorded for metrics and logs.
   const declared: DeclaredRoute[] = [];
-  for (const [mount, specs] of resources(deps.resolve)) {
-    v2.use(mount, recordMount(`/v2${mount}`), routerOf(specs));
-    declared.push(...specs.map((r) => ({ method: r.method, path: fullPath(`/v2${mount}`, r.path), access: r.access })));
+  for (const resource of RESOURCES) {
+    v2.use(resource.mount, recordMount(`/v2${resource.mount}`), routerOf(resource.routes, resource.deps(deps.resolve)));
+    for (const r of resource.routes) {
+      declared.push({ method: r.method, path: fullPath(`/v2${resource.mount}`, r.path), access: r.access, operationId: r.operationId });
+    }
   }
   app.locals.declaredRoutes = declared;
   app.use('/v2', v2);

@@ -1,9 +1,9 @@
 // /v2/customers (docs/api.md#customers): create (idempotent), list, read, update.
 import { z } from 'zod';
-import type { CreateCustomer } from '../../application/customers/create-customer.js';
-import type { ReadCustomers } from '../../application/customers/read-customers.js';
-import type { UpdateCustomer } from '../../application/customers/update-customer.js';
-import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import { CreateCustomer } from '../../application/customers/create-customer.js';
+import { ReadCustomers } from '../../application/customers/read-customers.js';
+import { UpdateCustomer } from '../../application/customers/update-customer.js';
+import { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import {
   CUSTOMER_STATUSES,
   EXTERNAL_REF_MAX,
@@ -17,7 +17,8 @@ import { principalOf } from './authenticate.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import type { RouteSpec } from './route.js';
+import { pageOf, timestamp, uuid } from './common-schemas.js';
+import type { Resource } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
 
 /** Every number in it survives a round trip: a large integer would come back rounded, so send it as a string. */
@@ -36,19 +37,26 @@ function numbersAreExact(root: unknown): boolean {
 // the way).
 const metadata = z
   .custom<Record<string, unknown>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), 'must be a JSON object')
+  .meta({
+    override: {
+      type: 'object',
+      maxProperties: METADATA_MAX_KEYS,
+      description: `Opaque JSON object, kept as sent: at most ${METADATA_MAX_KEYS} keys of at most 100 characters, ${METADATA_MAX_BYTES} bytes as JSON`,
+    },
+  })
   .refine((m) => Object.keys(m).every((k) => k.length <= 100), 'keys must be at most 100 characters')
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
   .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= METADATA_MAX_BYTES, `at most ${METADATA_MAX_BYTES} bytes as JSON`)
   .refine(numbersAreExact, 'integers beyond ±2^53 lose digits as JSON numbers: send them as strings')
   .nullable();
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   external_ref: z.string().min(1).max(EXTERNAL_REF_MAX),
   label: z.string().max(LABEL_MAX).nullable().optional(),
   metadata: metadata.optional(),
 });
 
-const patchBody = z.strictObject({
+export const patchBody = z.strictObject({
   label: z.string().max(LABEL_MAX).nullable().optional(),
   metadata: metadata.optional(),
   status: z.enum(CUSTOMER_STATUSES).optional(),
@@ -59,7 +67,22 @@ const listQuery = pageQuery.extend({
   external_ref: z.string().min(1).max(EXTERNAL_REF_MAX).optional(),
 });
 
-export const presentCustomer = (c: Customer) => ({
+const idParams = z.object({ id: z.string() });
+
+export const customerSchema = z
+  .strictObject({
+    id: uuid,
+    external_ref: z.string(),
+    label: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable(),
+    status: z.enum(CUSTOMER_STATUSES),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Customer' });
+export type CustomerView = z.infer<typeof customerSchema>;
+
+export const presentCustomer = (c: Customer): CustomerView => ({
   id: c.id,
   external_ref: c.externalRef,
   label: c.label,
@@ -69,55 +92,87 @@ export const presentCustomer = (c: Customer) => ({
   updated_at: c.updatedAt.toISOString(),
 });
 
-export function customerRoutes(deps: {
+interface CustomerDeps {
   create: CreateCustomer;
   read: ReadCustomers;
   update: UpdateCustomer;
   idempotency: RunIdempotently;
-}): RouteSpec[] {
-  return [
+}
+
+export const customersResource: Resource<CustomerDeps> = {
+  mount: '/customers',
+  tag: 'Customers',
+  deps: (resolve) => ({
+    create: resolve(CreateCustomer),
+    read: resolve(ReadCustomers),
+    update: resolve(UpdateCustomer),
+    idempotency: resolve(RunIdempotently),
+  }),
+  routes: [
     {
+      operationId: 'createCustomer',
+      summary: 'Create a customer',
       method: 'post',
       path: '/',
       access: scope('customers:write'),
-      handler: idempotent(deps.idempotency, async (req, res) => {
-        const body = parse(createBody, req.body);
-        const customer = await deps.create.execute(principalOf(res), {
-          externalRef: body.external_ref,
-          label: body.label ?? null,
-          metadata: body.metadata ?? null,
-        });
-        return { status: 201, body: presentCustomer(customer) };
-      }),
+      idempotent: true,
+      request: { body: createBody },
+      responses: { 201: { description: 'The customer', schema: customerSchema } },
+      errors: ['CONFLICT'],
+      handle: (deps) =>
+        idempotent(deps.idempotency, async (req, res) => {
+          const body = parse(createBody, req.body);
+          const customer = await deps.create.execute(principalOf(res), {
+            externalRef: body.external_ref,
+            label: body.label ?? null,
+            metadata: body.metadata ?? null,
+          });
+          return { status: 201, body: presentCustomer(customer) };
+        }),
     },
     {
+      operationId: 'listCustomers',
+      summary: 'List customers, newest first',
       method: 'get',
       path: '/',
       access: scope('customers:read'),
-      handler: async (req, res) => {
+      request: { query: listQuery },
+      responses: { 200: { description: 'A page of customers', schema: pageOf(customerSchema) } },
+      errors: [],
+      handle: (deps) => async (req, res) => {
         const q = parse(listQuery, req.query);
         const page = await deps.read.list(principalOf(res), { status: q.status, externalRef: q.external_ref }, q);
         res.json(mapPage(page, presentCustomer));
       },
     },
     {
+      operationId: 'getCustomer',
+      summary: 'Get a customer',
       method: 'get',
       path: '/:id',
       access: scope('customers:read'),
-      handler: async (req, res) => {
+      request: { params: idParams },
+      responses: { 200: { description: 'The customer', schema: customerSchema } },
+      errors: ['NOT_FOUND'],
+      handle: (deps) => async (req, res) => {
         res.json(presentCustomer(await deps.read.get(principalOf(res), String(req.params.id))));
       },
     },
     {
+      operationId: 'updateCustomer',
+      summary: 'Update a customer: only the fields given change',
       method: 'patch',
       path: '/:id',
       access: scope('customers:write'),
-      handler: async (req, res) => {
+      request: { params: idParams, body: patchBody },
+      responses: { 200: { description: 'The customer as updated', schema: customerSchema } },
+      errors: ['NOT_FOUND'],
+      handle: (deps) => async (req, res) => {
         // The body must be an object: null, an array or no body at all is refused, and nothing changes.
         const body = parse(patchBody, req.body);
         const customer = await deps.update.execute(principalOf(res), String(req.params.id), body);
         res.json(presentCustomer(customer));
       },
     },
-  ];
-}
+  ],
+};

@@ -1,34 +1,4 @@
-// The one map from error code to HTTP status (docs/api.md#error-codes).
-import type { ErrorCode } from '../../domain/errors.js';
+// HTTP status of each error code: the domain's error catalogue's (docs/errors.md).
+import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/error-catalogue.js';
 
-export const ERROR_STATUS: Record<ErrorCode, number> = {
-  VALIDATION_ERROR: 400,
-  INVALID_JSON: 400,
-  IDEMPOTENCY_KEY_INVALID: 400,
-  MISSING_AUTH_HEADERS: 401,
-  TIMESTAMP_EXPIRED: 401,
-  INVALID_SIGNATURE: 401,
-  REPLAY_DETECTED: 401,
-  INVALID_API_KEY: 401,
-  API_KEY_EXPIRED: 401,
-  UNAUTHORIZED: 401,
-  WORKSPACE_NOT_FOUND: 401,
-  INSUFFICIENT_SCOPE: 403,
-  IP_NOT_ALLOWED: 403,
-  FORBIDDEN: 403,
-  WORKSPACE_INACTIVE: 403,
-  FEATURE_NOT_AVAILABLE: 403,
-  SYSTEM_WORKSPACE_PROTECTED: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  IDEMPOTENCY_CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  UNPROCESSABLE: 422,
-  IDEMPOTENCY_MISMATCH: 422,
-  CHAIN_NOT_ENABLED: 422,
-  INSUFFICIENT_BALANCE: 422,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  DATABASE_ERROR: 503,
-};
+export const ERROR_STATUS = Object.fromEntries(Object.entries(ERROR_CATALOGUE).map(([code, e]) => [code, e.status])) as Record<ErrorCode, number>;

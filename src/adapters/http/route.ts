@@ -1,31 +1,62 @@
 // Each route is declared once: method, path, the access it asks of the key,
-// and the handler. Mounting a declaration puts the access check first, then
-// the body's JSON parsing and the storable-input check, then the handler: a
-// key without the endpoint's scope learns nothing about its body or query
-// (403 before any 400), and no route can be mounted unguarded.
+// its request and response schemas, the error codes it may answer, and the
+// handler. From the declaration come the express route (the access check
+// first, then the body's JSON parsing and the storable-input check, then the
+// handler), and the OpenAPI operation (openapi.ts). A key without the
+// endpoint's scope learns nothing about its body or query (403 before any
+// 400), and no route can be mounted unguarded or undocumented.
 import type { Request, RequestHandler, Response, Router } from 'express';
+import type { InjectionToken } from 'tsyringe';
+import type { z } from 'zod';
 import { requireAccess, type Access } from '../../domain/auth/principal.js';
 import type { Scope } from '../../domain/auth/scopes.js';
+import type { ErrorCode } from '../../domain/error-catalogue.js';
 import { principalOf } from './authenticate.js';
 import { apiRouter } from './router.js';
 import { parseJsonBody } from './signed-body.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
+export type Handler = (req: Request, res: Response) => Promise<void>;
 
-export interface RouteSpec {
-  method: Method;
-  /** Relative to the resource's mount point, e.g. '/:id/archive'. */
-  path: string;
-  access: Access;
-  handler: (req: Request, res: Response) => Promise<void>;
+export interface ResponseSpec {
+  description: string;
+  schema: z.ZodType;
 }
 
-/** A declared route with its full path, as listed by the api (tests, documentation). */
+export interface RouteDef<D> {
+  /** Unique, stable: the OpenAPI operationId and the SDK's method name. */
+  operationId: string;
+  summary: string;
+  method: Method;
+  /** Relative to the resource's mount point, in express syntax: '/:id/archive'. */
+  path: string;
+  access: Access;
+  /** The schemas the handler validates its input with, for the document. */
+  request?: { params?: z.ZodObject; query?: z.ZodObject; body?: z.ZodType };
+  /** Idempotent create: documents the Idempotency-Key and Idempotent-Replay headers. */
+  idempotent?: boolean;
+  /** Success responses by status. */
+  responses: Partial<Record<200 | 201, ResponseSpec>>;
+  /** The error codes this route answers beyond those every signed route may (authentication, limits, failures). */
+  errors: ErrorCode[];
+  handle: (deps: D) => Handler;
+}
+
+/** A resource: its mount point, its routes and how to get what their handlers need. */
+export interface Resource<D> {
+  mount: string;
+  tag: string;
+  routes: RouteDef<D>[];
+  deps: (resolve: <T>(token: InjectionToken<T>) => T) => D;
+}
+
+/** A declared route with its full path, as the api lists it (tests, documentation). */
 export interface DeclaredRoute {
   method: Method;
   path: string;
   access: Access;
+  operationId: string;
 }
 
 const guard =
@@ -43,12 +74,13 @@ export function requiredScopeOf(res: Response): Scope {
   return s;
 }
 
-/** Builds the router of one resource from its declarations. */
-export function routerOf(specs: readonly RouteSpec[]): Router {
+/** Builds the router of one resource from its declarations, with their handlers bound to `deps`. */
+export function routerOf<D>(routes: readonly RouteDef<D>[], deps: D): Router {
   const r = apiRouter();
-  for (const spec of specs) {
-    r[spec.method](spec.path, guard(spec.access), parseJsonBody, refuseUnstorableInput, (req, res, next) => {
-      spec.handler(req, res).catch(next);
+  for (const route of routes) {
+    const handler = route.handle(deps);
+    r[route.method](route.path, guard(route.access), parseJsonBody, refuseUnstorableInput, (req, res, next) => {
+      handler(req, res).catch(next);
     });
   }
   return r;

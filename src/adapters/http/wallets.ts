@@ -2,10 +2,10 @@
 // external_ref only in the detail view, never in lists or create responses
 // (which idempotency stores).
 import { z } from 'zod';
-import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
-import type { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
-import type { CreateWallet } from '../../application/wallets/create-wallet.js';
-import type { ReadWallets } from '../../application/wallets/read-wallets.js';
+import { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
+import { ArchiveWallet } from '../../application/wallets/archive-wallet.js';
+import { CreateWallet } from '../../application/wallets/create-wallet.js';
+import { ReadWallets } from '../../application/wallets/read-wallets.js';
 import { ASSETS, BASE_CHAINS } from '../../domain/money/networks.js';
 import { mapPage } from '../../domain/pagination.js';
 import { WALLET_EXTERNAL_REF_MAX, WALLET_STATUSES, type Wallet } from '../../domain/wallets/wallet.js';
@@ -14,13 +14,17 @@ import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import type { RouteSpec } from './route.js';
+import { asset, pageOf, resolvedChain, timestamp, uuid } from './common-schemas.js';
+import type { Resource } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
 
 /** UUIDs in one spelling (docs/api.md#overview): what a client sends in capitals is stored and answered in lowercase. */
-const lowerUuid = z.uuid().transform((id) => id.toLowerCase());
+const lowerUuid = z
+  .uuid()
+  .transform((id) => id.toLowerCase())
+  .meta({ override: { type: 'string', format: 'uuid' } });
 
-const createBody = z.strictObject({
+export const createBody = z.strictObject({
   chain: z.enum(BASE_CHAINS),
   asset: z.enum(ASSETS),
   // null is accepted where the wallet shows null (docs/api.md#wallets): no reference, the workspace's own address.
@@ -35,7 +39,25 @@ const listQuery = pageQuery.extend({
   customer_id: lowerUuid.optional(),
 });
 
-export const presentWallet = (w: Wallet) => ({
+const idParams = z.object({ id: z.string() });
+
+export const walletSchema = z
+  .strictObject({
+    id: uuid,
+    chain: resolvedChain,
+    asset,
+    address: z.string().meta({ description: "The deposit address, in the chain's own format (EIP-55 hex, or TRON base58)" }),
+    status: z.enum(WALLET_STATUSES),
+    customer_id: uuid.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Wallet' });
+export type WalletView = z.infer<typeof walletSchema>;
+
+/** The detail view: the list view plus the wallet's own external_ref. */
+export const walletDetailSchema = walletSchema.extend({ external_ref: z.string().nullable() }).meta({ id: 'WalletDetail' });
+
+export const presentWallet = (w: Wallet): WalletView => ({
   id: w.id,
   chain: w.network,
   asset: w.asset,
@@ -45,33 +67,55 @@ export const presentWallet = (w: Wallet) => ({
   created_at: w.createdAt.toISOString(),
 });
 
-export function walletRoutes(deps: {
+interface WalletDeps {
   create: CreateWallet;
   read: ReadWallets;
   archive: ArchiveWallet;
   idempotency: RunIdempotently;
-}): RouteSpec[] {
-  return [
+}
+
+export const walletsResource: Resource<WalletDeps> = {
+  mount: '/wallets',
+  tag: 'Wallets',
+  deps: (resolve) => ({
+    create: resolve(CreateWallet),
+    read: resolve(ReadWallets),
+    archive: resolve(ArchiveWallet),
+    idempotency: resolve(RunIdempotently),
+  }),
+  routes: [
     {
+      operationId: 'createWallet',
+      summary: 'Create a deposit wallet: a new HD address on the key\'s network',
       method: 'post',
       path: '/',
       access: scope('wallets:write'),
-      handler: idempotent(deps.idempotency, async (req, res) => {
-        const body = parse(createBody, req.body);
-        const wallet = await deps.create.execute(principalOf(res), {
-          chain: body.chain,
-          asset: body.asset,
-          externalRef: body.external_ref ?? null,
-          customerId: body.customer_id ?? null,
-        });
-        return { status: 201, body: presentWallet(wallet) };
-      }),
+      idempotent: true,
+      request: { body: createBody },
+      responses: { 201: { description: 'The wallet', schema: walletSchema } },
+      errors: ['CHAIN_NOT_ENABLED'],
+      handle: (deps) =>
+        idempotent(deps.idempotency, async (req, res) => {
+          const body = parse(createBody, req.body);
+          const wallet = await deps.create.execute(principalOf(res), {
+            chain: body.chain,
+            asset: body.asset,
+            externalRef: body.external_ref ?? null,
+            customerId: body.customer_id ?? null,
+          });
+          return { status: 201, body: presentWallet(wallet) };
+        }),
     },
     {
+      operationId: 'listWallets',
+      summary: 'List wallets, newest first (archived ones only when asked for)',
       method: 'get',
       path: '/',
       access: scope('wallets:read'),
-      handler: async (req, res) => {
+      request: { query: listQuery },
+      responses: { 200: { description: 'A page of wallets', schema: pageOf(walletSchema) } },
+      errors: [],
+      handle: (deps) => async (req, res) => {
         const principal = principalOf(res);
         const q = parse(listQuery, req.query);
         const network = resolveChainFilter(q.chain, principal.side);
@@ -80,22 +124,35 @@ export function walletRoutes(deps: {
       },
     },
     {
+      operationId: 'getWallet',
+      summary: 'Get a wallet, with its external_ref',
       method: 'get',
       path: '/:id',
       access: scope('wallets:read'),
-      handler: async (req, res) => {
+      request: { params: idParams },
+      responses: { 200: { description: 'The wallet', schema: walletDetailSchema } },
+      errors: ['NOT_FOUND'],
+      handle: (deps) => async (req, res) => {
         const { wallet, externalRef } = await deps.read.get(principalOf(res), String(req.params.id));
-        res.json({ ...presentWallet(wallet), external_ref: externalRef });
+        const view: z.infer<typeof walletDetailSchema> = { ...presentWallet(wallet), external_ref: externalRef };
+        res.json(view);
       },
     },
     {
+      operationId: 'archiveWallet',
+      summary: 'Archive a wallet: left out of lists, still monitored',
       method: 'post',
       path: '/:id/archive',
       access: scope('wallets:write'),
-      handler: idempotent(deps.idempotency, async (req, res) => {
-        const wallet = await deps.archive.execute(principalOf(res), String(req.params.id));
-        return { status: 200, body: presentWallet(wallet) };
-      }),
+      idempotent: true,
+      request: { params: idParams },
+      responses: { 200: { description: 'The wallet, archived', schema: walletSchema } },
+      errors: ['NOT_FOUND'],
+      handle: (deps) =>
+        idempotent(deps.idempotency, async (req, res) => {
+          const wallet = await deps.archive.execute(principalOf(res), String(req.params.id));
+          return { status: 200, body: presentWallet(wallet) };
+        }),
     },
-  ];
-}
+  ],
+};

@@ -1,0 +1,176 @@
+// The OpenAPI 3.1 document of the API, generated from the route
+// declarations and their zod schemas (zod-openapi): every route with its
+// scope, the HMAC security scheme, idempotency headers, the pagination
+// envelope, and every error response with the codes the route may answer.
+// Served at GET /v2/openapi.json and written to docs/openapi.json by
+// `npm run openapi`; a test keeps the committed file equal to this.
+import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import type { Access } from '../../domain/auth/principal.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/error-catalogue.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../domain/idempotency/idempotency.js';
+import { validationDetail } from './common-schemas.js';
+import { RESOURCES } from './resources.js';
+import { fullPath, type Resource, type RouteDef } from './route.js';
+
+export const API_VERSION = '2.0.0';
+
+const SIGNING = [
+  'Every request under /v2 (but this document) is signed with an API key.',
+  'Send three headers: `X-Service-Key` (the key id), `X-Service-Timestamp` (Unix seconds, within 5 minutes of the server clock)',
+  'and `X-Service-Signature`: the lowercase hex HMAC-SHA256, keyed with the key secret, of',
+  '`TIMESTAMP.METHOD.PATH.BODY_SHA256`, where PATH is the request target with its query string exactly as sent',
+  'and BODY_SHA256 the lowercase hex SHA-256 of the body bytes (of the empty string without a body).',
+  'A signature is accepted once. See docs/api.md#authentication and docs/signing-test-vectors.md.',
+].join(' ');
+
+/** What every signed route may answer, whatever it does. */
+const SIGNED_ERRORS: ErrorCode[] = [
+  'VALIDATION_ERROR',
+  'MISSING_AUTH_HEADERS',
+  'TIMESTAMP_EXPIRED',
+  'INVALID_SIGNATURE',
+  'REPLAY_DETECTED',
+  'INVALID_API_KEY',
+  'API_KEY_EXPIRED',
+  'WORKSPACE_NOT_FOUND',
+  'IP_NOT_ALLOWED',
+  'WORKSPACE_INACTIVE',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'DATABASE_ERROR',
+];
+
+const describeAccess = (a: Access): string =>
+  a.kind === 'scope' ? a.scope : a.kind === 'any-key' ? 'any valid key' : 'any key holding at least one :read scope';
+
+/** The codes a route may answer: those of every signed route, of its body, of idempotency, and its own. */
+export function errorCodesOf(route: RouteDef<unknown>): ErrorCode[] {
+  const codes = new Set<ErrorCode>(SIGNED_ERRORS);
+  if (route.access.kind !== 'any-key') codes.add('INSUFFICIENT_SCOPE');
+  if (route.method !== 'get') {
+    codes.add('INVALID_JSON');
+    codes.add('UNSUPPORTED_MEDIA_TYPE');
+  }
+  if (route.idempotent) ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH'].forEach((c) => codes.add(c as ErrorCode));
+  if (route.path.includes(':')) codes.add('NOT_FOUND');
+  route.errors.forEach((c) => codes.add(c));
+  return [...codes];
+}
+
+const requestId = z.string().meta({ description: 'The request id; quote it to support. Echoes a well-formed X-Request-Id sent.' });
+
+function errorResponses(codes: ErrorCode[]): ZodOpenApiResponsesObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    list.sort();
+    responses[`${status}` as `4${string}`] = {
+      description: `${list.map((c) => `\`${c}\``).join(', ')} (docs/errors.md)`,
+      headers: z.object({
+        'X-Request-Id': requestId,
+        ...(status === 429 ? { 'Retry-After': z.string().meta({ description: 'Seconds to wait before retrying' }) } : {}),
+      }),
+      content: {
+        'application/json': {
+          schema: z.strictObject({
+            error: z.string().meta({ description: 'Human text; may change: never branch on it' }),
+            code: z.enum(list as [ErrorCode, ...ErrorCode[]]),
+            details: z.union([z.array(validationDetail), z.record(z.string(), z.unknown())]).optional(),
+          }),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+const idempotencyKeyHeader = z
+  .string()
+  .regex(IDEMPOTENCY_KEY_PATTERN)
+  .optional()
+  .meta({ description: 'Makes the create safe to retry: the same key (within 24 hours) answers the first outcome again' });
+
+function operationOf(resource: Resource<unknown>, route: RouteDef<unknown>): ZodOpenApiOperationObject {
+  const responses: ZodOpenApiResponsesObject = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    responses[status as `2${string}`] = {
+      description: spec.description,
+      headers: z.object({
+        'X-Request-Id': requestId,
+        ...(route.idempotent
+          ? { 'Idempotent-Replay': z.literal('true').optional().meta({ description: 'Present on a replay of an earlier request with the same Idempotency-Key' }) }
+          : {}),
+      }),
+      content: { 'application/json': { schema: spec.schema } },
+    };
+  }
+  const header = route.idempotent ? z.object({ 'Idempotency-Key': idempotencyKeyHeader }) : undefined;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `Scope: ${describeAccess(route.access)}.`,
+    tags: [resource.tag],
+    'x-required-scope': describeAccess(route.access),
+    requestParams: {
+      ...(route.request?.params ? { path: route.request.params } : {}),
+      ...(route.request?.query ? { query: route.request.query } : {}),
+      ...(header ? { header } : {}),
+    },
+    ...(route.request?.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.request.body } } } } : {}),
+    responses: { ...responses, ...errorResponses(errorCodesOf(route)) },
+  };
+}
+
+/** express's `/wallets/:id/archive` as OpenAPI's `/wallets/{id}/archive`. */
+export const openApiPath = (expressPath: string): string => expressPath.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+export const OPENAPI_PATH = '/v2/openapi.json';
+
+export function openApiDocument(resources: readonly Resource<unknown>[] = RESOURCES) {
+  const paths: ZodOpenApiPathsObject = {
+    [OPENAPI_PATH]: {
+      get: {
+        operationId: 'getOpenApiDocument',
+        summary: 'This document',
+        description: 'Not signed: anyone may read it.',
+        tags: ['Meta'],
+        security: [],
+        responses: { '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } } },
+      },
+    },
+  };
+  for (const resource of resources) {
+    for (const route of resource.routes) {
+      const path = openApiPath(fullPath(`/v2${resource.mount}`, route.path));
+      paths[path] = { ...paths[path], [route.method]: operationOf(resource, route) };
+    }
+  }
+  return createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Wallet service API',
+      version: API_VERSION,
+      description:
+        'Custodial wallet-as-a-service: deposit addresses, balances, fee quotes and API keys on TRON, BSC and Ethereum. ' +
+        'A live key acts on the mainnets, a test key on the testnets. Errors: docs/errors.md.',
+    },
+    security: [{ ServiceKey: [], ServiceTimestamp: [], ServiceSignature: [] }],
+    components: {
+      securitySchemes: {
+        ServiceKey: { type: 'apiKey', in: 'header', name: 'X-Service-Key', description: `The API key id (sk_live_… or sk_test_…). ${SIGNING}` },
+        ServiceTimestamp: { type: 'apiKey', in: 'header', name: 'X-Service-Timestamp', description: 'Unix seconds of the signature.' },
+        ServiceSignature: { type: 'apiKey', in: 'header', name: 'X-Service-Signature', description: 'HMAC-SHA256 of TIMESTAMP.METHOD.PATH.BODY_SHA256, lowercase hex.' },
+      },
+    },
+    paths,
+  });
+}
+
+/** The document as served and as committed: the same bytes. */
+export const openApiJson = (): string => `${JSON.stringify(openApiDocument(), null, 2)}\n`;

@@ -1,0 +1,19 @@
+// Every resource of /v2, in the order of the API's documentation. The api
+// mounts these and the OpenAPI document describes these: one list.
+import { apiKeysResource } from './api-keys.js';
+import { balancesResource } from './balances.js';
+import { chainsResource } from './chains.js';
+import { customersResource } from './customers.js';
+import { feesResource } from './fees.js';
+import type { Resource } from './route.js';
+import { walletsResource } from './wallets.js';
+
+// Each resource has its own deps type; the list only needs what they share.
+export const RESOURCES: readonly Resource<any>[] = [
+  chainsResource,
+  apiKeysResource,
+  customersResource,
+  walletsResource,
+  balancesResource,
+  feesResource,
+];
