@@ -10,6 +10,7 @@ import { mapPage } from '../../domain/pagination.js';
 import { principalOf } from './authenticate.js';
 import { pageOf, timestamp, uuid } from './common-schemas.js';
 import { pageQuery } from './pagination.js';
+import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { parse } from './validation.js';
 
@@ -37,13 +38,13 @@ export const apiKeySchema = z
     expires_at: timestamp.nullable(),
     created_at: timestamp,
   })
-  .meta({ id: 'ApiKey' });
+  .meta({ id: 'ApiKey', examples: [EXAMPLES.apiKey] });
 export type ApiKeyView = z.infer<typeof apiKeySchema>;
 
 /** The create response: the key and its secret, shown this once. */
 export const createdApiKeySchema = apiKeySchema
   .extend({ secret: z.string().meta({ description: 'Shown once; store it now' }) })
-  .meta({ id: 'CreatedApiKey' });
+  .meta({ id: 'CreatedApiKey', examples: [{ ...EXAMPLES.apiKey, secret: 'shown-once-43-characters-of-base64url-xxxxxx' }] });
 
 export const messageSchema = z.strictObject({ message: z.string() }).meta({ id: 'Message' });
 

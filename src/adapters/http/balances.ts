@@ -7,6 +7,7 @@ import { ASSETS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { amountString, asset, resolvedChain } from './common-schemas.js';
+import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { parse } from './validation.js';
 
@@ -18,7 +19,7 @@ const query = z.object({
 
 export const balanceSchema = z
   .strictObject({ chain: resolvedChain, asset, available: amountString, locked: amountString, total: amountString })
-  .meta({ id: 'Balance' });
+  .meta({ id: 'Balance', examples: [EXAMPLES.balance] });
 export const balanceListSchema = z.strictObject({ data: z.array(balanceSchema) });
 
 export const balancesResource: Resource<{ getBalances: GetBalances }> = {

@@ -4,6 +4,7 @@ import { ListChains } from '../../application/chains/list-chains.js';
 import { anyKey } from '../../domain/auth/principal.js';
 import { principalOf } from './authenticate.js';
 import { asset, baseChain, resolvedChain } from './common-schemas.js';
+import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 
 export const chainSchema = z
@@ -21,7 +22,7 @@ export const chainSchema = z
     required_confirmations: z.number().int().min(1),
     enabled: z.boolean().meta({ description: 'Whether the network takes new wallets (and withdrawals)' }),
   })
-  .meta({ id: 'Chain' });
+  .meta({ id: 'Chain', examples: [EXAMPLES.chain] });
 
 export const chainListSchema = z.strictObject({ data: z.array(chainSchema) });
 

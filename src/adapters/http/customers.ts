@@ -18,6 +18,7 @@ import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
 import { pageOf, timestamp, uuid } from './common-schemas.js';
+import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
 
@@ -79,7 +80,7 @@ export const customerSchema = z
     created_at: timestamp,
     updated_at: timestamp,
   })
-  .meta({ id: 'Customer' });
+  .meta({ id: 'Customer', examples: [EXAMPLES.customer] });
 export type CustomerView = z.infer<typeof customerSchema>;
 
 export const presentCustomer = (c: Customer): CustomerView => ({

@@ -8,6 +8,7 @@ import { ASSETS, BASE_CHAINS } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { parse } from './validation.js';
 import { amountString, asset, rateString, resolvedChain } from './common-schemas.js';
+import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { anyReadScope } from '../../domain/auth/principal.js';
 
@@ -42,7 +43,7 @@ export const feeQuoteSchema = z
     indicative: z.literal(true),
     warnings: z.array(z.enum(['BELOW_SWEEP_MINIMUM', 'MIN_FEE_DOMINATES', 'AMOUNT_TOO_SMALL', 'OVERRIDE_EXPIRES_SOON'])),
   })
-  .meta({ id: 'FeeQuote' });
+  .meta({ id: 'FeeQuote', examples: [EXAMPLES.feeQuote] });
 
 export const feesResource: Resource<{ quoteFee: QuoteFee }> = {
   mount: '/fees',

@@ -15,6 +15,7 @@ import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
 import { asset, pageOf, resolvedChain, timestamp, uuid } from './common-schemas.js';
+import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
 
@@ -51,11 +52,11 @@ export const walletSchema = z
     customer_id: uuid.nullable(),
     created_at: timestamp,
   })
-  .meta({ id: 'Wallet' });
+  .meta({ id: 'Wallet', examples: [EXAMPLES.wallet] });
 export type WalletView = z.infer<typeof walletSchema>;
 
 /** The detail view: the list view plus the wallet's own external_ref. */
-export const walletDetailSchema = walletSchema.extend({ external_ref: z.string().nullable() }).meta({ id: 'WalletDetail' });
+export const walletDetailSchema = walletSchema.extend({ external_ref: z.string().nullable() }).meta({ id: 'WalletDetail', examples: [{ ...EXAMPLES.wallet, external_ref: 'order-7' }] });
 
 export const presentWallet = (w: Wallet): WalletView => ({
   id: w.id,
