@@ -132,7 +132,10 @@ export const openApiPath = (expressPath: string): string => expressPath.replace(
 
 export const OPENAPI_PATH = '/v2/openapi.json';
 
-export function openApiDocument(resources: readonly Resource<unknown>[] = RESOURCES) {
+/** The document object, as zod-openapi builds it. */
+export type OpenApiDocument = ReturnType<typeof createDocument>;
+
+export function openApiDocument(resources: readonly Resource<unknown>[] = RESOURCES): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {
     [OPENAPI_PATH]: {
       get: {
