@@ -68,6 +68,15 @@ describe('the OpenAPI document', () => {
     expect(served.length).toBeGreaterThanOrEqual(15);
   });
 
+  it('publishes responses open to added fields (clients must tolerate them) and request bodies closed (unknown fields are refused)', () => {
+    const document = JSON.parse(openApiJson()) as {
+      components: { schemas: Record<string, { additionalProperties?: unknown }> };
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { additionalProperties?: unknown } }> } }>>;
+    };
+    for (const name of ['Customer', 'Wallet', 'ApiKey', 'FeeQuote']) expect(document.components.schemas[name]!.additionalProperties, name).toBeUndefined();
+    expect(document.paths['/v2/customers']!.post!.requestBody!.content['application/json']!.schema.additionalProperties).toBe(false);
+  });
+
   it('states the scope of every signed operation and the signing scheme', () => {
     const document = JSON.parse(openApiJson()) as {
       paths: Record<string, Record<string, { 'x-required-scope'?: string; security?: unknown[] }>>;

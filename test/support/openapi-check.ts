@@ -18,10 +18,23 @@ const ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true 
 addFormats(ajv);
 const compiled = new Map<string, ValidateFunction>();
 
+/**
+ * The published document leaves response objects open (clients must tolerate
+ * added fields); the service itself must send exactly what is documented, so
+ * the checks close every object schema that lists its properties.
+ */
+function closed<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(closed) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, closed(v)]));
+  if ('properties' in copy && !('additionalProperties' in copy)) copy.additionalProperties = false;
+  return copy as T;
+}
+
 function doc(): Document {
   if (!document) {
     document = openApiDocument();
-    ajv.addSchema(document as object, 'openapi');
+    ajv.addSchema(closed(document) as object, 'openapi');
   }
   return document;
 }

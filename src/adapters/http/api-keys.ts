@@ -15,7 +15,7 @@ import type { Resource } from './route.js';
 import { parse } from './validation.js';
 
 export const createBody = z.strictObject({
-  label: z.string().trim().min(1).max(255),
+  label: z.string().trim().min(1).max(255).meta({ description: 'Required, with `scopes` (preferred) or the legacy `permission`' }),
   scopes: z.array(z.enum(SCOPES)).max(SCOPES.length * 2).optional(),
   // null is accepted where the resource shows null (docs/api.md#api-keys): no permission, no restriction, no expiry.
   permission: z.enum(LEGACY_PERMISSIONS).nullable().optional(),
@@ -23,7 +23,7 @@ export const createBody = z.strictObject({
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 
-const idParams = z.object({ id: z.string() });
+const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 
 export const apiKeySchema = z
   .strictObject({

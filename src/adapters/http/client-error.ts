@@ -1,6 +1,7 @@
 // Requests node's HTTP server refuses before express sees them (headers over
 // node's 16 KiB limit, malformed HTTP, an Expect it cannot meet, no Host)
 // still get the error body of 2.12 instead of node's empty answer.
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Duplex } from 'node:stream';
@@ -8,7 +9,7 @@ import type { Duplex } from 'node:stream';
 function answer(socket: Duplex, status: number, reason: string, code: string, message: string): void {
   const body = JSON.stringify({ error: message, code });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: ${randomUUID()}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

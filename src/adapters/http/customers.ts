@@ -41,6 +41,7 @@ const metadata = z
   .meta({
     override: {
       type: 'object',
+      additionalProperties: {},
       maxProperties: METADATA_MAX_KEYS,
       description: `Opaque JSON object, kept as sent: at most ${METADATA_MAX_KEYS} keys of at most 100 characters, ${METADATA_MAX_BYTES} bytes as JSON`,
     },
@@ -68,7 +69,7 @@ const listQuery = pageQuery.extend({
   external_ref: z.string().min(1).max(EXTERNAL_REF_MAX).optional(),
 });
 
-const idParams = z.object({ id: z.string() });
+const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 
 export const customerSchema = z
   .strictObject({

@@ -19,6 +19,12 @@ export function errorsMarkdown(): string {
     '[docs/openapi.json](openapi.json)). Codes of features not built yet are',
     'listed already.',
     '',
+    'Requests refused before any route runs, by the HTTP server itself, get the',
+    'same body with a status of their own: `408` (`VALIDATION_ERROR`: headers not',
+    'received within 10 s, or the whole request within 30 s), `417`',
+    '(`VALIDATION_ERROR`: an `Expect` other than `100-continue`) and `431`',
+    '(`PAYLOAD_TOO_LARGE`: headers over 16 KiB).',
+    '',
     '| Code | HTTP | Meaning | What to do |',
     '|---|---|---|---|',
     ...codes.map((c) => {

@@ -17,7 +17,7 @@ export const body = z.strictObject({
   chain: z.enum(BASE_CHAINS),
   asset: z.enum(ASSETS),
   // Parsed as an Amount below (docs/api.md#amounts); the length cap keeps absurd input cheap.
-  amount: z.string().max(64, 'is too long'),
+  amount: z.string().max(64, 'is too long').meta({ description: "A positive decimal string with at most the asset's places", example: '250' }),
   mode: z.enum(['charge', 'gross_up']).default('charge'),
 });
 
@@ -41,7 +41,8 @@ export const feeQuoteSchema = z
     tier: z.string().nullable(),
     viable: z.boolean(),
     indicative: z.literal(true),
-    warnings: z.array(z.enum(['BELOW_SWEEP_MINIMUM', 'MIN_FEE_DOMINATES', 'AMOUNT_TOO_SMALL', 'OVERRIDE_EXPIRES_SOON'])),
+    // Open: new warnings are added over time, and clients treat unknown ones leniently.
+    warnings: z.array(z.string()).meta({ description: 'Advisory codes, in order: BELOW_SWEEP_MINIMUM, MIN_FEE_DOMINATES, AMOUNT_TOO_SMALL, OVERRIDE_EXPIRES_SOON; more may come' }),
   })
   .meta({ id: 'FeeQuote', examples: [EXAMPLES.feeQuote] });
 

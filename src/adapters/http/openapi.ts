@@ -94,7 +94,7 @@ const idempotencyKeyHeader = z
   .string()
   .regex(IDEMPOTENCY_KEY_PATTERN)
   .optional()
-  .meta({ description: 'Makes the create safe to retry: the same key (within 24 hours) answers the first outcome again' });
+  .meta({ description: 'Makes the request safe to retry: the same key (within 24 hours) answers the first outcome again' });
 
 function operationOf(resource: Resource<unknown>, route: RouteDef<unknown>): ZodOpenApiOperationObject {
   const responses: ZodOpenApiResponsesObject = {};
@@ -154,8 +154,9 @@ export function openApiDocument(resources: readonly Resource<unknown>[] = RESOUR
       paths[path] = { ...paths[path], [route.method]: operationOf(resource, route) };
     }
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
+    servers: [{ url: '/', description: 'The host serving this document; paths carry the /v2 prefix' }],
     info: {
       title: 'Wallet service API',
       version: API_VERSION,
@@ -173,6 +174,37 @@ export function openApiDocument(resources: readonly Resource<unknown>[] = RESOUR
     },
     paths,
   });
+  openResponses(document);
+  return document;
+}
+
+/**
+ * Responses are open in the published document: the API adds fields over
+ * time and clients must tolerate them (docs/api.md#compatibility). The tests
+ * hold the service to exactly the documented fields all the same (see
+ * test/support/openapi-check.ts). Request bodies stay closed: an unknown
+ * field is refused.
+ */
+function openResponses(document: OpenApiDocument): void {
+  const open = (schema: unknown): void => {
+    if (schema === null || typeof schema !== 'object') return;
+    const s = schema as Record<string, unknown>;
+    if (s.additionalProperties === false) delete s.additionalProperties;
+    for (const key of ['properties', 'items', 'anyOf', 'oneOf', 'allOf']) {
+      const child = s[key];
+      if (Array.isArray(child)) child.forEach(open);
+      else if (key === 'properties' && child && typeof child === 'object') Object.values(child).forEach(open);
+      else open(child);
+    }
+  };
+  Object.values(document.components?.schemas ?? {}).forEach(open);
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>)) {
+      for (const response of Object.values(op.responses ?? {})) {
+        for (const media of Object.values(response.content ?? {})) open(media.schema);
+      }
+    }
+  }
 }
 
 /** The document as served and as committed: the same bytes. */

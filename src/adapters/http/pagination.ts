@@ -9,9 +9,16 @@ const positiveInt = (max: number) =>
     .regex(/^\d+$/, 'must be a positive integer')
     .refine((v) => v.length <= 16, `must be at most ${max}`)
     .transform(Number)
-    .pipe(z.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`));
+    .pipe(z.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`))
+    // On the wire a query string; documented as the integer it stands for.
+    .meta({
+      override: ({ jsonSchema }) => {
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: 'integer', minimum: 1, maximum: max });
+      },
+    });
 
 export const pageQuery = z.object({
-  page: positiveInt(PAGE_MAX).default(1),
-  limit: positiveInt(PAGE_MAX_LIMIT).default(PAGE_DEFAULT_LIMIT),
+  page: positiveInt(PAGE_MAX).default(1).meta({ description: 'Page number, from 1', override: { default: 1 } }),
+  limit: positiveInt(PAGE_MAX_LIMIT).default(PAGE_DEFAULT_LIMIT).meta({ description: 'Page size', override: { default: PAGE_DEFAULT_LIMIT } }),
 });

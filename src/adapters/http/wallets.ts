@@ -40,7 +40,7 @@ const listQuery = pageQuery.extend({
   customer_id: lowerUuid.optional(),
 });
 
-const idParams = z.object({ id: z.string() });
+const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 
 export const walletSchema = z
   .strictObject({
