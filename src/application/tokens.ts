@@ -16,4 +16,5 @@ export const TOKENS = {
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),
   AuthFailureThrottle: Symbol('AuthFailureThrottle'),
+  WebhookUrlGuard: Symbol('WebhookUrlGuard'),
 } as const;

@@ -44,6 +44,7 @@ const schema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1000000).default(100),
   AUTH_FAILURE_RATE_PER_SECOND: z.coerce.number().min(0.001).max(100000).default(1),
   AUTH_FAILURE_BURST: z.coerce.number().int().min(1).max(1000000).default(20),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/,\s-]*$/, 'must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
@@ -78,6 +79,8 @@ export interface Config {
    * hold a connection for node's default five minutes.
    */
   httpTimeouts: { requestMs: number; headersMs: number; checkEveryMs: number };
+  /** Lets webhook endpoints use private addresses and plain http: local receivers in the sandbox and tests only. */
+  webhookAllowPrivate: boolean;
   /** Buckets of failed authentications per source address (and ten times that per key id). */
   authFailureLimits: { ratePerSecond: number; burst: number };
   /** express's trust-proxy setting: whose X-Forwarded-For decides the client address. */
@@ -185,6 +188,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)`);
     }
   }
+  if (production && c.WEBHOOK_ALLOW_PRIVATE === 'true') {
+    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE: private webhook receivers are for the local sandbox and tests, never production');
+  }
   // Real money only with real custody: outside production the seed and the
   // encryption key are generated into DATA_DIR, fine for testnets, never for
   // mainnet deposit addresses.
@@ -215,6 +221,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },
+    webhookAllowPrivate: c.WEBHOOK_ALLOW_PRIVATE === 'true',
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     networks: networkSettings(env, production),

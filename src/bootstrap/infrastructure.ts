@@ -15,6 +15,7 @@ import { PG_BOSS_SCHEMA, createBoss } from '../adapters/jobs/pg-boss-jobs.js';
 import { createLogger, type Logger } from '../adapters/logging/logger.js';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.js';
 import { AuthFailureThrottle } from '../domain/auth/auth-failure-throttle.js';
+import { DnsWebhookUrlGuard } from '../adapters/webhooks/url-guard.js';
 import { PgCredentialStore } from '../adapters/persistence/credential-store.js';
 import { openOrm, pendingMigrations } from '../adapters/persistence/orm.js';
 import { PgRequestAdmission } from '../adapters/persistence/request-admission.js';
@@ -101,6 +102,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.AddressCodec, { useValue: new ChainAddressCodec() });
   container.register(TOKENS.LedgerAudit, { useValue: new PgLedgerAudit(orm) });
   container.register(TOKENS.Logger, { useValue: logger });
+  container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookAllowPrivate) });
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
 
   const connection = orm.em.getConnection();

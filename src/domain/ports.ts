@@ -8,6 +8,7 @@ import type { JobName, JobPayloads } from './jobs/job-names.js';
 import type { Network } from './money/networks.js';
 import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
 import type { Customer, CustomerFilter, CustomerPatch } from './customers/customer.js';
+import type { WebhookEndpointRepo } from './webhooks/ports.js';
 import type { DerivationPath } from './custody/derivation.js';
 import type { Wallet, WalletFilter } from './wallets/wallet.js';
 import type { Balance, JournalEntry } from './ledger/journal.js';
@@ -143,6 +144,7 @@ export interface TxContext {
   ledger: LedgerRepo;
   fees: FeeConfigRepo;
   idempotency: IdempotencyStore;
+  webhooks: WebhookEndpointRepo;
   jobs: JobQueue;
 }
 

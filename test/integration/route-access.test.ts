@@ -25,6 +25,12 @@ const EXPECTED: [string, string, string][] = [
   ['post', '/v2/wallets/:id/archive', 'wallets:write'],
   ['get', '/v2/balances', 'wallets:read'],
   ['post', '/v2/fees/quote', 'any :read scope'],
+  ['post', '/v2/webhooks', 'webhooks:write'],
+  ['get', '/v2/webhooks', 'webhooks:read'],
+  ['get', '/v2/webhooks/:id', 'webhooks:read'],
+  ['patch', '/v2/webhooks/:id', 'webhooks:write'],
+  ['delete', '/v2/webhooks/:id', 'webhooks:write'],
+  ['post', '/v2/webhooks/:id/rotate-secret', 'webhooks:write'],
 ];
 
 const describeAccess = (a: Access) => (a.kind === 'scope' ? a.scope : a.kind === 'any-key' ? 'any key' : 'any :read scope');

@@ -2,6 +2,8 @@
 // and enforce the same rules), so a use case can be tested in a few lines with
 // no database. Not for integration tests: those use the real PostgreSQL.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
+import type { WebhookEndpoint } from '../../src/domain/webhooks/webhook-endpoint.js';
 import type { ApiKey } from '../../src/domain/auth/api-key.js';
 import type { IdempotencyRecord, IdempotencyScope } from '../../src/domain/idempotency/idempotency.js';
 import type { Asset, BaseChain, Network, NetworkSide } from '../../src/domain/money/networks.js';
@@ -102,6 +104,9 @@ export class InMemoryStore {
   ledgerBalances = new Map<string, bigint>();
   tiers: FeeTier[] | null = null;
   overrides = new Map<string, FeeOverride>();
+  webhookEndpoints = new Map<string, WebhookEndpoint>();
+  /** Endpoint ids with a PENDING delivery. */
+  pendingDeliveries = new Set<string>();
   /** Idempotency locks held by the running unit of work. */
   locks = new Set<string>();
 
@@ -118,7 +123,9 @@ export class InMemoryStore {
     const bal = new Map(this.ledgerBalances);
     const trs = this.tiers ? [...this.tiers] : null;
     const ovs = new Map(this.overrides);
+    const whs = new Map([...this.webhookEndpoints].map(([k, v]) => [k, { ...v, events: [...v.events] }]));
     return () => {
+      this.webhookEndpoints = whs;
       this.workspaces = ws;
       this.apiKeys = ks;
       this.jobs = js;
@@ -378,6 +385,36 @@ export class InMemoryJobQueue implements JobQueue {
   }
 }
 
+export class InMemoryWebhookEndpointRepo implements WebhookEndpointRepo {
+  constructor(private readonly store: InMemoryStore) {}
+  async add(e: WebhookEndpoint): Promise<void> {
+    this.store.webhookEndpoints.set(e.id, { ...e, events: [...e.events] });
+  }
+  async get(workspaceId: string, side: NetworkSide, id: string): Promise<WebhookEndpoint | null> {
+    const e = this.store.webhookEndpoints.get(id);
+    return e && e.workspaceId === workspaceId && e.side === side ? { ...e, events: [...e.events] } : null;
+  }
+  getForUpdate(workspaceId: string, side: NetworkSide, id: string): Promise<WebhookEndpoint | null> {
+    return this.get(workspaceId, side, id);
+  }
+  async list(workspaceId: string, side: NetworkSide, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    const all = [...this.store.webhookEndpoints.values()].filter((e) => e.workspaceId === workspaceId && e.side === side).sort(newestFirst);
+    return { total: all.length, page: page.page, limit: page.limit, data: all.slice(offsetOf(page), offsetOf(page) + page.limit) };
+  }
+  async save(e: WebhookEndpoint): Promise<void> {
+    this.store.webhookEndpoints.set(e.id, { ...e, events: [...e.events] });
+  }
+  async delete(id: string): Promise<void> {
+    this.store.webhookEndpoints.delete(id);
+  }
+  async countForUpdate(workspaceId: string, side: NetworkSide): Promise<number> {
+    return [...this.store.webhookEndpoints.values()].filter((e) => e.workspaceId === workspaceId && e.side === side).length;
+  }
+  async hasPendingDeliveries(endpointId: string): Promise<boolean> {
+    return this.store.pendingDeliveries.has(endpointId);
+  }
+}
+
 /**
  * Runs work against the store; a throw restores the store as it was (rollback).
  * Nested runs behave as savepoints; locks are released when the outermost run ends.
@@ -400,6 +437,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         ledger: new InMemoryLedger(this.store),
         fees: new InMemoryFeeConfig(this.store),
         idempotency: new InMemoryIdempotencyStore(this.store, this.taken),
+        webhooks: new InMemoryWebhookEndpointRepo(this.store),
         jobs: new InMemoryJobQueue(this.store),
       });
     } catch (err) {

@@ -7,6 +7,7 @@ import { customersResource } from './customers.js';
 import { feesResource } from './fees.js';
 import type { Resource } from './route.js';
 import { walletsResource } from './wallets.js';
+import { webhooksResource } from './webhooks.js';
 
 // Each resource has its own deps type; the list only needs what they share.
 export const RESOURCES: readonly Resource<any>[] = [
@@ -16,4 +17,5 @@ export const RESOURCES: readonly Resource<any>[] = [
   walletsResource,
   balancesResource,
   feesResource,
+  webhooksResource,
 ];

@@ -15,6 +15,7 @@ import { MikroFeeConfigRepo } from './fee-config-repo.js';
 import { PgLedgerRepo } from './ledger-repo.js';
 import { MikroWalletRepo } from './wallet-repo.js';
 import { PgIdempotencyStore } from './idempotency-store.js';
+import { MikroWebhookEndpointRepo } from './webhook-endpoint-repo.js';
 import { MikroWorkspaceRepo } from './workspace-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
@@ -38,6 +39,7 @@ export class MikroUnitOfWork implements UnitOfWork {
         ledger: new PgLedgerRepo(tem),
         fees: new MikroFeeConfigRepo(tem),
         idempotency: new PgIdempotencyStore(tem),
+        webhooks: new MikroWebhookEndpointRepo(tem),
         jobs: new TransactionalJobQueue(this.boss, trx),
       };
       return work(ctx);

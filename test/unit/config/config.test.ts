@@ -47,6 +47,14 @@ describe('configuration', () => {
     expect(messageOf({ ADMIN_PORT: 'x' })).toMatch(/^ADMIN_PORT: /);
   });
 
+  it('allows private webhook receivers only when asked, and never in production', () => {
+    expect(parseConfig({}).webhookAllowPrivate).toBe(false);
+    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    expect(messageOf({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatch(/^WEBHOOK_ALLOW_PRIVATE: /);
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed };
+    expect(messageOf({ ...prod, WEBHOOK_ALLOW_PRIVATE: 'true' })).toMatch(/^WEBHOOK_ALLOW_PRIVATE: /);
+  });
+
   it('throttles failed authentications at 1 a second with a burst of 20 unless told otherwise', () => {
     expect(parseConfig({}).authFailureLimits).toEqual({ ratePerSecond: 1, burst: 20 });
     expect(parseConfig({ AUTH_FAILURE_RATE_PER_SECOND: '5', AUTH_FAILURE_BURST: '50' }).authFailureLimits).toEqual({ ratePerSecond: 5, burst: 50 });

@@ -10,6 +10,7 @@ import { NetworkSwitchEntity } from './network-switch-entity.js';
 import { RateBucketEntity } from './rate-bucket-entity.js';
 import { RequestSignatureEntity } from './request-signature-entity.js';
 import { WalletEntity } from './wallet-entity.js';
+import { WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook-entities.js';
 import { WorkspaceEntity } from './workspace-entity.js';
 
 export const ENTITIES = [
@@ -27,6 +28,8 @@ export const ENTITIES = [
   PostingEntity,
   FeeTierEntity,
   FeeOverrideEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
 ];
 export {
   ApiKeyEntity,
@@ -42,5 +45,7 @@ export {
   RateBucketEntity,
   RequestSignatureEntity,
   WalletEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
   WorkspaceEntity,
 };

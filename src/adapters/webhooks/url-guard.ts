@@ -1,0 +1,30 @@
+// WebhookUrlGuard: the URL's shape (domain rules), then every address its host
+// resolves to must be public, unless the deployment allows private receivers
+// (WEBHOOK_ALLOW_PRIVATE, for the local sandbox and tests). Checked when an
+// endpoint is registered or changed; the dispatcher checks again before every
+// attempt and connects only to the addresses it checked.
+import { lookup } from 'node:dns/promises';
+import { parseIp } from '../../domain/auth/ip-allowlist.js';
+import { checkWebhookUrl, requirePublic } from '../../domain/webhooks/url-safety.js';
+import type { WebhookUrlGuard } from '../../domain/webhooks/ports.js';
+
+export type Resolve = (host: string) => Promise<string[]>;
+
+const dnsResolve: Resolve = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+export class DnsWebhookUrlGuard implements WebhookUrlGuard {
+  constructor(
+    private readonly allowPrivate: boolean,
+    private readonly resolve: Resolve = dnsResolve,
+  ) {}
+
+  async check(text: string): Promise<string> {
+    const url = checkWebhookUrl(text, this.allowPrivate);
+    if (!this.allowPrivate) {
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const addresses = parseIp(host) ? [host] : await this.resolve(host).catch(() => []);
+      requirePublic(host, addresses, false);
+    }
+    return url.toString();
+  }
+}

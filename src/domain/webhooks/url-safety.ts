@@ -1,0 +1,63 @@
+// Which webhook URLs the service may call (docs/api.md#webhooks): https, a
+// host that is not `localhost`, and every address it resolves to public.
+// The address rules are pure; resolving the host is the adapter's job
+// (src/adapters/webhooks/url-guard.ts), which calls these for every address,
+// at registration and again before every attempt.
+import ipaddr from 'ipaddr.js';
+import { DomainError } from '../errors.js';
+import { parseIp } from '../auth/ip-allowlist.js';
+
+/** ipaddr.js range names that are public unicast. */
+const PUBLIC_RANGES = new Set(['unicast']);
+/** Blocks ipaddr.js calls unicast but that are not the open internet. */
+const EXTRA_BLOCKED: [string, number][] = [
+  ['100.64.0.0', 10], // CGNAT (ipaddr: carrierGradeNat, listed for clarity)
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['198.18.0.0', 15], // benchmarking
+  ['64:ff9b::', 96], // NAT64: reaches IPv4 space behind it
+  ['64:ff9b:1::', 48],
+];
+
+/** True when `ip` is a public unicast address (IPv4-mapped IPv6 judged as the IPv4 it maps). */
+export function isPublicAddress(ip: string): boolean {
+  const parsed = parseIp(ip);
+  if (!parsed) return false;
+  const addr = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  if (!PUBLIC_RANGES.has(addr.range())) return false;
+  return !EXTRA_BLOCKED.some(([net, bits]) => {
+    const n = ipaddr.parse(net);
+    return n.kind() === addr.kind() && addr.match(n, bits);
+  });
+}
+
+const invalid = (message: string): DomainError => new DomainError('VALIDATION_ERROR', message, [{ path: 'url', message }]);
+
+/**
+ * The URL as the service will call it, or VALIDATION_ERROR: absolute, https
+ * (http too when private receivers are allowed), no credentials, no
+ * fragment, not `localhost`. Whether its addresses are public is checked
+ * when it is resolved.
+ */
+export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid('must be an absolute URL');
+  }
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw invalid('must be an https URL');
+  if (url.username || url.password) throw invalid('must not carry credentials');
+  if (url.hash) throw invalid('must not carry a fragment');
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) throw invalid('must not point at localhost');
+  if (!allowPrivate && parseIp(host) && !isPublicAddress(host)) throw invalid('must resolve to public addresses only');
+  return url;
+}
+
+/** Refuses a resolved address that is not public, naming the host. */
+export function requirePublic(host: string, addresses: readonly string[], allowPrivate: boolean): void {
+  if (allowPrivate) return;
+  if (addresses.length === 0) throw invalid(`${host} does not resolve`);
+  const bad = addresses.find((a) => !isPublicAddress(a));
+  if (bad !== undefined) throw invalid(`must resolve to public addresses only (${host} resolves to ${bad})`);
+}
