@@ -5,6 +5,7 @@ import type { NetworkSide } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { ApiKeyRepo } from '../../domain/ports.js';
 import { ApiKeyEntity } from './entities/index.js';
+import { lockUntilCommit } from './advisory-lock.js';
 import { findPage } from './find-page.js';
 
 export class MikroApiKeyRepo implements ApiKeyRepo {
@@ -33,9 +34,7 @@ export class MikroApiKeyRepo implements ApiKeyRepo {
   }
 
   async countActiveForUpdate(workspaceId: string, side: NetworkSide, now: Date): Promise<number> {
-    const tx = this.em.getTransactionContext();
-    if (!tx) throw new Error('countActiveForUpdate needs a transaction: its lock lasts until the transaction ends');
-    await this.em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`api-keys:${workspaceId}:${side}`], 'all', tx);
+    await lockUntilCommit(this.em, `api-keys:${workspaceId}:${side}`);
     return this.em.count(ApiKeyEntity, {
       workspaceId,
       isTest: side === 'test',

@@ -5,6 +5,7 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.js';
 import type { WebhookEndpointRepo } from '../../domain/webhooks/ports.js';
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from './entities/index.js';
+import { lockUntilCommit } from './advisory-lock.js';
 import { findPage } from './find-page.js';
 
 export class MikroWebhookEndpointRepo implements WebhookEndpointRepo {
@@ -36,9 +37,7 @@ export class MikroWebhookEndpointRepo implements WebhookEndpointRepo {
   }
 
   async countForUpdate(workspaceId: string, side: NetworkSide): Promise<number> {
-    const tx = this.em.getTransactionContext();
-    if (!tx) throw new Error('countForUpdate needs a transaction: its lock lasts until the transaction ends');
-    await this.em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`webhooks:${workspaceId}:${side}`], 'all', tx);
+    await lockUntilCommit(this.em, `webhooks:${workspaceId}:${side}`);
     return this.em.count(WebhookEndpointEntity, { workspaceId, side });
   }
 
