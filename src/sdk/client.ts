@@ -8,6 +8,14 @@ import type { ChainList } from './resources/chains.js';
 import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
 import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
+import type {
+  CreateWebhookEndpointParams,
+  CreatedWebhookEndpoint,
+  DeletedWebhookEndpoint,
+  RotatedWebhookEndpoint,
+  UpdateWebhookEndpointParams,
+  WebhookEndpoint,
+} from './resources/webhook-endpoints.js';
 import type { Page, PageParams, WithResponse } from './types.js';
 
 export const SDK_VERSION = '0.1.0';
@@ -118,6 +126,39 @@ export class WalletClient {
    */
   revokeApiKey(id: string, options: CallOptions = {}): Promise<WithResponse<RevokedApiKey>> {
     return this.request('DELETE', `/v2/api-keys/${segment(id)}`, options);
+  }
+
+  // --- Webhook endpoints (docs/api.md#webhook-endpoints) ---
+
+  /**
+   * The response carries `secret`, shown this once. Not idempotent, like
+   * createApiKey: never repeated when its outcome is unknown; list the
+   * endpoints to see whether it was created before trying again.
+   */
+  createWebhookEndpoint(params: CreateWebhookEndpointParams, options: CallOptions = {}): Promise<WithResponse<CreatedWebhookEndpoint>> {
+    return this.request('POST', '/v2/webhooks', { body: params, signal: options.signal });
+  }
+
+  listWebhookEndpoints(params: PageParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<WebhookEndpoint>>> {
+    return this.request('GET', '/v2/webhooks', { query: { page: params.page, limit: params.limit }, ...options });
+  }
+
+  getWebhookEndpoint(id: string, options: CallOptions = {}): Promise<WithResponse<WebhookEndpoint>> {
+    return this.request('GET', `/v2/webhooks/${segment(id)}`, options);
+  }
+
+  updateWebhookEndpoint(id: string, params: UpdateWebhookEndpointParams, options: CallOptions = {}): Promise<WithResponse<WebhookEndpoint>> {
+    return this.request('PATCH', `/v2/webhooks/${segment(id)}`, { body: params, ...options });
+  }
+
+  /** Refused with ConflictError (409) while a delivery to the endpoint is pending. */
+  deleteWebhookEndpoint(id: string, options: CallOptions = {}): Promise<WithResponse<DeletedWebhookEndpoint>> {
+    return this.request('DELETE', `/v2/webhooks/${segment(id)}`, options);
+  }
+
+  /** A new secret, shown once; the previous one stays valid for 24 hours. Not repeated when its outcome is unknown. */
+  rotateWebhookSecret(id: string, options: CallOptions = {}): Promise<WithResponse<RotatedWebhookEndpoint>> {
+    return this.request('POST', `/v2/webhooks/${segment(id)}/rotate-secret`, { signal: options.signal });
   }
 
   // --- Customers (docs/api.md#customers) ---

@@ -50,6 +50,14 @@ export type {
 } from './resources/customers.js';
 export type { CreateWalletParams, ListWalletsParams, Wallet, WalletStatus } from './resources/wallets.js';
 export type { FeeDirection, FeeMode, FeeQuote, FeeRule, FeeWarning, QuoteFeeParams } from './resources/fees.js';
+export type {
+  CreateWebhookEndpointParams,
+  CreatedWebhookEndpoint,
+  DeletedWebhookEndpoint,
+  RotatedWebhookEndpoint,
+  UpdateWebhookEndpointParams,
+  WebhookEndpoint,
+} from './resources/webhook-endpoints.js';
 export {
   API_KEY_SCOPES,
   type ApiKey,

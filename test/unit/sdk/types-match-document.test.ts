@@ -11,6 +11,13 @@ import type { pageOf } from '../../../src/adapters/http/common-schemas.js';
 import type { createBody as customerBody, customerSchema, patchBody as customerPatch } from '../../../src/adapters/http/customers.js';
 import type { body as quoteBody, feeQuoteSchema } from '../../../src/adapters/http/fees.js';
 import type { createBody as walletBody, walletDetailSchema, walletSchema } from '../../../src/adapters/http/wallets.js';
+import type {
+  createBody as webhookBody,
+  createdWebhookSchema,
+  patchBody as webhookPatch,
+  rotatedWebhookSchema,
+  webhookSchema,
+} from '../../../src/adapters/http/webhooks.js';
 import type * as sdk from '../../../src/sdk/index.js';
 
 /** What the service sends is what the SDK declares: assignable, with the same fields. */
@@ -32,7 +39,10 @@ export const responses: [
   Same<Out<typeof chainListSchema>['data'][number]['assets'][number], sdk.ChainAsset>,
   Same<Out<typeof balanceListSchema>, sdk.BalanceList>,
   Same<Out<typeof feeQuoteSchema>, sdk.FeeQuote>,
-] = [true, true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof webhookSchema>, sdk.WebhookEndpoint>,
+  Same<Out<typeof createdWebhookSchema>, sdk.CreatedWebhookEndpoint>,
+  Same<Out<typeof rotatedWebhookSchema>, sdk.RotatedWebhookEndpoint>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 export const requests: [
   Accepted<sdk.CreateCustomerParams, In<typeof customerBody>>,
@@ -40,7 +50,9 @@ export const requests: [
   Accepted<sdk.CreateWalletParams, In<typeof walletBody>>,
   Accepted<sdk.CreateApiKeyParams, In<typeof apiKeyBody>>,
   Accepted<sdk.QuoteFeeParams, In<typeof quoteBody>>,
-] = [true, true, true, true, true];
+  Accepted<sdk.CreateWebhookEndpointParams, In<typeof webhookBody>>,
+  Accepted<sdk.UpdateWebhookEndpointParams, In<typeof webhookPatch>>,
+] = [true, true, true, true, true, true, true];
 
 describe('the SDK types', () => {
   it('are checked against the service schemas by the typecheck: every pair above holds', () => {
