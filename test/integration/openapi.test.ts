@@ -3,17 +3,14 @@
 // and it matches the routes express really serves, both ways.
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { Express } from 'express';
 import { describe, expect, it } from 'vitest';
 import { errorsMarkdown } from '../../src/adapters/http/errors-doc.js';
 import { OPENAPI_PATH, openApiJson, openApiPath } from '../../src/adapters/http/openapi.js';
-import { ResponseMismatch, checkResponse } from '../support/openapi-check.js';
+import { ResponseMismatch, checkResponse, openApiAjv } from '../support/openapi-check.js';
 import { useTestApi } from '../support/harness.js';
 
 const t = useTestApi();
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => unknown;
 
 interface Layer {
   rawPath?: string;
@@ -99,8 +96,7 @@ describe('the OpenAPI document', () => {
 describe('examples', () => {
   it('illustrate the main schemas with real responses, each valid against its schema', () => {
     const document = JSON.parse(openApiJson()) as { components: { schemas: Record<string, { examples?: unknown[] }> } };
-    const ajv = new Ajv2020({ strict: false, validateSchema: false });
-    addFormats(ajv);
+    const ajv = openApiAjv();
     ajv.addSchema(document, 'doc');
     const illustrated = Object.entries(document.components.schemas).filter(([, s]) => s.examples?.length);
     expect(illustrated.map(([name]) => name).sort()).toEqual(['ApiKey', 'Balance', 'Chain', 'CreatedApiKey', 'Customer', 'FeeQuote', 'Wallet', 'WalletDetail']);

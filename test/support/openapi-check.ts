@@ -14,8 +14,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).de
 
 type Document = ReturnType<typeof openApiDocument>;
 let document: Document | undefined;
-const ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
-addFormats(ajv);
+/** An ajv for OpenAPI 3.1 schemas (JSON Schema 2020-12) with the string formats. */
+export function openApiAjv(): Ajv2020 {
+  const a = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
+  addFormats(a);
+  return a;
+}
+const ajv = openApiAjv();
 const compiled = new Map<string, ValidateFunction>();
 
 /**

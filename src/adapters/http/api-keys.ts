@@ -8,7 +8,7 @@ import { scope } from '../../domain/auth/principal.js';
 import { LEGACY_PERMISSIONS, SCOPES } from '../../domain/auth/scopes.js';
 import { mapPage } from '../../domain/pagination.js';
 import { principalOf } from './authenticate.js';
-import { pageOf, timestamp, uuid } from './common-schemas.js';
+import { idParams, pageOf, timestamp, uuid } from './common-schemas.js';
 import { pageQuery } from './pagination.js';
 import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
@@ -22,8 +22,6 @@ export const createBody = z.strictObject({
   allowed_ips: z.array(z.string().max(64)).max(100).nullable().optional(),
   expires_at: z.iso.datetime({ offset: true }).nullable().optional(),
 });
-
-const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 
 export const apiKeySchema = z
   .strictObject({

@@ -15,6 +15,9 @@ export const amountString = z.string().regex(/^\d{1,30}\.\d{6}(\d{12})?$/).meta(
 /** A fraction with 6 places, e.g. 0.009000 for 0.9 %. */
 export const rateString = z.string().regex(/^\d+\.\d{6}$/).meta({ example: '0.009000' });
 
+/** The path of a single resource: `{id}`. Any string reaches the route (a malformed id is simply not found), documented as the UUID it should be. */
+export const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
+
 /** The envelope of every list (docs/api.md#pagination). */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({

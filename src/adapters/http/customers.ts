@@ -17,7 +17,7 @@ import { principalOf } from './authenticate.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import { pageOf, timestamp, uuid } from './common-schemas.js';
+import { idParams, pageOf, timestamp, uuid } from './common-schemas.js';
 import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
@@ -68,8 +68,6 @@ const listQuery = pageQuery.extend({
   status: z.enum(CUSTOMER_STATUSES).optional(),
   external_ref: z.string().min(1).max(EXTERNAL_REF_MAX).optional(),
 });
-
-const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 
 export const customerSchema = z
   .strictObject({

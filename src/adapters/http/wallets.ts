@@ -14,7 +14,7 @@ import { chainFilter, resolveChainFilter } from './chain-filter.js';
 import { idempotent } from './idempotency.js';
 import { pageQuery } from './pagination.js';
 import { parse } from './validation.js';
-import { asset, pageOf, resolvedChain, timestamp, uuid } from './common-schemas.js';
+import { asset, idParams, pageOf, resolvedChain, timestamp, uuid } from './common-schemas.js';
 import { EXAMPLES } from './examples.js';
 import type { Resource } from './route.js';
 import { scope } from '../../domain/auth/principal.js';
@@ -39,8 +39,6 @@ const listQuery = pageQuery.extend({
   asset: z.enum(ASSETS).optional(),
   customer_id: lowerUuid.optional(),
 });
-
-const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 
 export const walletSchema = z
   .strictObject({

@@ -11,7 +11,7 @@ import { EVENT_NAMES } from '../../domain/webhooks/events.js';
 import type { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.js';
 import { messageSchema } from './api-keys.js';
 import { principalOf } from './authenticate.js';
-import { pageOf, timestamp, uuid } from './common-schemas.js';
+import { idParams, pageOf, timestamp, uuid } from './common-schemas.js';
 import { pageQuery } from './pagination.js';
 import type { Resource } from './route.js';
 import { parse } from './validation.js';
@@ -22,8 +22,6 @@ const url = z.string().min(1).max(2048).meta({ description: 'A public https URL 
 
 export const createBody = z.strictObject({ url, events });
 export const patchBody = z.strictObject({ url: url.optional(), events: events.optional(), is_active: z.boolean().optional() });
-const idParams = z.object({ id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
-
 export const webhookSchema = z
   .strictObject({ id: uuid, url: z.string(), events: z.array(eventName), is_active: z.boolean(), created_at: timestamp })
   .meta({ id: 'WebhookEndpoint' });

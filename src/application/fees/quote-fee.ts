@@ -1,8 +1,7 @@
 // POST /v2/fees/quote (docs/api.md#fee-quotes): an indicative price from the same
 // engine as settlement. Any valid input answers, viable or not.
 import { inject, injectable } from 'tsyringe';
-import type { Principal } from '../../domain/auth/principal.js';
-import { hasAnyReadScope } from '../../domain/auth/scopes.js';
+import { anyReadScope, requireAccess, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';
 import { quote, type FeeDirection, type FeeMode, type FeeQuote } from '../../domain/fees/fee-engine.js';
 import type { Amount } from '../../domain/money/amount.js';
@@ -26,10 +25,7 @@ export class QuoteFee {
   ) {}
 
   async execute(principal: Principal, cmd: QuoteFeeCommand): Promise<{ network: Network; quote: FeeQuote }> {
-    // Any key holding at least one :read scope (docs/api.md#scopes).
-    if (!hasAnyReadScope(principal.scopes)) {
-      throw new DomainError('INSUFFICIENT_SCOPE', 'A fee quote needs a key with at least one :read scope');
-    }
+    requireAccess(principal, anyReadScope);
     if (!isAssetOnChain(cmd.chain, cmd.amount.asset)) {
       throw new DomainError('VALIDATION_ERROR', `${cmd.amount.asset} is not an asset of ${cmd.chain}`, [
         { path: 'asset', message: `not supported on ${cmd.chain}` },

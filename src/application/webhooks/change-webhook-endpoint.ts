@@ -10,7 +10,7 @@ import { EVENT_NAMES } from '../../domain/webhooks/events.js';
 import type { WebhookUrlGuard } from '../../domain/webhooks/ports.js';
 import {
   SECRET_OVERLAP_MS,
-  WEBHOOK_SECRET_PREFIX,
+  newWebhookSecret,
   normaliseEvents,
   type WebhookEndpoint,
   type WebhookEndpointPatch,
@@ -64,7 +64,7 @@ export class ChangeWebhookEndpoint {
 
   /** A new secret, returned once; the previous one keeps signing for 24 hours. */
   async rotateSecret(principal: Principal, id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    const secret = WEBHOOK_SECRET_PREFIX + this.random.token(32);
+    const secret = newWebhookSecret(this.random);
     const endpoint = await this.locked(principal, id, async (tx, e) => {
       const now = this.clock.now();
       e.previousSecretCiphertext = e.secretCiphertext;

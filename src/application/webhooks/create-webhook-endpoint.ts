@@ -9,7 +9,7 @@ import { EVENT_NAMES, type EventName } from '../../domain/webhooks/events.js';
 import type { WebhookUrlGuard } from '../../domain/webhooks/ports.js';
 import {
   MAX_WEBHOOK_ENDPOINTS,
-  WEBHOOK_SECRET_PREFIX,
+  newWebhookSecret,
   normaliseEvents,
   type WebhookEndpoint,
 } from '../../domain/webhooks/webhook-endpoint.js';
@@ -29,7 +29,7 @@ export class CreateWebhookEndpoint {
     requireScope(principal, 'webhooks:write');
     // Outside the transaction: resolving the host is I/O.
     const url = await this.urls.check(cmd.url);
-    const secret = WEBHOOK_SECRET_PREFIX + this.random.token(32);
+    const secret = newWebhookSecret(this.random);
     const now = this.clock.now();
     const endpoint: WebhookEndpoint = {
       id: this.random.uuid(),

@@ -9,7 +9,7 @@
 // recently, so a flood of bad signatures naming a key id cannot lock out that
 // key's owner calling from a clean address (docs/adr/0014).
 import ipaddr from 'ipaddr.js';
-import { parseIp } from './ip-allowlist.js';
+import { normalAddress, parseIp } from './ip-allowlist.js';
 
 export interface ThrottleLimits {
   /** Tokens regained per second by a source's bucket. */
@@ -69,7 +69,7 @@ class TokenBuckets {
 export function sourceOf(ip: string): string {
   const parsed = parseIp(ip);
   if (!parsed) return `other:${ip.slice(0, 64)}`;
-  const addr = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const addr = normalAddress(parsed);
   if (addr.kind() === 'ipv4') return addr.toString();
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${addr.toString()}/64`).toString()}/64`;
 }

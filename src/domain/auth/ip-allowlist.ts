@@ -40,7 +40,8 @@ export function parseIp(text: string): Address | null {
   }
 }
 
-function normalAddress(addr: Address): Address {
+/** An address in normal form: IPv4-mapped IPv6 as the IPv4 it maps. */
+export function normalAddress(addr: Address): Address {
   return addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress() ? (addr as ipaddr.IPv6).toIPv4Address() : addr;
 }
 

@@ -5,7 +5,7 @@
 // at registration and again before every attempt.
 import ipaddr from 'ipaddr.js';
 import { DomainError } from '../errors.js';
-import { parseIp } from '../auth/ip-allowlist.js';
+import { normalAddress, parseIp } from '../auth/ip-allowlist.js';
 
 /** ipaddr.js range names that are public unicast. */
 const PUBLIC_RANGES = new Set(['unicast']);
@@ -22,7 +22,7 @@ const EXTRA_BLOCKED: [string, number][] = [
 export function isPublicAddress(ip: string): boolean {
   const parsed = parseIp(ip);
   if (!parsed) return false;
-  const addr = parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;
+  const addr = normalAddress(parsed);
   if (!PUBLIC_RANGES.has(addr.range())) return false;
   return !EXTRA_BLOCKED.some(([net, bits]) => {
     const n = ipaddr.parse(net);

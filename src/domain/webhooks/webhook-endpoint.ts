@@ -26,6 +26,9 @@ export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Prefix of endpoint secrets, so a leaked one is recognisable. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
+/** A new endpoint secret: 32 random bytes behind the prefix. */
+export const newWebhookSecret = (random: { token(bytes: number): string }): string => WEBHOOK_SECRET_PREFIX + random.token(32);
+
 export interface WebhookEndpointPatch {
   url?: string;
   events?: EventName[];
