@@ -8,6 +8,7 @@ import { Migration20261123115402_ledger_and_fees } from './Migration202611231154
 import { Migration20261123130231_verbatim_json } from './Migration20261123130231_verbatim_json.js';
 import { Migration20261123140000_forget_api_key_replays } from './Migration20261123140000_forget_api_key_replays.js';
 import { Migration20261123195949_webhook_endpoints } from './Migration20261123195949_webhook_endpoints.js';
+import { Migration20261123205841_webhook_dispatch } from './Migration20261123205841_webhook_dispatch.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -18,4 +19,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123130231_verbatim_json', class: Migration20261123130231_verbatim_json },
   { name: 'Migration20261123140000_forget_api_key_replays', class: Migration20261123140000_forget_api_key_replays },
   { name: 'Migration20261123195949_webhook_endpoints', class: Migration20261123195949_webhook_endpoints },
+  { name: 'Migration20261123205841_webhook_dispatch', class: Migration20261123205841_webhook_dispatch },
 ];

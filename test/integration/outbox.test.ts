@@ -38,7 +38,7 @@ describe('unit of work with jobs (outbox)', () => {
     await expect(
       uow.run(async (tx) => {
         const now = new Date();
-        await tx.workspaces.add({ id, name: 'rolled-back', status: 'ACTIVE', withdrawalsFrozen: false, createdAt: now, updatedAt: now });
+        await tx.workspaces.add({ id, name: 'rolled-back', status: 'ACTIVE', withdrawalsFrozen: false, contactEmail: null, createdAt: now, updatedAt: now });
         await tx.jobs.enqueue('workspace.created', { workspaceId: id });
         throw new Error('boom after enqueue');
       }),
@@ -61,7 +61,7 @@ describe('unit of work with jobs (outbox)', () => {
     await expect(
       uow.run(async (tx) => {
         const now = new Date();
-        await tx.workspaces.add({ id, name: 'bad-payload', status: 'ACTIVE', withdrawalsFrozen: false, createdAt: now, updatedAt: now });
+        await tx.workspaces.add({ id, name: 'bad-payload', status: 'ACTIVE', withdrawalsFrozen: false, contactEmail: null, createdAt: now, updatedAt: now });
         await tx.jobs.enqueue('workspace.created', { workspaceId: 'not-a-uuid' });
       }),
     ).rejects.toThrow();

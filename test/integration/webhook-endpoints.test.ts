@@ -85,9 +85,14 @@ describe('webhook endpoints', () => {
   it('refuses to delete an endpoint with a pending delivery (409 CONFLICT), then deletes it with its history', async () => {
     const created = (await req(ws.testKey, 'POST', '/v2/webhooks', { url: PUBLIC, events: ['DEPOSIT_SWEPT'] })).body;
     const delivery = randomUUID();
+    const event = randomUUID();
+    await sql(`insert into webhook_events (id, workspace_id, side, event, payload, created_at) values (?, ?, 'test', 'DEPOSIT_SWEPT', '{}', now())`, [
+      event,
+      ws.workspaceId,
+    ]);
     await sql(
-      `insert into webhook_deliveries (id, endpoint_id, event, status, payload, attempts, created_at) values (?, ?, 'DEPOSIT_SWEPT', 'PENDING', '{}', 0, now())`,
-      [delivery, created.id],
+      `insert into webhook_deliveries (id, endpoint_id, event_id, event, status, payload, attempts, created_at) values (?, ?, ?, 'DEPOSIT_SWEPT', 'PENDING', '{}', 0, now())`,
+      [delivery, created.id, event],
     );
     const refused = await req(ws.testKey, 'DELETE', `/v2/webhooks/${created.id}`);
     expect([refused.status, refused.body.code]).toEqual([409, 'CONFLICT']);

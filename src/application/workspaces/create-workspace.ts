@@ -33,7 +33,7 @@ export class CreateWorkspace {
       id: this.random.uuid(),
       name,
       status: 'ACTIVE',
-      withdrawalsFrozen: false,
+      withdrawalsFrozen: false, contactEmail: null,
       createdAt: now,
       updatedAt: now,
     };

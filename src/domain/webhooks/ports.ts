@@ -2,6 +2,7 @@
 import type { NetworkSide } from '../money/networks.js';
 import type { Page, PageRequest } from '../pagination.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
+import type { EventData, EventName } from './events.js';
 
 /** Webhook endpoints, inside the unit of work. */
 export interface WebhookEndpointRepo {
@@ -28,4 +29,22 @@ export interface WebhookEndpointRepo {
  */
 export interface WebhookUrlGuard {
   check(url: string): Promise<string>;
+}
+
+/** One event of one workspace on one side, as a use case publishes it. */
+export interface PublishedEvent<E extends EventName = EventName> {
+  workspaceId: string;
+  side: NetworkSide;
+  event: E;
+  data: EventData<E>;
+}
+
+/**
+ * The one way events leave the service. Called inside a unit of work: it
+ * records the event and, for every active endpoint of the workspace and side
+ * whose events contain it, a PENDING delivery with its own id and the job
+ * that sends it; all of it commits or rolls back with the caller's change.
+ */
+export interface EventPublisher {
+  publish<E extends EventName>(event: PublishedEvent<E>): Promise<{ eventId: string; deliveryIds: string[] }>;
 }

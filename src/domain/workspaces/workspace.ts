@@ -6,6 +6,8 @@ export interface Workspace {
   name: string;
   status: WorkspaceStatus;
   withdrawalsFrozen: boolean;
+  /** Where operator notices go (a dead webhook endpoint); set by the operator tool. */
+  contactEmail: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

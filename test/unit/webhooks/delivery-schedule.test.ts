@@ -8,7 +8,7 @@ const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
 describe('delivery schedule', () => {
   it('is due at once, then 1, 2, 4 and 8 minutes after each failure, and FAILED for good after the fifth', () => {
     let state: DeliveryState = newDelivery(t0);
-    expect(state).toEqual({ status: 'PENDING', attempts: 0, nextAttemptAt: t0 });
+    expect(state).toEqual({ status: 'PENDING', attempts: 0, maxAttempts: 5, nextAttemptAt: t0 });
     const gaps: number[] = [];
     for (let i = 1; i < MAX_ATTEMPTS; i++) {
       const at = plus(state.nextAttemptAt!, 10_000); // the attempt timed out after 10 s
@@ -19,7 +19,7 @@ describe('delivery schedule', () => {
     }
     expect(gaps).toEqual([60_000, 120_000, 240_000, 480_000]);
     state = afterAttempt(state, false, plus(state.nextAttemptAt!, 1));
-    expect(state).toEqual({ status: 'FAILED', attempts: 5, nextAttemptAt: null });
+    expect(state).toEqual({ status: 'FAILED', attempts: 5, maxAttempts: 5, nextAttemptAt: null });
     expect(() => afterAttempt(state, true, t0)).toThrow();
   });
 
@@ -28,7 +28,7 @@ describe('delivery schedule', () => {
     state = afterAttempt(state, false, plus(t0, 60_000));
     state = afterAttempt(state, false, plus(t0, 180_000));
     state = afterAttempt(state, true, plus(t0, 420_000));
-    expect(state).toEqual({ status: 'DELIVERED', attempts: 4, nextAttemptAt: null });
+    expect(state).toEqual({ status: 'DELIVERED', attempts: 4, maxAttempts: 5, nextAttemptAt: null });
   });
 
   it('serialises the envelope once, as { event, created_at, data }', () => {

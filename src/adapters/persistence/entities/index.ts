@@ -10,7 +10,8 @@ import { NetworkSwitchEntity } from './network-switch-entity.js';
 import { RateBucketEntity } from './rate-bucket-entity.js';
 import { RequestSignatureEntity } from './request-signature-entity.js';
 import { WalletEntity } from './wallet-entity.js';
-import { WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook-entities.js';
+import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity, WebhookNoticeEntity } from './webhook-entities.js';
+import { BeneficiaryEntity, WithdrawalPolicyEntity } from './security-entities.js';
 import { WorkspaceEntity } from './workspace-entity.js';
 
 export const ENTITIES = [
@@ -29,9 +30,17 @@ export const ENTITIES = [
   FeeTierEntity,
   FeeOverrideEntity,
   WebhookEndpointEntity,
+  WebhookEventEntity,
   WebhookDeliveryEntity,
+  WebhookNoticeEntity,
+  WithdrawalPolicyEntity,
+  BeneficiaryEntity,
 ];
 export {
+  BeneficiaryEntity,
+  WebhookEventEntity,
+  WebhookNoticeEntity,
+  WithdrawalPolicyEntity,
   ApiKeyEntity,
   FeeOverrideEntity,
   FeeTierEntity,

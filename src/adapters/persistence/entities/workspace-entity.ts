@@ -10,6 +10,7 @@ export const WorkspaceEntity = new EntitySchema<Workspace>({
     name: { type: 'text' },
     status: { enum: true, items: ['ACTIVE', 'INACTIVE'] },
     withdrawalsFrozen: { type: 'boolean', default: false },
+    contactEmail: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
