@@ -17,4 +17,7 @@ export const TOKENS = {
   Logger: Symbol('Logger'),
   AuthFailureThrottle: Symbol('AuthFailureThrottle'),
   WebhookUrlGuard: Symbol('WebhookUrlGuard'),
+  WebhookSender: Symbol('WebhookSender'),
+  DeliveryClaims: Symbol('DeliveryClaims'),
+  Mailer: Symbol('Mailer'),
 } as const;

@@ -45,6 +45,13 @@ const schema = z.object({
   AUTH_FAILURE_RATE_PER_SECOND: z.coerce.number().min(0.001).max(100000).default(1),
   AUTH_FAILURE_BURST: z.coerce.number().int().min(1).max(1000000).default(20),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(2).max(2000).default(100),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
+  WEBHOOK_TICK_MS: z.coerce.number().int().min(50).max(60000).default(5000),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(10000).default(200),
+  WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(15).max(3600).default(30),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).max(320).default('Wallet service <no-reply@wallet-service.local>'),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/,\s-]*$/, 'must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
@@ -81,6 +88,15 @@ export interface Config {
   httpTimeouts: { requestMs: number; headersMs: number; checkEveryMs: number };
   /** Lets webhook endpoints use private addresses and plain http: local receivers in the sandbox and tests only. */
   webhookAllowPrivate: boolean;
+  /**
+   * The dispatcher: attempts in flight per process, per endpoint and process,
+   * how often it looks for due retries and polls for new deliveries, and how
+   * long a claim on a delivery lasts without renewal (longer than the 10 s
+   * receiver time-out).
+   */
+  webhookDispatch: { concurrency: number; perEndpoint: number; tickMs: number; pollMs: number; leaseSeconds: number };
+  /** Operator notices: over SMTP when SMTP_URL is set, else written as files under DATA_DIR/mail outside production. */
+  mail: { smtpUrl: string | undefined; from: string };
   /** Buckets of failed authentications per source address (and ten times that per key id). */
   authFailureLimits: { ratePerSecond: number; burst: number };
   /** express's trust-proxy setting: whose X-Forwarded-For decides the client address. */
@@ -222,6 +238,14 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },
     webhookAllowPrivate: c.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookDispatch: {
+      concurrency: c.WEBHOOK_CONCURRENCY,
+      perEndpoint: c.WEBHOOK_ENDPOINT_CONCURRENCY,
+      tickMs: c.WEBHOOK_TICK_MS,
+      pollMs: c.WEBHOOK_POLL_MS,
+      leaseSeconds: c.WEBHOOK_LEASE_SECONDS,
+    },
+    mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     networks: networkSettings(env, production),

@@ -10,6 +10,7 @@ import { ConfiguredNetworkRegistry } from '../adapters/chains/network-settings.j
 import { AesGcmCipher } from '../adapters/crypto/aes-gcm-cipher.js';
 import { HmacSigner } from '../adapters/crypto/hmac-signer.js';
 import { NodeRandom } from '../adapters/crypto/node-random.js';
+import type { Clock } from '../domain/ports.js';
 import { SystemClock } from '../adapters/crypto/system-clock.js';
 import { PG_BOSS_SCHEMA, createBoss } from '../adapters/jobs/pg-boss-jobs.js';
 import { createLogger, type Logger } from '../adapters/logging/logger.js';
@@ -44,6 +45,8 @@ export interface InfrastructureOptions {
   /** Workers run pg-boss maintenance and cron; the api only sends. */
   runsWorkers: boolean;
   logger?: Logger;
+  /** The service's clock (tests move one by hand); the system clock when absent. */
+  clock?: Clock;
 }
 
 /**
@@ -83,13 +86,15 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   const metrics = createMetrics(opts.processName);
 
   const container = rootContainer.createChildContainer();
-  container.register(TOKENS.Clock, { useValue: new SystemClock() });
-  container.register(TOKENS.RandomSource, { useValue: new NodeRandom() });
+  const clock = opts.clock ?? new SystemClock();
+  const random = new NodeRandom();
+  container.register(TOKENS.Clock, { useValue: clock });
+  container.register(TOKENS.RandomSource, { useValue: random });
   container.register(TOKENS.RequestSigner, { useValue: new HmacSigner() });
   container.register(TOKENS.SecretCipher, {
     useValue: new AesGcmCipher(secrets.encryptionKey, secrets.previousEncryptionKeys),
   });
-  container.register(TOKENS.UnitOfWork, { useValue: new MikroUnitOfWork(orm, boss) });
+  container.register(TOKENS.UnitOfWork, { useValue: new MikroUnitOfWork(orm, boss, clock, random) });
   container.register(TOKENS.CredentialStore, { useValue: new PgCredentialStore(orm) });
   container.register(TOKENS.RequestAdmission, { useValue: new PgRequestAdmission(orm, config.rateLimit) });
   container.register(TOKENS.IdempotencyPurger, { useValue: new PgIdempotencyPurger(orm) });

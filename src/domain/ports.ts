@@ -8,7 +8,8 @@ import type { JobName, JobPayloads } from './jobs/job-names.js';
 import type { Network } from './money/networks.js';
 import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
 import type { Customer, CustomerFilter, CustomerPatch } from './customers/customer.js';
-import type { WebhookEndpointRepo } from './webhooks/ports.js';
+import type { EventPublisher, WebhookDeliveryRepo, WebhookEndpointRepo } from './webhooks/ports.js';
+import type { WithdrawalPolicyRepo } from './security/ports.js';
 import type { DerivationPath } from './custody/derivation.js';
 import type { Wallet, WalletFilter } from './wallets/wallet.js';
 import type { Balance, JournalEntry } from './ledger/journal.js';
@@ -145,6 +146,10 @@ export interface TxContext {
   fees: FeeConfigRepo;
   idempotency: IdempotencyStore;
   webhooks: WebhookEndpointRepo;
+  deliveries: WebhookDeliveryRepo;
+  security: WithdrawalPolicyRepo;
+  /** Publishes events: their deliveries commit with the change that caused them. */
+  events: EventPublisher;
   jobs: JobQueue;
 }
 
@@ -198,6 +203,11 @@ export interface IdempotencyPurger {
 export interface SecretCipher {
   encrypt(plaintext: string): string;
   decrypt(ciphertext: string): string;
+}
+
+/** Sends operator notices by e-mail. */
+export interface Mailer {
+  send(mail: { to: string; subject: string; text: string }): Promise<void>;
 }
 
 export interface RequestSigner {

@@ -2,7 +2,9 @@
 // and enforce the same rules), so a use case can be tested in a few lines with
 // no database. Not for integration tests: those use the real PostgreSQL.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
+import type { EventPublisher, PublishedEvent, WebhookDeliveryRepo, WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
+import type { EventName } from '../../src/domain/webhooks/events.js';
+import type { WithdrawalPolicyRepo } from '../../src/domain/security/ports.js';
 import type { WebhookEndpoint } from '../../src/domain/webhooks/webhook-endpoint.js';
 import type { ApiKey } from '../../src/domain/auth/api-key.js';
 import type { IdempotencyRecord, IdempotencyScope } from '../../src/domain/idempotency/idempotency.js';
@@ -94,6 +96,8 @@ export class InMemoryStore {
   workspaces = new Map<string, Workspace>();
   apiKeys = new Map<string, ApiKey>();
   jobs: { name: JobName; payload: unknown }[] = [];
+  /** Events published through the unit of work, in order. */
+  published: PublishedEvent[] = [];
   idempotency = new Map<string, IdempotencyRecord>();
   customers = new Map<string, Customer>();
   wallets = new Map<string, Wallet>();
@@ -114,6 +118,7 @@ export class InMemoryStore {
     const ws = new Map([...this.workspaces].map(([k, v]) => [k, { ...v }]));
     const ks = new Map([...this.apiKeys].map(([k, v]) => [k, { ...v }]));
     const js = [...this.jobs];
+    const pub = [...this.published];
     const ids = new Map(this.idempotency);
     const cs = new Map([...this.customers].map(([k, v]) => [k, { ...v }]));
     const wls = new Map([...this.wallets].map(([k, v]) => [k, { ...v }]));
@@ -129,6 +134,7 @@ export class InMemoryStore {
       this.workspaces = ws;
       this.apiKeys = ks;
       this.jobs = js;
+      this.published = pub;
       this.idempotency = ids;
       this.customers = cs;
       this.wallets = wls;
@@ -415,6 +421,23 @@ export class InMemoryWebhookEndpointRepo implements WebhookEndpointRepo {
   }
 }
 
+/** Records published events in the store (no endpoints, no deliveries). */
+export class InMemoryEventPublisher implements EventPublisher {
+  constructor(private readonly store: InMemoryStore) {}
+  async publish<E extends EventName>(event: PublishedEvent<E>): Promise<{ eventId: string; deliveryIds: string[] }> {
+    this.store.published.push(event as PublishedEvent);
+    return { eventId: `event-${this.store.published.length}`, deliveryIds: [] };
+  }
+}
+
+/** A repository the in-memory world does not have: any call fails the test loudly. */
+const unavailable = <T extends object>(name: string): T =>
+  new Proxy({} as T, {
+    get: (_t, prop) => () => {
+      throw new Error(`the in-memory unit of work has no ${name}.${String(prop)}; test this with a real database`);
+    },
+  });
+
 /**
  * Runs work against the store; a throw restores the store as it was (rollback).
  * Nested runs behave as savepoints; locks are released when the outermost run ends.
@@ -439,6 +462,9 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         idempotency: new InMemoryIdempotencyStore(this.store, this.taken),
         webhooks: new InMemoryWebhookEndpointRepo(this.store),
         jobs: new InMemoryJobQueue(this.store),
+        events: new InMemoryEventPublisher(this.store),
+        deliveries: unavailable<WebhookDeliveryRepo>('deliveries'),
+        security: unavailable<WithdrawalPolicyRepo>('security'),
       });
     } catch (err) {
       rollback();

@@ -9,6 +9,10 @@ export const JOB_CATALOGUE: { [N in JobName]: z.ZodType<JobPayloads[N]> } = {
   'workspace.created': z.object({ workspaceId: z.uuid() }),
   'maintenance.purge-request-signatures': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'maintenance.purge-idempotency-keys': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'webhook.deliver': z.object({ deliveryId: z.uuid() }),
+  'webhook.dead-endpoint-notice': z.object({ endpointId: z.uuid(), failures: z.number().int().min(1) }),
+  'webhook.purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'webhook.reconcile': z.object({}).strict() as z.ZodType<Record<string, never>>,
 };
 
 export const JOB_NAMES = Object.keys(JOB_CATALOGUE) as JobName[];

@@ -6,7 +6,7 @@ import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import type PgBoss from 'pg-boss';
-import type { TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { TransactionalJobQueue } from '../jobs/pg-boss-jobs.js';
 import { MikroApiKeyRepo } from './api-key-repo.js';
 import { MikroCustomerRepo } from './customer-repo.js';
@@ -17,11 +17,16 @@ import { MikroWalletRepo } from './wallet-repo.js';
 import { PgIdempotencyStore } from './idempotency-store.js';
 import { MikroWebhookEndpointRepo } from './webhook-endpoint-repo.js';
 import { MikroWorkspaceRepo } from './workspace-repo.js';
+import { PgEventPublisher } from './event-publisher.js';
+import { MikroWebhookDeliveryRepo } from './webhook-delivery-repo.js';
+import { MikroWithdrawalPolicyRepo } from './withdrawal-policy-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
     private readonly orm: MikroORM,
     private readonly boss: PgBoss,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
   ) {}
 
   run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
@@ -30,6 +35,7 @@ export class MikroUnitOfWork implements UnitOfWork {
     return em.transactional(async (tem: EntityManager) => {
       const trx = tem.getTransactionContext<Knex.Transaction>();
       if (!trx) throw new Error('unit of work started outside a transaction');
+      const jobs = new TransactionalJobQueue(this.boss, trx);
       const ctx: TxContext = {
         workspaces: new MikroWorkspaceRepo(tem),
         apiKeys: new MikroApiKeyRepo(tem),
@@ -40,7 +46,10 @@ export class MikroUnitOfWork implements UnitOfWork {
         fees: new MikroFeeConfigRepo(tem),
         idempotency: new PgIdempotencyStore(tem),
         webhooks: new MikroWebhookEndpointRepo(tem),
-        jobs: new TransactionalJobQueue(this.boss, trx),
+        deliveries: new MikroWebhookDeliveryRepo(tem),
+        security: new MikroWithdrawalPolicyRepo(tem),
+        events: new PgEventPublisher(tem, jobs, this.clock, this.random),
+        jobs,
       };
       return work(ctx);
     });

@@ -11,6 +11,14 @@ export interface JobPayloads {
   'maintenance.purge-request-signatures': Record<string, never>;
   /** Deletes idempotency records older than 24 hours. */
   'maintenance.purge-idempotency-keys': Record<string, never>;
+  /** The first attempt of a webhook delivery (or of a redelivery), enqueued with it (outbox). */
+  'webhook.deliver': { deliveryId: string };
+  /** One endpoint just had its fifth permanently failed delivery within 7 days: e-mail the workspace contact. */
+  'webhook.dead-endpoint-notice': { endpointId: string; failures: number };
+  /** Deletes delivered and failed deliveries past 90 days (never PENDING ones). */
+  'webhook.purge': Record<string, never>;
+  /** Re-creates deliveries of settlement events that never came to exist. */
+  'webhook.reconcile': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

@@ -3,6 +3,7 @@ import type { NetworkSide } from '../money/networks.js';
 import type { Page, PageRequest } from '../pagination.js';
 import type { WebhookEndpoint } from './webhook-endpoint.js';
 import type { EventData, EventName } from './events.js';
+import type { DeliveryState, DeliveryStatus } from './delivery-schedule.js';
 
 /** Webhook endpoints, inside the unit of work. */
 export interface WebhookEndpointRepo {
@@ -47,4 +48,87 @@ export interface PublishedEvent<E extends EventName = EventName> {
  */
 export interface EventPublisher {
   publish<E extends EventName>(event: PublishedEvent<E>): Promise<{ eventId: string; deliveryIds: string[] }>;
+}
+
+/** A delivery record as the log shows it (docs/api.md#deliveries). */
+export interface WebhookDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  event: EventName;
+  status: DeliveryStatus;
+  payload: string;
+  attempts: number;
+  maxAttempts: number;
+  responseStatus: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  failedAt: Date | null;
+}
+
+/** A delivery a dispatcher holds, with what it needs to send it. */
+export interface ClaimedDelivery {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+}
+
+/** How one attempt ended. */
+export interface AttemptResult {
+  /** The receiver's HTTP status, null when none came (timeout, refused, unsafe address). */
+  responseStatus: number | null;
+  /** Why the attempt failed, null when the receiver answered 2xx. */
+  error: string | null;
+  durationMs: number;
+}
+
+/** Sends one attempt: POST, no redirects, a time-out, connecting only to checked addresses. */
+export interface WebhookSender {
+  send(req: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptResult>;
+}
+
+/**
+ * The dispatchers' claim on deliveries. A claim is a lease held by one
+ * dispatcher (`owner`) until it ends or the lease runs out, so two
+ * dispatchers never send one attempt; a crashed dispatcher's deliveries come
+ * back when their lease runs out. Leases run on the database's clock; the
+ * schedule (`due`) on the service's.
+ */
+export interface DeliveryClaims {
+  /** Claims one PENDING delivery that is due at `now` and not held by anyone. */
+  claim(deliveryId: string, owner: string, now: Date): Promise<ClaimedDelivery | null>;
+  /** Claims up to `limit` due deliveries no one holds, oldest due first, none of the `skipEndpoints`. */
+  claimDue(owner: string, now: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]>;
+  /** Extends the lease of everything `owner` holds. */
+  renew(owner: string): Promise<void>;
+  /** Gives a held delivery back at once (it stays due). */
+  release(deliveryId: string, owner: string): Promise<void>;
+}
+
+/** Delivery records inside a unit of work. */
+export interface WebhookDeliveryRepo {
+  /**
+   * Writes the outcome of an attempt of a delivery `owner` holds and ends the
+   * hold; false (nothing written) when the hold was lost.
+   */
+  recordAttempt(
+    deliveryId: string,
+    owner: string,
+    state: DeliveryState,
+    result: AttemptResult,
+    at: Date,
+  ): Promise<boolean>;
+  get(endpointId: string, deliveryId: string): Promise<WebhookDelivery | null>;
+  /** Newest first. */
+  list(endpointId: string, filter: { status?: DeliveryStatus }, page: PageRequest): Promise<Page<WebhookDelivery>>;
+  /** Makes a finished delivery due again with one more attempt; false when it is held or not finished. */
+  reopen(deliveryId: string, state: DeliveryState): Promise<boolean>;
+  /** Ids of the endpoint's FAILED deliveries created at or after `since`, oldest first (at most `limit`). */
+  failedSince(endpointId: string, since: Date, limit: number): Promise<WebhookDelivery[]>;
+  /** FAILED deliveries of the endpoint whose last attempt was at or after `since`. */
+  countFailedSince(endpointId: string, since: Date): Promise<number>;
+  /** Records a dead-endpoint notice unless one was sent after `notBefore`; true when this call recorded it. */
+  takeNoticeSlot(endpointId: string, at: Date, notBefore: Date): Promise<boolean>;
 }

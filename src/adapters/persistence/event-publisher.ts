@@ -1,0 +1,70 @@
+// EventPublisher inside a unit of work (the outbox): the event, one PENDING
+// delivery per active endpoint of the workspace and side that wants it, and
+// one job per delivery, all on the caller's transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock, JobQueue, RandomSource } from '../../domain/ports.js';
+import { envelope, newDelivery } from '../../domain/webhooks/delivery-schedule.js';
+import type { EventName } from '../../domain/webhooks/events.js';
+import type { EventPublisher, PublishedEvent } from '../../domain/webhooks/ports.js';
+import { EVENT_DATA_SCHEMAS } from '../webhooks/event-schemas.js';
+import { WebhookDeliveryEntity, WebhookEventEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
+
+export class PgEventPublisher implements EventPublisher {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly random: RandomSource,
+  ) {}
+
+  async publish<E extends EventName>(e: PublishedEvent<E>): Promise<{ eventId: string; deliveryIds: string[] }> {
+    // A payload that does not match its documented schema is a bug: refuse to send it.
+    const data = EVENT_DATA_SCHEMAS[e.event].parse(e.data) as object;
+    const now = this.clock.now();
+    const eventId = this.random.uuid();
+    const payload = envelope(e.event, now, data);
+    await this.em.insert(WebhookEventEntity, { id: eventId, workspaceId: e.workspaceId, side: e.side, event: e.event, payload, createdAt: now });
+    const endpoints = await this.em.getConnection().execute<{ id: string }[]>(
+      `select id from webhook_endpoints where workspace_id = ? and side = ? and is_active and events @> array[?]::text[] order by created_at, id`,
+      [e.workspaceId, e.side, e.event],
+      'all',
+      this.em.getTransactionContext(),
+    );
+    const deliveryIds = await createDeliveries(this.em, this.random, { eventId, event: e.event, payload }, endpoints.map((r) => r.id), now);
+    for (const deliveryId of deliveryIds) await this.jobs.enqueue('webhook.deliver', { deliveryId });
+    return { eventId, deliveryIds };
+  }
+}
+
+/** Inserts one new PENDING delivery of the event per endpoint; returns their ids. */
+export async function createDeliveries(
+  em: EntityManager,
+  random: RandomSource,
+  event: { eventId: string; event: string; payload: string },
+  endpointIds: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  if (endpointIds.length === 0) return [];
+  const fresh = newDelivery(now);
+  const rows: WebhookDeliveryRow[] = endpointIds.map((endpointId) => ({
+    id: random.uuid(),
+    endpointId,
+    eventId: event.eventId,
+    event: event.event,
+    status: fresh.status,
+    payload: event.payload,
+    attempts: fresh.attempts,
+    maxAttempts: fresh.maxAttempts,
+    responseStatus: null,
+    lastError: null,
+    createdAt: now,
+    lastAttemptAt: null,
+    nextAttemptAt: fresh.nextAttemptAt,
+    deliveredAt: null,
+    failedAt: null,
+    leaseUntil: null,
+    leaseToken: null,
+  }));
+  await em.insertMany(WebhookDeliveryEntity, rows);
+  return rows.map((r) => r.id);
+}

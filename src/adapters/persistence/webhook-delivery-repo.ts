@@ -1,0 +1,101 @@
+// WebhookDeliveryRepo over MikroORM, bound to the entity manager of one
+// transaction: attempts recorded under the dispatcher's hold, the delivery
+// log, redelivery and the dead-endpoint notice slot.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DeliveryState, DeliveryStatus } from '../../domain/webhooks/delivery-schedule.js';
+import type { EventName } from '../../domain/webhooks/events.js';
+import type { AttemptResult, WebhookDelivery, WebhookDeliveryRepo } from '../../domain/webhooks/ports.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
+import { WebhookDeliveryEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
+import { findPage } from './find-page.js';
+
+export const deliveryOf = (r: WebhookDeliveryRow): WebhookDelivery => ({
+  id: r.id,
+  endpointId: r.endpointId,
+  eventId: r.eventId,
+  event: r.event as EventName,
+  status: r.status,
+  payload: r.payload,
+  attempts: r.attempts,
+  maxAttempts: r.maxAttempts,
+  responseStatus: r.responseStatus,
+  lastError: r.lastError,
+  createdAt: r.createdAt,
+  lastAttemptAt: r.lastAttemptAt,
+  nextAttemptAt: r.nextAttemptAt,
+  deliveredAt: r.deliveredAt,
+  failedAt: r.failedAt,
+});
+
+/** Longest last_error kept: a receiver's error text is not ours to store in full. */
+const MAX_ERROR_LENGTH = 500;
+
+export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  async recordAttempt(deliveryId: string, owner: string, state: DeliveryState, result: AttemptResult, at: Date): Promise<boolean> {
+    const written = await this.em.nativeUpdate(
+      WebhookDeliveryEntity,
+      { id: deliveryId, leaseToken: owner, status: 'PENDING' },
+      {
+        status: state.status,
+        attempts: state.attempts,
+        maxAttempts: state.maxAttempts,
+        nextAttemptAt: state.nextAttemptAt,
+        responseStatus: result.responseStatus,
+        lastError: result.error === null ? null : result.error.slice(0, MAX_ERROR_LENGTH),
+        lastAttemptAt: at,
+        deliveredAt: state.status === 'DELIVERED' ? at : null,
+        failedAt: state.status === 'FAILED' ? at : null,
+        leaseUntil: null,
+        leaseToken: null,
+      },
+    );
+    return written === 1;
+  }
+
+  async get(endpointId: string, deliveryId: string): Promise<WebhookDelivery | null> {
+    const row = await this.em.findOne(WebhookDeliveryEntity, { id: deliveryId, endpointId }, { disableIdentityMap: true });
+    return row ? deliveryOf(row) : null;
+  }
+
+  async list(endpointId: string, filter: { status?: DeliveryStatus }, page: PageRequest): Promise<Page<WebhookDelivery>> {
+    const where = filter.status ? { endpointId, status: filter.status } : { endpointId };
+    const found = await findPage(this.em, WebhookDeliveryEntity, where, page);
+    return { ...found, data: found.data.map(deliveryOf) };
+  }
+
+  async reopen(deliveryId: string, state: DeliveryState): Promise<boolean> {
+    const written = await this.em.nativeUpdate(
+      WebhookDeliveryEntity,
+      { id: deliveryId, status: { $in: ['DELIVERED', 'FAILED'] } },
+      { status: 'PENDING', maxAttempts: state.maxAttempts, nextAttemptAt: state.nextAttemptAt, leaseUntil: null, leaseToken: null },
+    );
+    return written === 1;
+  }
+
+  async failedSince(endpointId: string, since: Date, limit: number): Promise<WebhookDelivery[]> {
+    const rows = await this.em.find(
+      WebhookDeliveryEntity,
+      { endpointId, status: 'FAILED', createdAt: { $gte: since } },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit, disableIdentityMap: true },
+    );
+    return rows.map(deliveryOf);
+  }
+
+  countFailedSince(endpointId: string, since: Date): Promise<number> {
+    return this.em.count(WebhookDeliveryEntity, { endpointId, status: 'FAILED', failedAt: { $gte: since } });
+  }
+
+  async takeNoticeSlot(endpointId: string, at: Date, notBefore: Date): Promise<boolean> {
+    const rows = await this.em.getConnection().execute<{ endpoint_id: string }[]>(
+      `insert into webhook_notices (endpoint_id, sent_at) values (?, ?)
+       on conflict (endpoint_id) do update set sent_at = excluded.sent_at where webhook_notices.sent_at < ?
+       returning endpoint_id`,
+      [endpointId, at, notBefore],
+      'all',
+      this.em.getTransactionContext(),
+    );
+    return rows.length === 1;
+  }
+}
