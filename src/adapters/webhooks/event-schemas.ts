@@ -4,7 +4,7 @@
 // against them. Deposit, withdrawal and commitment events are produced by
 // the issues that build those resources; their shapes are fixed here first.
 import { z } from 'zod';
-import { EVENT_NAMES, type EventName } from '../../domain/webhooks/events.js';
+import type { EventName } from '../../domain/webhooks/events.js';
 import { amountString, asset, resolvedChain, timestamp, uuid } from '../http/common-schemas.js';
 
 /** A decimal string in the units of an asset or of USD (any number of places up to 18). */
