@@ -20,4 +20,5 @@ export const TOKENS = {
   WebhookSender: Symbol('WebhookSender'),
   DeliveryClaims: Symbol('DeliveryClaims'),
   Mailer: Symbol('Mailer'),
+  WebhookHousekeeping: Symbol('WebhookHousekeeping'),
 } as const;

@@ -1,24 +1,44 @@
-// Entrypoint and composition root of the dispatcher process: it will deliver
-// webhooks; for now it consumes its heartbeat, the follow-ups of workspace
-// creation and the purge of expired request signatures.
+// Entrypoint and composition root of the dispatcher process: it delivers
+// webhooks (the delivery loop), purges and reconciles their records, and
+// runs the service's housekeeping jobs.
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { PurgeIdempotencyKeys } from '../application/maintenance/purge-idempotency-keys.js';
 import { PurgeRequestSignatures } from '../application/maintenance/purge-request-signatures.js';
+import { PurgeWebhookDeliveries } from '../application/maintenance/purge-webhook-deliveries.js';
+import { TOKENS } from '../application/tokens.js';
+import { AttemptDelivery, type AttemptOutcome } from '../application/webhooks/attempt-delivery.js';
+import { ReconcileSettlements } from '../application/webhooks/reconcile-settlements.js';
+import type { Clock } from '../domain/ports.js';
+import type { DeliveryClaims, WebhookHousekeeping } from '../domain/webhooks/ports.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
+import { createWebhookMetrics } from '../adapters/metrics/metrics.js';
+import { DispatchLoop } from '../adapters/webhooks/dispatch-loop.js';
+import { HttpWebhookSender } from '../adapters/webhooks/http-sender.js';
 import type { Config } from './config.js';
+import type { Infrastructure } from './infrastructure.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
 
-export function startDispatcher(config: Config): Promise<RunningWorker> {
-  return startWorker(config, {
+export interface RunningDispatcher extends RunningWorker {
+  /** The delivery loop (tests tick it by hand). */
+  dispatch: DispatchLoop;
+}
+
+export async function startDispatcher(config: Config, opts: { clock?: Clock } = {}): Promise<RunningDispatcher> {
+  let dispatch: DispatchLoop | undefined;
+  const worker = await startWorker(config, {
     processName: 'dispatcher',
     port: config.ports.dispatcher,
+    clock: opts.clock,
     consumers: ({ logger, boss, container }) => {
       enqueueNow(boss, 'dispatch.heartbeat', { source: 'startup' }).catch((err: unknown) =>
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
       );
       const purge = container.resolve(PurgeRequestSignatures);
       const purgeIdempotency = container.resolve(PurgeIdempotencyKeys);
+      const purgeDeliveries = container.resolve(PurgeWebhookDeliveries);
+      const reconcile = container.resolve(ReconcileSettlements);
       return [
         consume({
           name: 'dispatch.heartbeat',
@@ -45,9 +65,65 @@ export function startDispatcher(config: Config): Promise<RunningWorker> {
             logger.info({ purged }, 'expired idempotency keys purged');
           },
         }),
+        consume({
+          name: 'webhook.purge',
+          schedule: { cron: '23 3 * * *', data: {} },
+          handler: async () => {
+            const purged = await purgeDeliveries.execute();
+            logger.info(purged, 'webhook deliveries past their 90 days purged');
+          },
+        }),
+        consume({
+          name: 'webhook.reconcile',
+          schedule: { cron: '*/5 * * * *', data: {} },
+          handler: async () => {
+            const created = await reconcile.execute();
+            if (created > 0) logger.warn({ created }, 'settlement events that never got a delivery were queued again');
+          },
+        }),
       ];
     },
+    background: (infra) => {
+      dispatch = deliveryLoop(config, infra);
+      return [dispatch];
+    },
   });
+  return { ...worker, dispatch: dispatch! };
+}
+
+function deliveryLoop(config: Config, { boss, container, logger, metrics }: Infrastructure): DispatchLoop {
+  const sender = new HttpWebhookSender(config.webhookAllowPrivate);
+  container.register(TOKENS.WebhookSender, { useValue: sender });
+  const clock = container.resolve<Clock>(TOKENS.Clock);
+  const housekeeping = container.resolve<WebhookHousekeeping>(TOKENS.WebhookHousekeeping);
+  const webhookMetrics = createWebhookMetrics(metrics.registry, () => housekeeping.oldestPending(clock.now()));
+  const attempt = container.resolve(AttemptDelivery);
+  const outcomeOf = (o: AttemptOutcome) => (o.status === 'PENDING' ? 'retry' : o.status.toLowerCase());
+  const loop = new DispatchLoop(
+    boss,
+    container.resolve<DeliveryClaims>(TOKENS.DeliveryClaims),
+    (claimed, owner) => attempt.execute(claimed, owner),
+    clock,
+    logger,
+    config.webhookDispatch,
+    randomUUID(),
+    {
+      attempted(outcome, queuedMs) {
+        const label = outcomeOf(outcome);
+        webhookMetrics.attempts.inc({ outcome: label });
+        webhookMetrics.attemptSeconds.observe({ outcome: label }, outcome.result.durationMs / 1000);
+        webhookMetrics.queuedSeconds.observe(queuedMs / 1000);
+        const log = outcome.status === 'PENDING' || outcome.status === 'DELIVERED' ? logger.debug : logger.warn;
+        log.call(logger, { deliveryId: outcome.deliveryId, endpointId: outcome.endpointId, outcome: label, attempt: outcome.attempt, responseStatus: outcome.result.responseStatus, error: outcome.result.error }, 'webhook attempt');
+      },
+    },
+  );
+  const stop = loop.stop.bind(loop);
+  loop.stop = async (graceMs: number) => {
+    await stop(graceMs);
+    sender.close();
+  };
+  return loop;
 }
 
 if (isEntrypoint(import.meta.url)) runProcess('dispatcher', startDispatcher);

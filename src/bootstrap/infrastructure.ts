@@ -25,6 +25,8 @@ import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
 import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
+import { PgDeliveryClaims } from '../adapters/persistence/delivery-claims.js';
+import { PgWebhookHousekeeping } from '../adapters/persistence/webhook-housekeeping.js';
 import { StartupError, reasonOf, type Config } from './config.js';
 import { resolveSecrets } from './secrets.js';
 
@@ -108,6 +110,8 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.LedgerAudit, { useValue: new PgLedgerAudit(orm) });
   container.register(TOKENS.Logger, { useValue: logger });
   container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookAllowPrivate) });
+  container.register(TOKENS.DeliveryClaims, { useValue: new PgDeliveryClaims(orm, config.webhookDispatch.leaseSeconds) });
+  container.register(TOKENS.WebhookHousekeeping, { useValue: new PgWebhookHousekeeping(orm) });
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
 
   const connection = orm.em.getConnection();

@@ -2,6 +2,7 @@
 // probes on their own port, and a graceful stop that lets jobs in flight finish.
 import type { AddressInfo } from 'node:net';
 import type { JobName } from '../domain/jobs/job-names.js';
+import type { Clock } from '../domain/ports.js';
 import { workOn, type JobHandler } from '../adapters/jobs/pg-boss-jobs.js';
 import { answerClientErrors } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
@@ -20,6 +21,13 @@ export interface Consumer<N extends JobName = JobName> {
 /** Types a consumer by its job name, so its handler sees that job's payload. */
 export const consume = <N extends JobName>(c: Consumer<N>): Consumer => c as unknown as Consumer;
 
+/** Work a process runs beside its job consumers (the dispatcher's delivery loop). */
+export interface BackgroundService {
+  start(): void;
+  /** Stops taking work and lets work in flight finish, within `graceMs`. */
+  stop(graceMs: number): Promise<void>;
+}
+
 export interface RunningWorker extends Running {
   port: number;
   infra: Infrastructure;
@@ -27,9 +35,15 @@ export interface RunningWorker extends Running {
 
 export async function startWorker(
   config: Config,
-  opts: { processName: string; port: number; consumers: (infra: Infrastructure) => Consumer[] },
+  opts: {
+    processName: string;
+    port: number;
+    consumers: (infra: Infrastructure) => Consumer[];
+    background?: (infra: Infrastructure) => BackgroundService[];
+    clock?: Clock;
+  },
 ): Promise<RunningWorker> {
-  const infra = await openInfrastructure(config, { processName: opts.processName, runsWorkers: true });
+  const infra = await openInfrastructure(config, { processName: opts.processName, runsWorkers: true, clock: opts.clock });
   const { boss, metrics, logger } = infra;
   for (const consumer of opts.consumers(infra)) {
     await workOn(boss, consumer.name, consumer.handler as JobHandler<JobName>, {
@@ -39,6 +53,9 @@ export async function startWorker(
       await boss.schedule(consumer.name, consumer.schedule.cron, consumer.schedule.data, { tz: 'UTC' });
     }
   }
+
+  const background = opts.background?.(infra) ?? [];
+  background.forEach((b) => b.start());
 
   const app = buildProbeApp({ registry: metrics.registry, ready: () => infra.ready() });
   const server = app.listen(opts.port, config.host);
@@ -51,6 +68,7 @@ export async function startWorker(
     infra,
     async close() {
       const closed = closeServer(server, httpGraceMs(config.shutdownTimeoutMs));
+      await Promise.all(background.map((b) => b.stop(Math.max(1000, config.shutdownTimeoutMs - 3000))));
       await infra.close();
       await closed;
     },

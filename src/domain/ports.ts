@@ -30,6 +30,8 @@ export interface WorkspaceRepo {
   get(id: string): Promise<Workspace | null>;
   /** Sets the status; returns false when there is no such workspace. */
   setStatus(id: string, status: WorkspaceStatus, at: Date): Promise<boolean>;
+  /** Sets (or clears, with null) where operator notices go; returns false when there is no such workspace. */
+  setContactEmail(id: string, email: string | null, at: Date): Promise<boolean>;
 }
 
 export interface ApiKeyRepo {

@@ -31,6 +31,9 @@ const EXPECTED: [string, string, string][] = [
   ['patch', '/v2/webhooks/:id', 'webhooks:write'],
   ['delete', '/v2/webhooks/:id', 'webhooks:write'],
   ['post', '/v2/webhooks/:id/rotate-secret', 'webhooks:write'],
+  ['get', '/v2/webhooks/:id/deliveries', 'webhooks:read'],
+  ['post', '/v2/webhooks/:id/deliveries/:delivery_id/redeliver', 'webhooks:write'],
+  ['post', '/v2/webhooks/:id/deliveries/redeliver-failed', 'webhooks:write'],
 ];
 
 const describeAccess = (a: Access) => (a.kind === 'scope' ? a.scope : a.kind === 'any-key' ? 'any key' : 'any :read scope');

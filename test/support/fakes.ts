@@ -164,6 +164,12 @@ export class InMemoryWorkspaceRepo implements WorkspaceRepo {
     this.store.workspaces.set(id, { ...w, status, updatedAt: at });
     return true;
   }
+  async setContactEmail(id: string, email: string | null, at: Date): Promise<boolean> {
+    const w = this.store.workspaces.get(id);
+    if (!w) return false;
+    this.store.workspaces.set(id, { ...w, contactEmail: email, updatedAt: at });
+    return true;
+  }
 }
 
 export class InMemoryApiKeyRepo implements ApiKeyRepo {
@@ -418,6 +424,10 @@ export class InMemoryWebhookEndpointRepo implements WebhookEndpointRepo {
   }
   async hasPendingDeliveries(endpointId: string): Promise<boolean> {
     return this.store.pendingDeliveries.has(endpointId);
+  }
+  async findById(id: string): Promise<WebhookEndpoint | null> {
+    const e = this.store.webhookEndpoints.get(id);
+    return e ? { ...e, events: [...e.events] } : null;
   }
 }
 

@@ -5,6 +5,8 @@
 // Served at GET /v2/openapi.json and written to docs/openapi.json by
 // `npm run openapi`; a test keeps the committed file equal to this.
 import { z } from 'zod';
+import { EVENT_NAMES } from '../../domain/webhooks/events.js';
+import { eventEnvelopeSchema } from '../webhooks/event-schemas.js';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { Access } from '../../domain/auth/principal.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../../domain/error-catalogue.js';
@@ -173,9 +175,45 @@ export function openApiDocument(resources: readonly Resource<unknown>[] = RESOUR
       },
     },
     paths,
+    webhooks: eventWebhooks(),
   });
   openResponses(document);
   return document;
+}
+
+const DELIVERY_HEADERS = [
+  ['X-Service-Event', 'The event name, as in the body'],
+  ['X-Service-Timestamp', 'Unix seconds at signing time; refuse deliveries more than 300 s old'],
+  ['X-Service-Signature', 'sha256=<hex>: HMAC-SHA256 of {timestamp}.{raw body} with the endpoint secret'],
+  ['X-Service-Delivery', 'The delivery id, the same on every attempt: deduplicate on it'],
+  ['X-Service-Signature-Previous', 'Only during the 24 hours after a secret rotation: the same, signed with the previous secret'],
+] as const;
+
+/** What the service POSTs to endpoints: one entry per event, its body's schema and the signed headers. */
+function eventWebhooks(): NonNullable<Parameters<typeof createDocument>[0]['webhooks']> {
+  return Object.fromEntries(
+    EVENT_NAMES.map((event) => [
+      event,
+      {
+        post: {
+          operationId: `event${event}`,
+          summary: `${event} delivery`,
+          description: 'Verify the signature over the raw bytes before parsing (docs/api.md#verifying-a-delivery). Answer 2xx within 10 seconds.',
+          tags: ['Events'],
+          security: [],
+          parameters: DELIVERY_HEADERS.map(([name, description]) => ({
+            name,
+            in: 'header' as const,
+            required: name !== 'X-Service-Signature-Previous',
+            description,
+            schema: { type: 'string' as const },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: eventEnvelopeSchema(event) } } },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else, or no answer within 10 s, is a failed attempt' } },
+        },
+      },
+    ]),
+  );
 }
 
 /**
@@ -198,6 +236,11 @@ function openResponses(document: OpenApiDocument): void {
     }
   };
   Object.values(document.components?.schemas ?? {}).forEach(open);
+  // Event bodies too: receivers must tolerate fields added later.
+  for (const item of Object.values(document.webhooks ?? {})) {
+    const body = (item as { post?: { requestBody?: { content?: Record<string, { schema?: unknown }> } } }).post?.requestBody;
+    for (const media of Object.values(body?.content ?? {})) open(media.schema);
+  }
   for (const item of Object.values(document.paths ?? {})) {
     for (const op of Object.values(item as Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>)) {
       for (const response of Object.values(op.responses ?? {})) {

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { ChangeWebhookEndpoint } from '../../application/webhooks/change-webhook-endpoint.js';
 import { CreateWebhookEndpoint } from '../../application/webhooks/create-webhook-endpoint.js';
 import { ReadWebhookEndpoints } from '../../application/webhooks/read-webhook-endpoints.js';
+import { ManageDeliveries, REDELIVER_FAILED_MAX } from '../../application/webhooks/manage-deliveries.js';
+import type { WebhookDelivery } from '../../domain/webhooks/ports.js';
 import { scope } from '../../domain/auth/principal.js';
 import { mapPage } from '../../domain/pagination.js';
 import { EVENT_NAMES } from '../../domain/webhooks/events.js';
@@ -40,16 +42,68 @@ export const presentWebhook = (e: WebhookEndpoint): z.infer<typeof webhookSchema
   created_at: e.createdAt.toISOString(),
 });
 
+export const deliverySchema = z
+  .strictObject({
+    id: uuid.meta({ description: 'The delivery id, as in X-Service-Delivery: the same on every attempt' }),
+    webhook_id: uuid,
+    event: eventName,
+    status: z.enum(['PENDING', 'DELIVERED', 'FAILED']),
+    response_status: z.number().int().nullable().meta({ description: 'HTTP status of the last answer; null when none came' }),
+    attempts: z.number().int().min(0),
+    last_error: z.string().nullable(),
+    payload: z.string().meta({ description: 'The exact body sent (the signature covers these bytes)' }),
+    created_at: timestamp,
+    last_attempt_at: timestamp.nullable(),
+    next_attempt_at: timestamp.nullable().meta({ description: 'Earliest time of the next attempt; null once DELIVERED or FAILED' }),
+    delivered_at: timestamp.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const presentDelivery = (d: WebhookDelivery): z.infer<typeof deliverySchema> => ({
+  id: d.id,
+  webhook_id: d.endpointId,
+  event: d.event,
+  status: d.status,
+  response_status: d.responseStatus,
+  attempts: d.attempts,
+  last_error: d.lastError,
+  payload: d.payload,
+  created_at: d.createdAt.toISOString(),
+  last_attempt_at: d.lastAttemptAt?.toISOString() ?? null,
+  next_attempt_at: d.status === 'PENDING' ? (d.nextAttemptAt?.toISOString() ?? null) : null,
+  delivered_at: d.deliveredAt?.toISOString() ?? null,
+});
+
+const deliveryQuery = pageQuery.extend({
+  status: z.enum(['PENDING', 'DELIVERED', 'FAILED']).optional().meta({ description: 'Only deliveries in this state' }),
+});
+const deliveryParams = idParams.extend({ delivery_id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
+export const redeliverFailedBody = z.strictObject({
+  since: timestamp.meta({ description: 'Re-send every FAILED delivery of the endpoint created at or after this time' }),
+});
+export const redeliveredSchema = z
+  .strictObject({
+    redelivered: z.number().int().min(0).meta({ description: 'FAILED deliveries queued for one more attempt' }),
+    more: z.boolean().meta({ description: `True when more than ${REDELIVER_FAILED_MAX} matched: call again to queue the rest` }),
+  })
+  .meta({ id: 'RedeliveredFailed' });
+
 interface WebhookDeps {
   create: CreateWebhookEndpoint;
   read: ReadWebhookEndpoints;
   change: ChangeWebhookEndpoint;
+  deliveries: ManageDeliveries;
 }
 
 export const webhooksResource: Resource<WebhookDeps> = {
   mount: '/webhooks',
   tag: 'Webhooks',
-  deps: (resolve) => ({ create: resolve(CreateWebhookEndpoint), read: resolve(ReadWebhookEndpoints), change: resolve(ChangeWebhookEndpoint) }),
+  deps: (resolve) => ({
+    create: resolve(CreateWebhookEndpoint),
+    read: resolve(ReadWebhookEndpoints),
+    change: resolve(ChangeWebhookEndpoint),
+    deliveries: resolve(ManageDeliveries),
+  }),
   routes: [
     {
       operationId: 'createWebhookEndpoint',
@@ -144,6 +198,51 @@ export const webhooksResource: Resource<WebhookDeps> = {
           secret,
           previous_secret_expires_at: endpoint.previousSecretExpiresAt!.toISOString(),
         };
+        res.json(view);
+      },
+    },
+      {
+      operationId: 'listWebhookDeliveries',
+      summary: 'The delivery log of an endpoint, newest first (kept 90 days once delivered or failed)',
+      method: 'get',
+      path: '/:id/deliveries',
+      access: scope('webhooks:read'),
+      request: { params: idParams, query: deliveryQuery },
+      responses: { 200: { description: 'A page of deliveries', schema: pageOf(deliverySchema) } },
+      errors: ['NOT_FOUND'],
+      handle: (deps) => async (req, res) => {
+        const { status, ...page } = parse(deliveryQuery, req.query);
+        const found = await deps.deliveries.list(principalOf(res), String(req.params.id), { status }, page);
+        res.json(mapPage(found, presentDelivery));
+      },
+    },
+    {
+      operationId: 'redeliverWebhookDelivery',
+      summary: 'One more attempt of a DELIVERED or FAILED delivery, with the same delivery id',
+      method: 'post',
+      path: '/:id/deliveries/:delivery_id/redeliver',
+      access: scope('webhooks:write'),
+      request: { params: deliveryParams },
+      responses: { 200: { description: 'The delivery, PENDING again and due at once', schema: deliverySchema } },
+      errors: ['NOT_FOUND', 'CONFLICT'],
+      handle: (deps) => async (req, res) => {
+        const delivery = await deps.deliveries.redeliver(principalOf(res), String(req.params.id), String(req.params.delivery_id));
+        res.json(presentDelivery(delivery));
+      },
+    },
+    {
+      operationId: 'redeliverFailedWebhookDeliveries',
+      summary: 'Re-send every FAILED delivery of the endpoint since a time (recovery after an outage)',
+      method: 'post',
+      path: '/:id/deliveries/redeliver-failed',
+      access: scope('webhooks:write'),
+      request: { params: idParams, body: redeliverFailedBody },
+      responses: { 200: { description: 'How many were queued', schema: redeliveredSchema } },
+      errors: ['NOT_FOUND'],
+      handle: (deps) => async (req, res) => {
+        const body = parse(redeliverFailedBody, req.body);
+        const result = await deps.deliveries.redeliverFailed(principalOf(res), String(req.params.id), new Date(body.since));
+        const view: z.infer<typeof redeliveredSchema> = result;
         res.json(view);
       },
     },

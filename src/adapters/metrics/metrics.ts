@@ -1,6 +1,6 @@
 // prom-client registries: default process metrics for every process, request
 // durations for the api, jobs processed and failed for the workers.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -32,6 +32,55 @@ export function createMetrics(processName: string): Metrics {
       name: 'jobs_failed_total',
       help: 'Jobs that failed, by job name',
       labelNames: ['name'],
+      registers: [registry],
+    }),
+  };
+}
+
+export interface WebhookMetrics {
+  attempts: Counter<'outcome'>;
+  attemptSeconds: Histogram<'outcome'>;
+  queuedSeconds: Histogram;
+}
+
+/**
+ * The dispatcher's webhook metrics: attempts by outcome (delivered, retry,
+ * failed for good, lost claim), how long attempts take, how long claimed
+ * deliveries wait for a slot, and per endpoint the age of its oldest PENDING
+ * delivery, read from the database at each scrape (what operators alert on).
+ */
+export function createWebhookMetrics(
+  registry: Registry,
+  oldestPending: () => Promise<{ endpointId: string; seconds: number }[]>,
+): WebhookMetrics {
+  new Gauge({
+    name: 'webhook_oldest_pending_seconds',
+    help: 'Age of the oldest PENDING delivery of each endpoint that has one',
+    labelNames: ['endpoint'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await oldestPending()) this.set({ endpoint: row.endpointId }, row.seconds);
+    },
+  });
+  return {
+    attempts: new Counter({
+      name: 'webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome: delivered, retry (will be tried again), failed (no attempts left), lost (claim ran out)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    attemptSeconds: new Histogram({
+      name: 'webhook_attempt_duration_seconds',
+      help: 'Duration of webhook delivery attempts, by outcome',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 12],
+      registers: [registry],
+    }),
+    queuedSeconds: new Histogram({
+      name: 'webhook_claim_wait_seconds',
+      help: 'Time a claimed delivery waited for a free slot before its attempt started',
+      buckets: [0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60],
       registers: [registry],
     }),
   };

@@ -2,7 +2,7 @@
 // transaction: attempts recorded under the dispatcher's hold, the delivery
 // log, redelivery and the dead-endpoint notice slot.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DeliveryState, DeliveryStatus } from '../../domain/webhooks/delivery-schedule.js';
+import { MAX_ATTEMPTS, type DeliveryState, type DeliveryStatus } from '../../domain/webhooks/delivery-schedule.js';
 import type { EventName } from '../../domain/webhooks/events.js';
 import type { AttemptResult, WebhookDelivery, WebhookDeliveryRepo } from '../../domain/webhooks/ports.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
@@ -97,5 +97,25 @@ export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
       this.em.getTransactionContext(),
     );
     return rows.length === 1;
+  }
+
+  async createMissing(events: readonly EventName[], since: Date, until: Date, now: Date, limit: number): Promise<string[]> {
+    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+      `insert into webhook_deliveries (id, endpoint_id, event_id, event, status, payload, attempts, max_attempts, created_at, next_attempt_at)
+       select gen_random_uuid(), ep.id, ev.id, ev.event, 'PENDING', ev.payload, 0, ?, ?, ?
+         from webhook_events ev
+         join webhook_endpoints ep
+           on ep.workspace_id = ev.workspace_id and ep.side = ev.side and ep.is_active
+          and ep.events @> array[ev.event]::text[] and ep.created_at <= ev.created_at
+        where ev.event = any(?::text[]) and ev.created_at >= ? and ev.created_at <= ?
+          and not exists (select 1 from webhook_deliveries d where d.event_id = ev.id and d.endpoint_id = ep.id)
+        order by ev.created_at
+        limit ?
+       returning id`,
+      [MAX_ATTEMPTS, now, now, `{${events.join(',')}}`, since, until, limit],
+      'all',
+      this.em.getTransactionContext(),
+    );
+    return rows.map((r) => r.id);
   }
 }

@@ -44,4 +44,8 @@ export class MikroWebhookEndpointRepo implements WebhookEndpointRepo {
   async hasPendingDeliveries(endpointId: string): Promise<boolean> {
     return (await this.em.count(WebhookDeliveryEntity, { endpointId, status: 'PENDING' })) > 0;
   }
+
+  findById(id: string): Promise<WebhookEndpoint | null> {
+    return this.em.findOne(WebhookEndpointEntity, { id });
+  }
 }

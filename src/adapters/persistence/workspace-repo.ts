@@ -19,4 +19,9 @@ export class MikroWorkspaceRepo implements WorkspaceRepo {
     const n = await this.em.nativeUpdate(WorkspaceEntity, { id }, { status, updatedAt: at });
     return n > 0;
   }
+
+  async setContactEmail(id: string, email: string | null, at: Date): Promise<boolean> {
+    const n = await this.em.nativeUpdate(WorkspaceEntity, { id }, { contactEmail: email, updatedAt: at });
+    return n > 0;
+  }
 }

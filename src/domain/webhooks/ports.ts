@@ -20,6 +20,8 @@ export interface WebhookEndpointRepo {
   /** Counts the workspace's endpoints on a side, holding a lock until the transaction ends so concurrent registrations count one after another. */
   countForUpdate(workspaceId: string, side: NetworkSide): Promise<number>;
   hasPendingDeliveries(endpointId: string): Promise<boolean>;
+  /** The endpoint of any workspace and side: for the dispatcher's jobs, which know only its id. */
+  findById(id: string): Promise<WebhookEndpoint | null>;
 }
 
 /**
@@ -131,4 +133,25 @@ export interface WebhookDeliveryRepo {
   countFailedSince(endpointId: string, since: Date): Promise<number>;
   /** Records a dead-endpoint notice unless one was sent after `notBefore`; true when this call recorded it. */
   takeNoticeSlot(endpointId: string, at: Date, notBefore: Date): Promise<boolean>;
+  /** See SettlementReconciliation. */
+  createMissing: SettlementReconciliation['createMissing'];
+}
+
+/** Housekeeping of delivery records outside any unit of work. */
+export interface WebhookHousekeeping {
+  /** Deletes DELIVERED and FAILED deliveries finished before `cutoff`, and events older than it left without deliveries. */
+  purgeFinishedBefore(cutoff: Date): Promise<{ deliveries: number; events: number }>;
+  /** Per endpoint with PENDING deliveries, the age in seconds of its oldest one at `now`. */
+  oldestPending(now: Date): Promise<{ endpointId: string; seconds: number }[]>;
+}
+
+/** Reconciliation inside a unit of work. */
+export interface SettlementReconciliation {
+  /**
+   * For events of these names published in [since, until], creates a PENDING
+   * delivery (new id) for every active endpoint of the event's workspace and
+   * side that wants it, existed when it was published, and has none for it;
+   * at most `limit`. Returns the new deliveries' ids.
+   */
+  createMissing(events: readonly EventName[], since: Date, until: Date, now: Date, limit: number): Promise<string[]>;
 }

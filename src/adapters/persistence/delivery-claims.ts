@@ -1,0 +1,73 @@
+// DeliveryClaims in PostgreSQL: a claim is a lease (lease_token = the
+// dispatcher's id, lease_until on the database clock) taken by one UPDATE, so
+// of two dispatchers racing for a delivery exactly one gets it; a dispatcher
+// that dies stops renewing and its deliveries are due again when the lease
+// runs out. Whether a delivery is due is judged on the service's clock.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { ClaimedDelivery, DeliveryClaims } from '../../domain/webhooks/ports.js';
+import { WebhookDeliveryEntity, WebhookEndpointEntity } from './entities/index.js';
+import { deliveryOf } from './webhook-delivery-repo.js';
+
+const FREE = `(lease_until is null or lease_until <= now())`;
+
+export class PgDeliveryClaims implements DeliveryClaims {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly leaseSeconds: number,
+  ) {}
+
+  async claim(deliveryId: string, owner: string, now: Date): Promise<ClaimedDelivery | null> {
+    const claimed = await this.withEndpoints(
+      `update webhook_deliveries set lease_until = now() + make_interval(secs => ?), lease_token = ?
+        where id = ? and status = 'PENDING' and next_attempt_at <= ? and ${FREE}
+        returning *`,
+      [this.leaseSeconds, owner, deliveryId, now],
+    );
+    return claimed[0] ?? null;
+  }
+
+  claimDue(owner: string, now: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    return this.withEndpoints(
+      `update webhook_deliveries set lease_until = now() + make_interval(secs => ?), lease_token = ?
+        where id in (
+          select id from webhook_deliveries
+           where status = 'PENDING' and next_attempt_at <= ? and ${FREE}
+             and not (endpoint_id = any(?::uuid[]))
+           order by next_attempt_at, id
+           limit ? for update skip locked)
+          and status = 'PENDING' and ${FREE}
+        returning *`,
+      [this.leaseSeconds, owner, now, `{${skipEndpoints.join(',')}}`, limit],
+    );
+  }
+
+  async renew(owner: string): Promise<void> {
+    await this.orm.em
+      .getConnection()
+      .execute(`update webhook_deliveries set lease_until = now() + make_interval(secs => ?) where lease_token = ? and status = 'PENDING'`, [
+        this.leaseSeconds,
+        owner,
+      ]);
+  }
+
+  async release(deliveryId: string, owner: string): Promise<void> {
+    await this.orm.em
+      .getConnection()
+      .execute(`update webhook_deliveries set lease_until = null, lease_token = null where id = ? and lease_token = ?`, [deliveryId, owner]);
+  }
+
+  /** Runs a claiming UPDATE and pairs each claimed delivery with its endpoint as it is now. */
+  private async withEndpoints(sql: string, params: unknown[]): Promise<ClaimedDelivery[]> {
+    const em = this.orm.em.fork();
+    const rows = await em.getConnection().execute<Record<string, unknown>[]>(sql, params);
+    if (rows.length === 0) return [];
+    const deliveries = rows.map((r) => deliveryOf(em.map(WebhookDeliveryEntity, r)));
+    const endpoints = await em.find(WebhookEndpointEntity, { id: { $in: [...new Set(deliveries.map((d) => d.endpointId))] } }, { disableIdentityMap: true });
+    const byId = new Map(endpoints.map((e) => [e.id, e]));
+    return deliveries.flatMap((delivery) => {
+      const endpoint = byId.get(delivery.endpointId);
+      return endpoint ? [{ delivery, endpoint: { ...endpoint, events: [...endpoint.events] } }] : [];
+    });
+  }
+}

@@ -1,0 +1,213 @@
+// The dispatcher against real local receivers, on a clock the test moves: the
+// retry schedule (1, 2, 4, 8 minutes; FAILED after five), signatures verified
+// with the SDK helper, the delivery log, redelivery, rotation overlap, and one
+// dead receiver not delaying a healthy one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOKENS } from '../../src/application/tokens.js';
+import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
+import { startDispatcher, type RunningDispatcher } from '../../src/bootstrap/dispatcher.js';
+import type { UnitOfWork } from '../../src/domain/ports.js';
+import type { EventName } from '../../src/domain/webhooks/events.js';
+import { signWebhook, verifyWebhook } from '../../src/sdk/webhooks.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { FakeClock } from '../support/fakes.js';
+import { createWorkspace, startTestApi, testConfig, uniqueCall, type TestApi } from '../support/harness.js';
+import { poll } from '../support/processes.js';
+import { checkedEnvelope, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+
+const MINUTE = 60_000;
+let db: TestDatabase;
+let api: TestApi;
+let dispatcher: RunningDispatcher;
+let ws: CreatedWorkspace;
+const clock = new FakeClock(new Date());
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // The tick is driven by the test (dispatch.tick()); first attempts come through their job.
+  const config = testConfig(db.url, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TICK_MS: '60000', WEBHOOK_POLL_MS: '50' });
+  api = await startTestApi(config);
+  dispatcher = await startDispatcher(config, { clock });
+  ws = await createWorkspace(api, 'dispatch');
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await dispatcher?.close();
+  await api?.close();
+  await db?.drop();
+});
+
+type Key = { keyId: string; secret: string };
+const req = (key: Key, method: string, path: string, body?: unknown) => uniqueCall(api.baseUrl, key, method, path, body);
+
+async function receiver(script: Receiver['script']): Promise<Receiver> {
+  const r = await startReceiver(script);
+  receivers.push(r);
+  return r;
+}
+
+async function endpoint(r: Receiver, events: EventName[] = ['BENEFICIARY_REMOVED']): Promise<{ id: string; secret: string }> {
+  const created = await req(ws.testKey, 'POST', '/v2/webhooks', { url: r.url, events });
+  expect(created.status).toBe(201);
+  return created.body as { id: string; secret: string };
+}
+
+let published = 0;
+/** Publishes an event through the dispatcher's own unit of work (its clock is the test's). */
+async function publish(event: EventName = 'BENEFICIARY_REMOVED'): Promise<string[]> {
+  const uow = dispatcher.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+  const data =
+    event === 'BENEFICIARY_REMOVED'
+      ? { workspace_id: ws.workspaceId, chain: 'ETH_TESTNET', address: `0x${String(++published).padStart(40, '0')}`, removed_at: clock.now().toISOString() }
+      : { workspace_id: ws.workspaceId, chain: 'ETH_TESTNET', address: `0x${String(++published).padStart(40, '0')}`, added_at: clock.now().toISOString(), cooling_off_ends_at: null };
+  const { deliveryIds } = await uow.run((tx) => tx.events.publish({ workspaceId: ws.workspaceId, side: 'test', event, data } as never));
+  return deliveryIds;
+}
+
+/** Of a publication's deliveries, the one to this endpoint. */
+async function deliveryTo(endpointId: string, ids: string[]): Promise<string> {
+  const rows = await api.infra.orm.em
+    .getConnection()
+    .execute<{ id: string }[]>('select id from webhook_deliveries where endpoint_id = ? and id = any(?::uuid[])', [endpointId, `{${ids.join(',')}}`]);
+  expect(rows).toHaveLength(1);
+  return rows[0]!.id;
+}
+
+const arrivals = (r: Receiver, n: number) => poll(async () => (r.received.length >= n ? r.received : undefined), 10_000, `${n} deliveries`);
+
+/** Moves the clock and runs the dispatcher's tick. */
+async function advance(ms: number): Promise<void> {
+  clock.advance(ms);
+  await dispatcher.dispatch.tick();
+}
+
+async function log(endpointId: string, query = '') {
+  const res = await req(ws.testKey, 'GET', `/v2/webhooks/${endpointId}/deliveries${query}`);
+  expect(res.status).toBe(200);
+  return res.body as { data: Record<string, unknown>[]; total: number };
+}
+
+describe('webhook dispatch', () => {
+  it('retries a failing receiver after 1, 2 and 4 minutes with the same delivery id, signed, until it answers 200', async () => {
+    clock.set(new Date());
+    const r = await receiver((n) => (n <= 3 ? 500 : 200));
+    const ep = await endpoint(r);
+    const deliveryId = await deliveryTo(ep.id, await publish());
+    await arrivals(r, 1);
+    for (const wait of [MINUTE, 2 * MINUTE, 4 * MINUTE]) {
+      const before = r.received.length;
+      await advance(wait - 1000);
+      await new Promise((res) => setTimeout(res, 150));
+      expect(r.received.length).toBe(before); // not due yet
+      await advance(1000);
+      await arrivals(r, before + 1);
+    }
+    expect(r.received).toHaveLength(4);
+    const stamps = r.received.map((x) => Number(x.headers['x-service-timestamp']));
+    expect(stamps.slice(1).map((s, i) => s - stamps[i]!)).toEqual([60, 120, 240]);
+    for (const got of r.received) {
+      expect(got.headers['x-service-delivery']).toBe(deliveryId);
+      expect(got.headers['x-service-event']).toBe('BENEFICIARY_REMOVED');
+      const verified = verifyWebhook({ rawBody: got.rawBody, headers: got.headers as Record<string, string>, secret: ep.secret, now: new Date(Number(got.headers['x-service-timestamp']) * 1000) });
+      expect(verified.deliveryId).toBe(deliveryId);
+      expect(checkedEnvelope(got).event).toBe('BENEFICIARY_REMOVED');
+      expect(got.headers['x-service-signature-previous']).toBeUndefined();
+    }
+    const entry = (await log(ep.id)).data[0]!;
+    expect(entry).toMatchObject({ id: deliveryId, webhook_id: ep.id, status: 'DELIVERED', attempts: 4, response_status: 200, last_error: null, next_attempt_at: null });
+    expect(entry.payload).toBe(r.received[0]!.rawBody);
+  });
+
+  it('fails a delivery for good after the fifth failure; a redelivery is one more attempt with the same id; redeliver-failed re-sends since a time', async () => {
+    clock.set(new Date());
+    let healthy = false;
+    const r = await receiver(() => (healthy ? 204 : 503));
+    const ep = await endpoint(r);
+    const deliveryId = await deliveryTo(ep.id, await publish());
+    await arrivals(r, 1);
+    for (const [i, wait] of [MINUTE, 2 * MINUTE, 4 * MINUTE, 8 * MINUTE].entries()) {
+      await advance(wait);
+      await arrivals(r, i + 2);
+    }
+    await poll(async () => ((await log(ep.id, '?status=FAILED')).total === 1 ? true : undefined), 5000, 'FAILED');
+    const failed = (await log(ep.id, '?status=FAILED')).data[0]!;
+    expect(failed).toMatchObject({ id: deliveryId, status: 'FAILED', attempts: 5, response_status: 503, next_attempt_at: null, delivered_at: null });
+    expect(failed.last_error).toMatch(/^HTTP 503/);
+    await advance(60 * MINUTE);
+    await new Promise((res) => setTimeout(res, 200));
+    expect(r.received).toHaveLength(5); // never retried again
+
+    const again = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/${deliveryId}/redeliver`);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: deliveryId, status: 'PENDING', attempts: 5 });
+    await arrivals(r, 6);
+    expect(r.received[5]!.headers['x-service-delivery']).toBe(deliveryId);
+    await poll(async () => ((await log(ep.id)).data[0]!.attempts === 6 ? true : undefined), 5000, 'sixth attempt recorded');
+    expect((await log(ep.id)).data[0]).toMatchObject({ status: 'FAILED', attempts: 6 });
+
+    healthy = true;
+    const since = new Date(Date.parse(failed.created_at as string) - 1000).toISOString();
+    const bulk = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/redeliver-failed`, { since });
+    expect([bulk.status, bulk.body]).toEqual([200, { redelivered: 1, more: false }]);
+    await arrivals(r, 7);
+    await poll(async () => ((await log(ep.id)).data[0]!.status === 'DELIVERED' ? true : undefined), 5000, 'DELIVERED');
+    expect((await log(ep.id)).data[0]).toMatchObject({ id: deliveryId, status: 'DELIVERED', attempts: 7, response_status: 204 });
+
+    // A PENDING delivery is not redelivered; an unknown one is not found; another workspace sees nothing.
+    healthy = false;
+    const pending = await deliveryTo(ep.id, await publish());
+    await arrivals(r, 8);
+    const conflict = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/${pending}/redeliver`);
+    expect([conflict.status, conflict.body.code]).toEqual([409, 'CONFLICT']);
+    expect((await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/${ep.id}/redeliver`)).status).toBe(404);
+    const stranger = await createWorkspace(api, 'stranger');
+    expect((await req(stranger.testKey, 'GET', `/v2/webhooks/${ep.id}/deliveries`)).status).toBe(404);
+    expect((await req(stranger.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/${deliveryId}/redeliver`)).status).toBe(404);
+    expect((await req(ws.liveKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/redeliver-failed`, { since })).status).toBe(404);
+    // Let the pending one finish so nothing is left running.
+    healthy = true;
+    for (const wait of [MINUTE]) await advance(wait);
+    await poll(async () => ((await log(ep.id, '?status=PENDING')).total === 0 ? true : undefined), 5000, 'no PENDING');
+  });
+
+  it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
+    clock.set(new Date());
+    const r = await receiver(() => 200);
+    const ep = await endpoint(r);
+    const rotated = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.secret as string;
+    await publish();
+    const [during] = await arrivals(r, 1);
+    const ts = during!.headers['x-service-timestamp'] as string;
+    expect(during!.headers['x-service-signature']).toBe(signWebhook({ secret: fresh, timestamp: ts, rawBody: during!.rawBody }));
+    expect(during!.headers['x-service-signature-previous']).toBe(signWebhook({ secret: ep.secret, timestamp: ts, rawBody: during!.rawBody }));
+    // A receiver still holding only the old secret accepts it during the overlap.
+    expect(() => verifyWebhook({ rawBody: during!.rawBody, headers: during!.headers as Record<string, string>, secret: ep.secret, now: new Date(Number(ts) * 1000) })).not.toThrow();
+
+    clock.set(new Date(Date.parse(rotated.body.previous_secret_expires_at as string) + 1000));
+    await publish();
+    const after = (await arrivals(r, 2))[1]!;
+    expect(after.headers['x-service-signature-previous']).toBeUndefined();
+    const ts2 = after.headers['x-service-timestamp'] as string;
+    expect(after.headers['x-service-signature']).toBe(signWebhook({ secret: fresh, timestamp: ts2, rawBody: after.rawBody }));
+  });
+
+  it('keeps delivering to a healthy endpoint while another endpoint never answers', async () => {
+    clock.set(new Date());
+    const dead = await receiver(() => 'hang');
+    const healthy = await receiver(() => 200);
+    await endpoint(dead, ['BENEFICIARY_ADDED']);
+    await endpoint(healthy, ['BENEFICIARY_ADDED']);
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) await publish('BENEFICIARY_ADDED');
+    await arrivals(healthy, 30);
+    const elapsed = Date.now() - started;
+    // Every delivery to the healthy receiver arrived while the dead one held its 10 slots for 10 s each.
+    expect(elapsed).toBeLessThan(5000);
+    expect(dead.received.length).toBe(10);
+    const lastHealthy = Math.max(...healthy.received.map((x) => x.at));
+    expect(lastHealthy - started).toBeLessThan(5000);
+  });
+});
