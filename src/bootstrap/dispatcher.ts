@@ -9,6 +9,8 @@ import { PurgeWebhookDeliveries } from '../application/maintenance/purge-webhook
 import { TOKENS } from '../application/tokens.js';
 import { AttemptDelivery, type AttemptOutcome } from '../application/webhooks/attempt-delivery.js';
 import { ReconcileSettlements } from '../application/webhooks/reconcile-settlements.js';
+import { SendDeadEndpointNotice } from '../application/webhooks/send-dead-endpoint-notice.js';
+import { createMailer } from '../adapters/mail/mailer.js';
 import type { Clock } from '../domain/ports.js';
 import type { DeliveryClaims, WebhookHousekeeping } from '../domain/webhooks/ports.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
@@ -39,6 +41,10 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
       const purgeIdempotency = container.resolve(PurgeIdempotencyKeys);
       const purgeDeliveries = container.resolve(PurgeWebhookDeliveries);
       const reconcile = container.resolve(ReconcileSettlements);
+      container.register(TOKENS.Mailer, {
+        useValue: createMailer({ ...config.mail, dataDir: config.dataDir, production: config.production }, logger),
+      });
+      const notice = container.resolve(SendDeadEndpointNotice);
       return [
         consume({
           name: 'dispatch.heartbeat',
@@ -71,6 +77,13 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
           handler: async () => {
             const purged = await purgeDeliveries.execute();
             logger.info(purged, 'webhook deliveries past their 90 days purged');
+          },
+        }),
+        consume({
+          name: 'webhook.dead-endpoint-notice',
+          handler: async (job) => {
+            const outcome = await notice.execute(job.data);
+            logger.warn({ endpointId: job.data.endpointId, failures: job.data.failures, sent: outcome.sent }, 'dead webhook endpoint notice');
           },
         }),
         consume({

@@ -135,7 +135,7 @@ describe('npm start (local sandbox)', () => {
     const res = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'create', '--name', 'e2e', '--json']);
     expect(res.code).toBe(0);
     workspace = JSON.parse(res.stdout);
-    expect(Object.keys(workspace).sort()).toEqual(['live_key', 'test_key', 'workspace_id']);
+    expect(Object.keys(workspace).sort()).toEqual(['contact_email', 'live_key', 'test_key', 'workspace_id']);
     expect(workspace.live_key.key_id).toMatch(/^sk_live_/);
     expect(workspace.test_key.key_id).toMatch(/^sk_test_/);
     expect(typeof workspace.test_key.secret).toBe('string');

@@ -7,9 +7,12 @@ import type { Clock, RandomSource, SecretCipher, UnitOfWork } from '../../domain
 import { WORKSPACE_NAME_MAX, type Workspace } from '../../domain/workspaces/workspace.js';
 import { TOKENS } from '../tokens.js';
 import { fullScopeKey, type IssuedKey } from './issue-operator-key.js';
+import { contactEmailOf } from './set-workspace-contact.js';
 
 export interface CreatedWorkspace {
   workspaceId: string;
+  /** Where operator notices go; null when none was given. */
+  contactEmail: string | null;
   liveKey: IssuedKey;
   testKey: IssuedKey;
 }
@@ -23,17 +26,19 @@ export class CreateWorkspace {
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {}
 
-  async execute(cmd: { name: string }): Promise<CreatedWorkspace> {
+  async execute(cmd: { name: string; contactEmail?: string | null }): Promise<CreatedWorkspace> {
     const name = cmd.name.trim();
     if (name.length === 0 || name.length > WORKSPACE_NAME_MAX) {
       throw new DomainError('VALIDATION_ERROR', `name must be 1 to ${WORKSPACE_NAME_MAX} characters`);
     }
+    const contactEmail = cmd.contactEmail == null ? null : contactEmailOf(cmd.contactEmail);
     const now = this.clock.now();
     const workspace: Workspace = {
       id: this.random.uuid(),
       name,
       status: 'ACTIVE',
-      withdrawalsFrozen: false, contactEmail: null,
+      withdrawalsFrozen: false,
+      contactEmail,
       createdAt: now,
       updatedAt: now,
     };
@@ -46,6 +51,6 @@ export class CreateWorkspace {
       await tx.apiKeys.add(test.key);
       await tx.jobs.enqueue('workspace.created', { workspaceId: workspace.id });
     });
-    return { workspaceId: workspace.id, liveKey: live.issued, testKey: test.issued };
+    return { workspaceId: workspace.id, contactEmail, liveKey: live.issued, testKey: test.issued };
   }
 }
