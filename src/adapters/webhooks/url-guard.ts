@@ -23,7 +23,9 @@ export class DnsWebhookUrlGuard implements WebhookUrlGuard {
     if (!this.allowPrivate) {
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const addresses = parseIp(host) ? [host] : await this.resolve(host).catch(() => []);
-      requirePublic(host, addresses, false);
+      // A host that does not resolve (yet, or here) reaches nothing: it is
+      // accepted, and every attempt resolves and checks it again.
+      if (addresses.length > 0) requirePublic(host, addresses, false);
     }
     return url.toString();
   }

@@ -18,7 +18,7 @@ describe('webhook URL safety', () => {
     }
   });
 
-  it('refuses what is not https, carries credentials, names localhost or resolves to any private address', async () => {
+  it('refuses what is not https, carries credentials, names localhost or resolves to any private address; accepts a host that does not resolve yet', async () => {
     const dns: Record<string, string[]> = {
       'hooks.example.com': ['93.184.216.34'],
       'rebind.example.com': ['93.184.216.34', '10.0.0.5'],
@@ -28,6 +28,8 @@ describe('webhook URL safety', () => {
     const guard = new DnsWebhookUrlGuard(false, async (host) => dns[host] ?? []);
     expect(await guard.check('https://hooks.example.com/wallet')).toBe('https://hooks.example.com/wallet');
     expect(await guard.check('https://93.184.216.34:8443/x')).toBe('https://93.184.216.34:8443/x');
+    // Not resolving now reaches nothing; every attempt resolves and checks it again.
+    expect(await guard.check('https://nowhere.example.com/x')).toBe('https://nowhere.example.com/x');
     for (const url of [
       'http://hooks.example.com/x',
       'https://user:pw@hooks.example.com/x',
@@ -40,7 +42,6 @@ describe('webhook URL safety', () => {
       'https://rebind.example.com/x',
       'https://mapped.example.com/x',
       'https://metadata.example.com/x',
-      'https://nowhere.example.com/x',
       'ftp://hooks.example.com/x',
       'not a url',
     ]) {
