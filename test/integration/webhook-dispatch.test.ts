@@ -2,7 +2,14 @@
 // retry schedule (1, 2, 4, 8 minutes; FAILED after five), signatures verified
 // with the SDK helper, the delivery log, redelivery, rotation overlap, and one
 // dead receiver not delaying a healthy one.
+import { randomUUID } from 'node:crypto';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PurgeWebhookDeliveries } from '../../src/application/maintenance/purge-webhook-deliveries.js';
+import { ReconcileSettlements } from '../../src/application/webhooks/reconcile-settlements.js';
+import { SetWorkspaceContact } from '../../src/application/workspaces/set-workspace-contact.js';
+import { envelope } from '../../src/domain/webhooks/delivery-schedule.js';
+import { freePort } from '../support/free-port.js';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { startDispatcher, type RunningDispatcher } from '../../src/bootstrap/dispatcher.js';
@@ -22,11 +29,32 @@ let dispatcher: RunningDispatcher;
 let ws: CreatedWorkspace;
 const clock = new FakeClock(new Date());
 const receivers: Receiver[] = [];
+const mails: { to: string[]; raw: string }[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, session, done) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      // quoted-printable: soft line breaks joined
+      mails.push({ to: session.envelope.rcptTo.map((a) => a.address), raw: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '') });
+      done();
+    });
+  },
+});
 
 beforeAll(async () => {
+  const smtpPort = await freePort();
+  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
   db = await createTestDatabase();
   // The tick is driven by the test (dispatch.tick()); first attempts come through their job.
-  const config = testConfig(db.url, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TICK_MS: '60000', WEBHOOK_POLL_MS: '50' });
+  const config = testConfig(db.url, {
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TICK_MS: '60000',
+    WEBHOOK_POLL_MS: '50',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  });
   api = await startTestApi(config);
   dispatcher = await startDispatcher(config, { clock });
   ws = await createWorkspace(api, 'dispatch');
@@ -36,6 +64,7 @@ afterAll(async () => {
   await dispatcher?.close();
   await api?.close();
   await db?.drop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
 
 type Key = { keyId: string; secret: string };
@@ -192,6 +221,93 @@ describe('webhook dispatch', () => {
     expect(after.headers['x-service-signature-previous']).toBeUndefined();
     const ts2 = after.headers['x-service-timestamp'] as string;
     expect(after.headers['x-service-signature']).toBe(signWebhook({ secret: fresh, timestamp: ts2, rawBody: after.rawBody }));
+  });
+
+  it('e-mails the workspace contact once when an endpoint has its fifth permanently failed delivery within 7 days', async () => {
+    clock.set(new Date());
+    await api.infra.container.resolve(SetWorkspaceContact).execute({ workspaceId: ws.workspaceId, email: 'ops@integrator.example' });
+    const r = await receiver(() => 500);
+    const ep = await endpoint(r);
+    const mine: string[] = [];
+    for (let i = 0; i < 6; i++) mine.push(await deliveryTo(ep.id, await publish()));
+    await arrivals(r, 6);
+    for (const [i, wait] of [MINUTE, 2 * MINUTE, 4 * MINUTE, 8 * MINUTE].entries()) {
+      await advance(wait);
+      await arrivals(r, 6 * (i + 2));
+    }
+    await poll(async () => ((await log(ep.id, '?status=FAILED')).total === 6 ? true : undefined), 5000, 'six FAILED');
+    await poll(async () => (mails.length >= 1 ? true : undefined), 10_000, 'the notice');
+    await new Promise((res) => setTimeout(res, 1000));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to).toEqual(['ops@integrator.example']);
+    expect(mails[0]!.raw).toContain(ep.id);
+    expect(mails[0]!.raw).toContain('redeliver-failed');
+    // Recover them all (so the endpoint is quiet for the next test).
+    r.script = () => 200;
+    const bulk = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/redeliver-failed`, { since: new Date(Date.now() - 3600_000).toISOString() });
+    expect(bulk.body).toEqual({ redelivered: 6, more: false });
+    await poll(async () => ((await log(ep.id, '?status=DELIVERED')).total === 6 ? true : undefined), 5000, 'all delivered');
+    expect(mine.every((id) => r.byDelivery(id).length === 6)).toBe(true);
+  });
+
+  it('purges delivered and failed deliveries after 90 days, never PENDING ones', async () => {
+    clock.set(new Date());
+    const r = await receiver(() => 200);
+    const ep = await endpoint(r, ['COMMITMENT_ADJUSTMENT_EMITTED']);
+    const sql = (text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute(text, params);
+    const old = new Date(Date.now() - 91 * 24 * 3600_000);
+    const recent = new Date(Date.now() - 89 * 24 * 3600_000);
+    const ids = { oldDelivered: randomUUID(), oldFailed: randomUUID(), oldPending: randomUUID(), recentFailed: randomUUID() };
+    const eventId = randomUUID();
+    const lonelyEvent = randomUUID();
+    for (const id of [eventId, lonelyEvent]) {
+      await sql(`insert into webhook_events (id, workspace_id, side, event, payload, created_at) values (?, ?, 'test', 'COMMITMENT_ADJUSTMENT_EMITTED', '{}', ?)`, [id, ws.workspaceId, old]);
+    }
+    const row = (id: string, status: string, at: Date) =>
+      sql(
+        `insert into webhook_deliveries (id, endpoint_id, event_id, event, status, payload, attempts, created_at, delivered_at, failed_at, next_attempt_at)
+         values (?, ?, ?, 'COMMITMENT_ADJUSTMENT_EMITTED', ?, '{}', 1, ?, ?, ?, ?)`,
+        [id, ep.id, eventId, status, at, status === 'DELIVERED' ? at : null, status === 'FAILED' ? at : null, status === 'PENDING' ? new Date(Date.now() + 3600_000 * 24 * 365) : null],
+      );
+    await row(ids.oldDelivered, 'DELIVERED', old);
+    await row(ids.oldFailed, 'FAILED', old);
+    await row(ids.oldPending, 'PENDING', old);
+    await row(ids.recentFailed, 'FAILED', recent);
+    const purged = await dispatcher.infra.container.resolve(PurgeWebhookDeliveries).execute();
+    expect(purged).toEqual({ deliveries: 2, events: 1 });
+    const left = await sql(`select id from webhook_deliveries where endpoint_id = ? order by id`, [ep.id]);
+    expect(left.map((x: { id: string }) => x.id).sort()).toEqual([ids.oldPending, ids.recentFailed].sort());
+    await sql(`delete from webhook_deliveries where id = ?`, [ids.oldPending]);
+  });
+
+  it('reconciles a settlement event whose delivery never came to exist: a new delivery id, once', async () => {
+    clock.set(new Date());
+    const r = await receiver(() => 200);
+    const ep = await endpoint(r, ['DEPOSIT_SWEPT']);
+    const at = new Date(Date.now() + 1000);
+    const id = randomUUID();
+    const data = {
+      deposit_id: id, id, workspace_id: ws.workspaceId, wallet_id: randomUUID(), customer_id: null, chain: 'ETH_TESTNET', asset: 'USDT_ETH',
+      txid: '0xabc', amount: '100.000000', status: 'SWEPT', confirmations: 12, required_confirmations: 12,
+      detected_at: at.toISOString(), confirmed_at: at.toISOString(), swept_at: at.toISOString(),
+      fee_record: { fee_amount: '1.000000', net_amount: '99.000000' },
+      fee: { gross_amount: '100.000000', fee_amount: '1.000000', net_amount: '99.000000', applied_rate: '0.010000', applied_min_fee: '1.000000' },
+    };
+    const eventId = randomUUID();
+    await api.infra.orm.em
+      .getConnection()
+      .execute(`insert into webhook_events (id, workspace_id, side, event, payload, created_at) values (?, ?, 'test', 'DEPOSIT_SWEPT', ?, ?)`, [
+        eventId, ws.workspaceId, envelope('DEPOSIT_SWEPT', at, data), at,
+      ]);
+    clock.set(new Date(at.getTime() + 1000));
+    const reconcile = dispatcher.infra.container.resolve(ReconcileSettlements);
+    expect(await reconcile.execute()).toBe(1);
+    const [got] = await arrivals(r, 1);
+    expect(checkedEnvelope(got!).data.deposit_id).toBe(id);
+    expect(await reconcile.execute()).toBe(0);
+    const entries = (await log(ep.id)).data;
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.id).toBe(got!.headers['x-service-delivery']);
   });
 
   it('keeps delivering to a healthy endpoint while another endpoint never answers', async () => {
