@@ -276,7 +276,7 @@ describe('webhook dispatch', () => {
     const purged = await dispatcher.infra.container.resolve(PurgeWebhookDeliveries).execute();
     expect(purged).toEqual({ deliveries: 2, events: 1 });
     const left = await sql(`select id from webhook_deliveries where endpoint_id = ? order by id`, [ep.id]);
-    expect(left.map((x: { id: string }) => x.id).sort()).toEqual([ids.oldPending, ids.recentFailed].sort());
+    expect((left as unknown as { id: string }[]).map((x) => x.id).sort()).toEqual([ids.oldPending, ids.recentFailed].sort());
     await sql(`delete from webhook_deliveries where id = ?`, [ids.oldPending]);
   });
 

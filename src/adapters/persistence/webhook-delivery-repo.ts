@@ -8,6 +8,7 @@ import type { AttemptResult, WebhookDelivery, WebhookDeliveryRepo } from '../../
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import { WebhookDeliveryEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
 import { findPage } from './find-page.js';
+import { lockUntilCommit } from './advisory-lock.js';
 
 export const deliveryOf = (r: WebhookDeliveryRow): WebhookDelivery => ({
   id: r.id,
@@ -83,7 +84,9 @@ export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
     return rows.map(deliveryOf);
   }
 
-  countFailedSince(endpointId: string, since: Date): Promise<number> {
+  async countFailedSince(endpointId: string, since: Date): Promise<number> {
+    // Failures recorded at once count one after another: the last to commit sees them all.
+    await lockUntilCommit(this.em, `webhook-failures:${endpointId}`);
     return this.em.count(WebhookDeliveryEntity, { endpointId, status: 'FAILED', failedAt: { $gte: since } });
   }
 

@@ -129,7 +129,11 @@ export interface WebhookDeliveryRepo {
   reopen(deliveryId: string, state: DeliveryState): Promise<boolean>;
   /** Ids of the endpoint's FAILED deliveries created at or after `since`, oldest first (at most `limit`). */
   failedSince(endpointId: string, since: Date, limit: number): Promise<WebhookDelivery[]>;
-  /** FAILED deliveries of the endpoint whose last attempt was at or after `since`. */
+  /**
+   * FAILED deliveries of the endpoint whose last attempt was at or after
+   * `since`, counted under a per-endpoint lock held until the transaction
+   * ends, so of several failures recorded at once the last sees them all.
+   */
   countFailedSince(endpointId: string, since: Date): Promise<number>;
   /** Records a dead-endpoint notice unless one was sent after `notBefore`; true when this call recorded it. */
   takeNoticeSlot(endpointId: string, at: Date, notBefore: Date): Promise<boolean>;
