@@ -25,7 +25,7 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(script: Script = () => 200): Promise<Receiver> {
+export async function startReceiver(script: Script = () => 200, opts: { delayMs?: number } = {}): Promise<Receiver> {
   const received: Received[] = [];
   const hanging: ServerResponse[] = [];
   const receiver: Receiver = {
@@ -50,7 +50,9 @@ export async function startReceiver(script: Script = () => 200): Promise<Receive
         hanging.push(res);
         return;
       }
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 && answer < 400 ? '' : `answer ${answer}`);
+      const reply = () => res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 && answer < 400 ? '' : `answer ${answer}`);
+      if (opts.delayMs) setTimeout(reply, opts.delayMs);
+      else reply();
     });
   });
   server.listen(0, '127.0.0.1');
