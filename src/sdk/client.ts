@@ -12,6 +12,10 @@ import type {
   CreateWebhookEndpointParams,
   CreatedWebhookEndpoint,
   DeletedWebhookEndpoint,
+  ListWebhookDeliveriesParams,
+  RedeliverFailedParams,
+  RedeliveredFailed,
+  WebhookDelivery,
   RotatedWebhookEndpoint,
   UpdateWebhookEndpointParams,
   WebhookEndpoint,
@@ -159,6 +163,24 @@ export class WalletClient {
   /** A new secret, shown once; the previous one stays valid for 24 hours. Not repeated when its outcome is unknown. */
   rotateWebhookSecret(id: string, options: CallOptions = {}): Promise<WithResponse<RotatedWebhookEndpoint>> {
     return this.request('POST', `/v2/webhooks/${segment(id)}/rotate-secret`, { signal: options.signal });
+  }
+
+  /** The endpoint's delivery log, newest first; filter by `status`. */
+  listWebhookDeliveries(id: string, params: ListWebhookDeliveriesParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<WebhookDelivery>>> {
+    return this.request('GET', `/v2/webhooks/${segment(id)}/deliveries`, {
+      query: { page: params.page, limit: params.limit, status: params.status },
+      ...options,
+    });
+  }
+
+  /** One more attempt of a DELIVERED or FAILED delivery, same delivery id; a PENDING one is ConflictError (409). */
+  redeliverWebhookDelivery(id: string, deliveryId: string, options: CallOptions = {}): Promise<WithResponse<WebhookDelivery>> {
+    return this.request('POST', `/v2/webhooks/${segment(id)}/deliveries/${segment(deliveryId)}/redeliver`, { signal: options.signal });
+  }
+
+  /** Sends every FAILED delivery since a time once more (after an outage); call again while `more` is true. */
+  redeliverFailedWebhookDeliveries(id: string, params: RedeliverFailedParams, options: CallOptions = {}): Promise<WithResponse<RedeliveredFailed>> {
+    return this.request('POST', `/v2/webhooks/${segment(id)}/deliveries/redeliver-failed`, { body: params, signal: options.signal });
   }
 
   // --- Customers (docs/api.md#customers) ---

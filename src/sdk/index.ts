@@ -54,8 +54,13 @@ export type {
   CreateWebhookEndpointParams,
   CreatedWebhookEndpoint,
   DeletedWebhookEndpoint,
+  ListWebhookDeliveriesParams,
+  RedeliverFailedParams,
+  RedeliveredFailed,
   RotatedWebhookEndpoint,
   UpdateWebhookEndpointParams,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
   WebhookEndpoint,
 } from './resources/webhook-endpoints.js';
 export {

@@ -14,7 +14,10 @@ import type { createBody as walletBody, walletDetailSchema, walletSchema } from 
 import type {
   createBody as webhookBody,
   createdWebhookSchema,
+  deliverySchema,
   patchBody as webhookPatch,
+  redeliverFailedBody,
+  redeliveredSchema,
   rotatedWebhookSchema,
   webhookSchema,
 } from '../../../src/adapters/http/webhooks.js';
@@ -42,7 +45,9 @@ export const responses: [
   Same<Out<typeof webhookSchema>, sdk.WebhookEndpoint>,
   Same<Out<typeof createdWebhookSchema>, sdk.CreatedWebhookEndpoint>,
   Same<Out<typeof rotatedWebhookSchema>, sdk.RotatedWebhookEndpoint>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof deliverySchema>, sdk.WebhookDelivery>,
+  Same<Out<typeof redeliveredSchema>, sdk.RedeliveredFailed>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 export const requests: [
   Accepted<sdk.CreateCustomerParams, In<typeof customerBody>>,
@@ -52,7 +57,8 @@ export const requests: [
   Accepted<sdk.QuoteFeeParams, In<typeof quoteBody>>,
   Accepted<sdk.CreateWebhookEndpointParams, In<typeof webhookBody>>,
   Accepted<sdk.UpdateWebhookEndpointParams, In<typeof webhookPatch>>,
-] = [true, true, true, true, true, true, true];
+  Accepted<sdk.RedeliverFailedParams, In<typeof redeliverFailedBody>>,
+] = [true, true, true, true, true, true, true, true];
 
 describe('the SDK types', () => {
   it('are checked against the service schemas by the typecheck: every pair above holds', () => {
