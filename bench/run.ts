@@ -10,6 +10,9 @@ import { parseConfig } from '../src/bootstrap/config.js';
 import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
 import { authHeaders } from '../src/sdk/signing.js';
 import { benchDerivation } from './derivation.js';
+import { benchWebhooks } from './webhooks.js';
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -108,6 +111,12 @@ try {
     idempotentPost(`/v2/customers?i=${i}`, { external_ref: `bench-${i}`, metadata: { tier: 'gold' } }, `bench-${i}`),
   );
   await api.close();
+  const webhookRows = await benchWebhooks(config, (line) => console.log(line));
+  writeFileSync(
+    new URL('./results.json', import.meta.url),
+    `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: webhookRows }, null, 2)}\n`,
+  );
+  console.log('bench/results.json written');
 } finally {
   await db.stop();
 }

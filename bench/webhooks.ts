@@ -1,0 +1,168 @@
+// Webhook figures for `npm run bench`, each next to a baseline measured in the
+// same run: deliveries per second to a local receiver that answers at once,
+// against raw pg-boss send + work of the same number of jobs; and the time
+// from an event's commit to its first attempt (p50, p99), against the same
+// for a raw pg-boss job from send to its handler.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import PgBoss from 'pg-boss';
+import { TOKENS } from '../src/application/tokens.js';
+import { CreateWorkspace } from '../src/application/workspaces/create-workspace.js';
+import { CreateWebhookEndpoint } from '../src/application/webhooks/create-webhook-endpoint.js';
+import type { Principal } from '../src/domain/auth/principal.js';
+import { startApi } from '../src/bootstrap/api.js';
+import type { Config } from '../src/bootstrap/config.js';
+import { startDispatcher } from '../src/bootstrap/dispatcher.js';
+import type { UnitOfWork } from '../src/domain/ports.js';
+
+export interface BenchRow {
+  name: string;
+  value: number;
+  unit: string;
+  baseline: { name: string; value: number };
+  /** value / baseline (for rates: higher is better; for latencies: lower is better). */
+  ratio: number;
+  goal?: string;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pool(total: number, concurrency: number, one: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await one(next++);
+    }),
+  );
+}
+
+/** Raw pg-boss: `total` jobs sent (concurrency 10), worked by one worker; jobs/s, and send→handler latencies of paced jobs. */
+async function rawPgBoss(databaseUrl: string, total: number, paced: number): Promise<{ perSecond: number; latencies: number[] }> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'bench_boss', max: 4 });
+  await boss.start();
+  await boss.createQueue('bench.raw');
+  let done = 0;
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  let finished!: () => void;
+  let target = total;
+  let all = new Promise<void>((r) => (finished = r));
+  await boss.work<{ i: number }>('bench.raw', { batchSize: 100, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+    for (const job of jobs) {
+      const t = sentAt.get(String(job.data.i));
+      if (t !== undefined) latencies.push(performance.now() - t);
+      if (++done === target) finished();
+    }
+  });
+  const started = performance.now();
+  await pool(total, 10, async (i) => {
+    await boss.send('bench.raw', { i: -1 - i });
+  });
+  await all;
+  const perSecond = total / ((performance.now() - started) / 1000);
+  done = 0;
+  target = paced;
+  all = new Promise<void>((r) => (finished = r));
+  for (let i = 0; i < paced; i++) {
+    sentAt.set(String(i), performance.now());
+    await boss.send('bench.raw', { i });
+    await sleep(40);
+  }
+  await all;
+  await boss.stop({ graceful: false, wait: true });
+  return { perSecond, latencies: latencies.sort((a, b) => a - b) };
+}
+
+export async function benchWebhooks(config: Config, log: (line: string) => void): Promise<BenchRow[]> {
+  const TOTAL = 2000;
+  const PACED = 200;
+  const raw = await rawPgBoss(config.databaseUrl!, TOTAL, PACED);
+
+  const arrivals: number[] = [];
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrivals.push(performance.now());
+      res.writeHead(200).end();
+    });
+  });
+  receiver.listen(0, '127.0.0.1');
+  await new Promise((r) => receiver.once('listening', r));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+  const settings = { ...config, webhookAllowPrivate: true, ports: { ...config.ports, api: 0, dispatcher: 0 } };
+  const api = await startApi(settings);
+  const dispatcher = await startDispatcher(settings);
+  try {
+    const ws = await api.infra.container.resolve(CreateWorkspace).execute({ name: 'bench-webhooks' });
+    const principal: Principal = {
+      workspaceId: ws.workspaceId,
+      side: 'test',
+      scopes: new Set(['webhooks:write']),
+      apiKeyId: 'bench',
+      keyId: 'bench',
+      restrictions: { allowedIps: [], expiresAt: null },
+    };
+    await api.infra.container.resolve(CreateWebhookEndpoint).execute(principal, { url, events: ['BENEFICIARY_ADDED'] });
+    const uow = api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const publish = (i: number) =>
+      uow.run((tx) =>
+        tx.events.publish({
+          workspaceId: ws.workspaceId,
+          side: 'test',
+          event: 'BENEFICIARY_ADDED',
+          data: { workspace_id: ws.workspaceId, chain: 'ETH_TESTNET', address: `0x${String(i).padStart(40, '0')}`, added_at: new Date().toISOString(), cooling_off_ends_at: null },
+        }),
+      );
+
+    const started = performance.now();
+    await pool(TOTAL, 10, async (i) => {
+      await publish(i);
+    });
+    while (arrivals.length < TOTAL) await sleep(5);
+    const perSecond = TOTAL / ((performance.now() - started) / 1000);
+
+    arrivals.length = 0;
+    const committedAt: number[] = [];
+    for (let i = 0; i < PACED; i++) {
+      await publish(TOTAL + i);
+      committedAt.push(performance.now());
+      await sleep(40);
+    }
+    while (arrivals.length < PACED) await sleep(5);
+    const latencies = arrivals.map((a, i) => a - committedAt[i]!).sort((a, b) => a - b);
+
+    const rows: BenchRow[] = [
+      {
+        name: 'webhook deliveries per second (publish in a transaction, claim, sign, POST to a local receiver, record)',
+        value: Math.round(perSecond),
+        unit: 'deliveries/s',
+        baseline: { name: 'raw pg-boss send + work, same count', value: Math.round(raw.perSecond) },
+        ratio: Number((perSecond / raw.perSecond).toFixed(2)),
+        goal: 'ratio >= 0.5',
+      },
+      {
+        name: 'webhook commit to first attempt, p50',
+        value: Number(percentile(latencies, 0.5).toFixed(1)),
+        unit: 'ms',
+        baseline: { name: 'raw pg-boss send to handler, p50', value: Number(percentile(raw.latencies, 0.5).toFixed(1)) },
+        ratio: Number((percentile(latencies, 0.5) / percentile(raw.latencies, 0.5)).toFixed(2)),
+      },
+      {
+        name: 'webhook commit to first attempt, p99',
+        value: Number(percentile(latencies, 0.99).toFixed(1)),
+        unit: 'ms',
+        baseline: { name: 'raw pg-boss send to handler, p99', value: Number(percentile(raw.latencies, 0.99).toFixed(1)) },
+        ratio: Number((percentile(latencies, 0.99) / percentile(raw.latencies, 0.99)).toFixed(2)),
+        goal: 'p99 < 1000 ms',
+      },
+    ];
+    for (const r of rows) log(`${r.name}: ${r.value} ${r.unit}; baseline ${r.baseline.name}: ${r.baseline.value}; ratio ${r.ratio}${r.goal ? ` (goal ${r.goal})` : ''}`);
+    return rows;
+  } finally {
+    await dispatcher.close();
+    await api.close();
+    receiver.close();
+  }
+}
