@@ -105,8 +105,16 @@ async function deliveryTo(endpointId: string, ids: string[]): Promise<string> {
 
 const arrivals = (r: Receiver, n: number) => poll(async () => (r.received.length >= n ? r.received : undefined), 10_000, `${n} deliveries`);
 
-/** Moves the clock and runs the dispatcher's tick. */
+/** Moves the clock and runs the dispatcher's tick, once every attempt in flight has been recorded. */
 async function advance(ms: number): Promise<void> {
+  await poll(
+    async () => {
+      const rows = await api.infra.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from webhook_deliveries where lease_token is not null`);
+      return rows[0]!.n === '0' ? true : undefined;
+    },
+    10_000,
+    'attempts in flight to be recorded',
+  );
   clock.advance(ms);
   await dispatcher.dispatch.tick();
 }
@@ -310,11 +318,41 @@ describe('webhook dispatch', () => {
     expect(entries[0]!.id).toBe(got!.headers['x-service-delivery']);
   });
 
+  it("does not let one endpoint's backlog of due retries take every claim", async () => {
+    clock.set(new Date());
+    const flooded = await receiver(() => 500);
+    const other = await receiver((n) => (n === 1 ? 500 : 200));
+    await endpoint(flooded, ['WITHDRAWAL_HELD']);
+    // 60 failing deliveries, older than the other endpoint's one.
+    const uow = dispatcher.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const withdrawal = (i: number) => ({
+      withdrawal_id: randomUUID(), id: randomUUID(), workspace_id: ws.workspaceId, chain: 'ETH_TESTNET', asset: 'USDT_ETH', amount: '1.000000',
+      status: 'UNDER_REVIEW', txid: null, idempotency_key: `k-${i}`, requested_at: clock.now().toISOString(), confirmed_at: null, fee_record: null,
+    });
+    for (let i = 0; i < 60; i++) {
+      await uow.run((tx) => tx.events.publish({ workspaceId: ws.workspaceId, side: 'test', event: 'WITHDRAWAL_HELD', data: withdrawal(i) }));
+    }
+    await arrivals(flooded, 60);
+    clock.advance(1000);
+    const ep = await endpoint(other, ['WITHDRAWAL_HELD']);
+    await uow.run((tx) => tx.events.publish({ workspaceId: ws.workspaceId, side: 'test', event: 'WITHDRAWAL_HELD', data: withdrawal(60) }));
+    await arrivals(other, 1);
+    await poll(async () => ((await log(ep.id)).data[0]?.attempts === 1 ? true : undefined), 5000, 'first attempt recorded');
+    // One tick when all 61 retries are due: the other endpoint's is among those claimed.
+    await advance(MINUTE + 1000);
+    await arrivals(other, 2);
+    expect(flooded.received.length).toBeLessThanOrEqual(61 + 10); // 61 first attempts (it wants the last event too), 10 retries
+    // Quiet the flood: let every one of its deliveries succeed.
+    flooded.script = () => 200;
+    for (let i = 0; i < 8; i++) await advance(10 * MINUTE);
+    await poll(async () => ((await log(ep.id)).data[0]?.status === 'DELIVERED' ? true : undefined), 5000, 'delivered');
+  });
+
   it('keeps delivering to a healthy endpoint while another endpoint never answers', async () => {
     clock.set(new Date());
     const dead = await receiver(() => 'hang');
     const healthy = await receiver(() => 200);
-    await endpoint(dead, ['BENEFICIARY_ADDED']);
+    const deadEndpoint = await endpoint(dead, ['BENEFICIARY_ADDED']);
     await endpoint(healthy, ['BENEFICIARY_ADDED']);
     const started = Date.now();
     for (let i = 0; i < 30; i++) await publish('BENEFICIARY_ADDED');
@@ -325,5 +363,11 @@ describe('webhook dispatch', () => {
     expect(dead.received.length).toBe(10);
     const lastHealthy = Math.max(...healthy.received.map((x) => x.at));
     expect(lastHealthy - started).toBeLessThan(5000);
+
+    // What operators alert on: the dead endpoint's oldest PENDING delivery has an age; outcomes are counted.
+    const metrics = await (await fetch(`http://127.0.0.1:${dispatcher.port}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`webhook_oldest_pending_seconds\\{endpoint="${deadEndpoint.id}"[^}]*\\} \\d`));
+    expect(metrics).toMatch(/webhook_attempts_total\{outcome="delivered"[^}]*\} \d+/);
+    expect(metrics).toMatch(/webhook_attempt_duration_seconds_bucket/);
   });
 });

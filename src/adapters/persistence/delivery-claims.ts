@@ -26,19 +26,24 @@ export class PgDeliveryClaims implements DeliveryClaims {
     return claimed[0] ?? null;
   }
 
-  claimDue(owner: string, now: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
+  claimDue(owner: string, now: Date, limit: number, perEndpoint: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return Promise.resolve([]);
+    // Of two dispatchers picking the same rows, the UPDATE's own check lets one win each.
     return this.withEndpoints(
       `update webhook_deliveries set lease_until = now() + make_interval(secs => ?), lease_token = ?
         where id in (
-          select id from webhook_deliveries
-           where status = 'PENDING' and next_attempt_at <= ? and ${FREE}
-             and not (endpoint_id = any(?::uuid[]))
+          select id from (
+            select id, next_attempt_at,
+                   row_number() over (partition by endpoint_id order by next_attempt_at, id) as nth
+              from webhook_deliveries
+             where status = 'PENDING' and next_attempt_at <= ? and ${FREE}
+               and not (endpoint_id = any(?::uuid[]))) due
+           where nth <= ?
            order by next_attempt_at, id
-           limit ? for update skip locked)
+           limit ?)
           and status = 'PENDING' and ${FREE}
         returning *`,
-      [this.leaseSeconds, owner, now, `{${skipEndpoints.join(',')}}`, limit],
+      [this.leaseSeconds, owner, now, `{${skipEndpoints.join(',')}}`, perEndpoint, limit],
     );
   }
 

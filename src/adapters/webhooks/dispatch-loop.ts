@@ -143,7 +143,7 @@ export class DispatchLoop {
       const limit = Math.floor(this.settings.concurrency / 2) - this.heldRetries;
       if (limit <= 0) return;
       const busy = [...this.queues].filter(([, q]) => q.running + q.fresh.length + q.retries.length >= this.settings.perEndpoint).map(([id]) => id);
-      const claimed = await this.claims.claimDue(this.owner, this.clock.now(), limit, busy);
+      const claimed = await this.claims.claimDue(this.owner, this.clock.now(), limit, this.settings.perEndpoint, busy);
       for (const c of claimed) this.enqueue(c);
       this.pump();
     } catch (err) {

@@ -101,8 +101,12 @@ export interface WebhookSender {
 export interface DeliveryClaims {
   /** Claims one PENDING delivery that is due at `now` and not held by anyone. */
   claim(deliveryId: string, owner: string, now: Date): Promise<ClaimedDelivery | null>;
-  /** Claims up to `limit` due deliveries no one holds, oldest due first, none of the `skipEndpoints`. */
-  claimDue(owner: string, now: Date, limit: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]>;
+  /**
+   * Claims up to `limit` due deliveries no one holds, oldest due first, at
+   * most `perEndpoint` of any one endpoint and none of the `skipEndpoints`
+   * (so one endpoint's backlog cannot take every claim).
+   */
+  claimDue(owner: string, now: Date, limit: number, perEndpoint: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]>;
   /** Extends the lease of everything `owner` holds. */
   renew(owner: string): Promise<void>;
   /** Gives a held delivery back at once (it stays due). */
