@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
+import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
 import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
@@ -16,7 +17,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');

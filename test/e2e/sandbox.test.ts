@@ -159,6 +159,14 @@ describe('npm start (local sandbox)', () => {
     expect(res.body.data.every((c: { required_confirmations: number }) => c.required_confirmations === 2)).toBe(true);
   });
 
+  it('accepts a webhook URL on a public address and refuses https://127.0.0.1/ (private receivers are off by default)', async () => {
+    const body = (url: string) => JSON.stringify({ url, events: ['WITHDRAWAL_POLICY_CHANGED'] });
+    const ok = await call(base(), testKey(), { method: 'POST', path: '/v2/webhooks', body: body('https://93.184.216.34/hooks') });
+    expect(ok.status).toBe(201);
+    const refused = await call(base(), testKey(), { method: 'POST', path: '/v2/webhooks', body: body('https://127.0.0.1/') });
+    expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
+
   it('runs the chain-worker on PORT+1 and the dispatcher on PORT+2, each consuming its heartbeat', async () => {
     for (const [p, job] of [
       [port + 1, 'chain.heartbeat'],

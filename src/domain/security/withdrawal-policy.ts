@@ -1,5 +1,5 @@
 // The workspace owner's withdrawal security settings on mainnet
-// (docs/api.md#withdrawal-security), set through the operator tool: a
+// (docs/operations.md#withdrawal-security), set through the operator tool: a
 // destination allowlist (addresses valid on any chain) and per-chain
 // beneficiaries, both subject to a cooling-off period from when each was
 // added; a per-transaction and a rolling 24-hour limit; and an amount above

@@ -25,7 +25,7 @@ export type EventName = (typeof EVENT_NAMES)[number];
  */
 export const SETTLEMENT_EVENTS: readonly EventName[] = ['DEPOSIT_SWEPT', 'WITHDRAWAL_CONFIRMED', 'COMMITMENT_ADJUSTMENT_EMITTED'];
 
-/** The withdrawal security settings as events carry them (docs/api.md#withdrawal-security). */
+/** The withdrawal security settings as events carry them (docs/operations.md#withdrawal-security). */
 export interface PolicyView {
   allowlist: string[];
   cooling_off_hours: number | null;
