@@ -113,4 +113,23 @@ describe('webhook endpoints', () => {
     // The other side has its own ten.
     expect((await req(fresh.liveKey, 'POST', '/v2/webhooks', { url: PUBLIC, events: ['DEPOSIT_SWEPT'] })).status).toBe(201);
   });
+
+  it('refuses a body on routes that take none, and a since PostgreSQL cannot store, changing nothing', async () => {
+    const created = (await req(ws.testKey, 'POST', '/v2/webhooks', { url: PUBLIC, events: ['DEPOSIT_SWEPT'] })).body;
+    const secretBefore = await sql<{ secret_ciphertext: string }[]>('select secret_ciphertext from webhook_endpoints where id = ?', [created.id]);
+    const chosen = await req(ws.testKey, 'POST', `/v2/webhooks/${created.id}/rotate-secret`, { secret: 'whsec_mine' });
+    expect([chosen.status, chosen.body.code, chosen.body.details]).toEqual([400, 'VALIDATION_ERROR', [{ path: 'secret', message: 'Unrecognized key' }]]);
+    expect((await req(ws.testKey, 'POST', `/v2/webhooks/${created.id}/rotate-secret`, [])).status).toBe(400);
+    expect(await sql('select secret_ciphertext from webhook_endpoints where id = ?', [created.id])).toEqual(secretBefore);
+    const forced = await req(ws.testKey, 'DELETE', `/v2/webhooks/${created.id}`, { force: true });
+    expect([forced.status, forced.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect((await req(ws.testKey, 'GET', `/v2/webhooks/${created.id}`)).status).toBe(200);
+    for (const since of ['0000-01-01T00:00:00Z', '0001-01-01T00:59:59+01:00', '1969-12-31T23:59:59Z']) {
+      const res = await req(ws.testKey, 'POST', `/v2/webhooks/${created.id}/deliveries/redeliver-failed`, { since });
+      expect([res.status, res.body.code], since).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    // An empty object names nothing: accepted.
+    expect((await req(ws.testKey, 'POST', `/v2/webhooks/${created.id}/rotate-secret`, {})).status).toBe(200);
+    expect((await req(ws.testKey, 'DELETE', `/v2/webhooks/${created.id}`, {})).status).toBe(200);
+  });
 });

@@ -14,6 +14,7 @@ import type { ErrorCode } from '../../domain/error-catalogue.js';
 import { principalOf } from './authenticate.js';
 import { apiRouter } from './router.js';
 import { parseJsonBody } from './signed-body.js';
+import { sendError } from './error-handler.js';
 import { refuseUnstorableInput } from './storable-input.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -74,12 +75,28 @@ export function requiredScopeOf(res: Response): Scope {
   return s;
 }
 
+/**
+ * A route that declares no body takes none: an empty object is tolerated (it
+ * names nothing), anything else is refused like an unknown field, so a
+ * caller never believes a field it sent was used.
+ */
+const refuseBody: RequestHandler = (req, res, next) => {
+  const body: unknown = req.body;
+  const empty = body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (empty) return next();
+  const fields = typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
+  const message = 'This endpoint takes no request body';
+  return sendError(res, 'VALIDATION_ERROR', message, fields.length ? fields.map((path) => ({ path, message: 'Unrecognized key' })) : [{ path: '', message }]);
+};
+
 /** Builds the router of one resource from its declarations, with their handlers bound to `deps`. */
 export function routerOf<D>(routes: readonly RouteDef<D>[], deps: D): Router {
   const r = apiRouter();
   for (const route of routes) {
     const handler = route.handle(deps);
-    r[route.method](route.path, guard(route.access), parseJsonBody, refuseUnstorableInput, (req, res, next) => {
+    const steps: RequestHandler[] = [guard(route.access), parseJsonBody];
+    if (!route.request?.body) steps.push(refuseBody);
+    r[route.method](route.path, ...steps, refuseUnstorableInput, (req, res, next) => {
       handler(req, res).catch(next);
     });
   }

@@ -78,8 +78,15 @@ const deliveryQuery = pageQuery.extend({
   status: z.enum(['PENDING', 'DELIVERED', 'FAILED']).optional().meta({ description: 'Only deliveries in this state' }),
 });
 const deliveryParams = idParams.extend({ delivery_id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
+const EARLIEST_SINCE = Date.UTC(1970, 0, 1);
+const LATEST_SINCE = Date.UTC(9999, 11, 31, 23, 59, 59);
 export const redeliverFailedBody = z.strictObject({
-  since: timestamp.meta({ description: 'Re-send every FAILED delivery of the endpoint created at or after this time' }),
+  since: timestamp
+    .refine((v) => {
+      const t = Date.parse(v);
+      return t >= EARLIEST_SINCE && t <= LATEST_SINCE;
+    }, 'must be a date-time from 1970 to 9999')
+    .meta({ description: 'Re-send every FAILED delivery of the endpoint created at or after this time' }),
 });
 export const redeliveredSchema = z
   .strictObject({

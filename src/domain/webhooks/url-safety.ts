@@ -16,6 +16,7 @@ const EXTRA_BLOCKED: [string, number][] = [
   ['198.18.0.0', 15], // benchmarking
   ['64:ff9b::', 96], // NAT64: reaches IPv4 space behind it
   ['64:ff9b:1::', 48],
+  ['::', 96], // IPv4-compatible IPv6 (deprecated; ::a.b.c.d), never a public receiver
 ];
 
 /** True when `ip` is a public unicast address (IPv4-mapped IPv6 judged as the IPv4 it maps). */
@@ -47,8 +48,9 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
   }
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw invalid('must be an https URL');
   if (url.username || url.password) throw invalid('must not carry credentials');
-  if (url.hash) throw invalid('must not carry a fragment');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (url.hash || text.includes('#')) throw invalid('must not carry a fragment');
+  // `localhost.` is `localhost`: the name is judged without its trailing dots.
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) throw invalid('must not point at localhost');
   if (!allowPrivate && parseIp(host) && !isPublicAddress(host)) throw invalid('must resolve to public addresses only');
   return url;

@@ -43,6 +43,12 @@ describe('webhook URL safety', () => {
       'https://mapped.example.com/x',
       'https://metadata.example.com/x',
       'ftp://hooks.example.com/x',
+      'https://localhost./x',
+      'https://LocalHost../x',
+      'https://[::127.0.0.1]/',
+      'https://[::a9fe:a9fe]/',
+      'https://hooks.example.com/#',
+      'https://hooks.example.com/?#',
       'not a url',
     ]) {
       expect(await codeOf(guard.check(url)), url).toBe('VALIDATION_ERROR');
