@@ -47,25 +47,30 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** Publishes WITHDRAWAL_POLICY_CHANGED on the test side, as `ops policy set` does. */
+function policyChanged(changed: ('per_tx_limit' | 'daily_limit')[], limits: { per_tx_limit: string | null; daily_limit: string }) {
+  const uow = dispatcher.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+  return uow.run((tx) =>
+    tx.events.publish({
+      workspaceId: ws.workspaceId,
+      side: 'test',
+      event: 'WITHDRAWAL_POLICY_CHANGED',
+      data: {
+        workspace_id: ws.workspaceId,
+        network: 'MAINNET',
+        changed,
+        policy: { allowlist: [], cooling_off_hours: null, approval_above: null, ...limits },
+        changed_at: new Date().toISOString(),
+      },
+    }),
+  );
+}
+
 describe('webhook deliveries through the SDK', () => {
   it('delivers a signed event that verifyWebhook accepts, shows it in the log, and redelivers it with the same id', async () => {
     const endpoint = await client.createWebhookEndpoint({ url: receiver.url, events: ['WITHDRAWAL_POLICY_CHANGED'] });
     secret = endpoint.secret;
-    const uow = dispatcher.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
-    await uow.run((tx) =>
-      tx.events.publish({
-        workspaceId: ws.workspaceId,
-        side: 'test',
-        event: 'WITHDRAWAL_POLICY_CHANGED',
-        data: {
-          workspace_id: ws.workspaceId,
-          network: 'MAINNET',
-          changed: ['daily_limit'],
-          policy: { allowlist: [], cooling_off_hours: null, per_tx_limit: null, daily_limit: '5000', approval_above: null },
-          changed_at: new Date().toISOString(),
-        },
-      }),
-    );
+    await policyChanged(['daily_limit'], { per_tx_limit: null, daily_limit: '5000' });
     await poll(async () => (verified.length === 1 ? true : undefined), 10_000, 'a verified delivery');
     expect(checkedEnvelope(receiver.received[0]!).data).toMatchObject({ changed: ['daily_limit'], policy: { daily_limit: '5000' } });
 
@@ -92,20 +97,7 @@ describe('webhook deliveries through the SDK', () => {
     expect((await client.listWebhookDeliveries(endpoint.id, { status: 'FAILED' })).total).toBe(0);
     // A delivery still PENDING is not redelivered.
     await dispatcher.dispatch.stop(1000);
-    await uow.run((tx) =>
-      tx.events.publish({
-        workspaceId: ws.workspaceId,
-        side: 'test',
-        event: 'WITHDRAWAL_POLICY_CHANGED',
-        data: {
-          workspace_id: ws.workspaceId,
-          network: 'MAINNET',
-          changed: ['per_tx_limit'],
-          policy: { allowlist: [], cooling_off_hours: null, per_tx_limit: '100', daily_limit: '5000', approval_above: null },
-          changed_at: new Date().toISOString(),
-        },
-      }),
-    );
+    await policyChanged(['per_tx_limit'], { per_tx_limit: '100', daily_limit: '5000' });
     const pending = (await client.listWebhookDeliveries(endpoint.id, { status: 'PENDING' })).data[0]!;
     expect(await failWith<WalletApiError>(client.redeliverWebhookDelivery(endpoint.id, pending.id))).toBeInstanceOf(ConflictError);
   });

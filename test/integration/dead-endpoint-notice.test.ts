@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMailer } from '../../src/adapters/mail/mailer.js';
 import { TOKENS } from '../../src/application/tokens.js';
@@ -17,6 +16,7 @@ import { CreateWorkspace, type CreatedWorkspace } from '../../src/application/wo
 import { SetWorkspaceContact } from '../../src/application/workspaces/set-workspace-contact.js';
 import type { Mailer, UnitOfWork } from '../../src/domain/ports.js';
 import { freePort } from '../support/free-port.js';
+import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../support/smtp-server.js';
 import { uniqueCall, useTestApi, type TestApi } from '../support/harness.js';
 
 const t = useTestApi();
@@ -25,34 +25,17 @@ const PUBLIC = 'https://93.184.216.34/hooks/wallet';
 const FROM = 'Wallet service <no-reply@wallet.example>';
 const NOW = new Date('2026-03-10T12:00:00Z');
 
-interface Received {
-  from: string | null;
-  to: string[];
-  raw: string;
-}
-const received: Received[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, done) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      const { mailFrom, rcptTo } = session.envelope;
-      received.push({ from: mailFrom ? mailFrom.address : null, to: rcptTo.map((a) => a.address), raw: Buffer.concat(chunks).toString('utf8') });
-      done();
-    });
-  },
-});
+let smtp: TestSmtpServer;
 let smtpUrl: string;
+let received: ReceivedMail[];
 
 beforeAll(async () => {
   api = t.api;
-  const port = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${port}`;
+  smtp = await startSmtpServer();
+  smtpUrl = smtp.url;
+  received = smtp.received;
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(() => resolve())));
+afterAll(() => smtp.close());
 beforeEach(() => {
   received.length = 0;
 });

@@ -3,13 +3,12 @@
 // with the SDK helper, the delivery log, redelivery, rotation overlap, and one
 // dead receiver not delaying a healthy one.
 import { randomUUID } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PurgeWebhookDeliveries } from '../../src/application/maintenance/purge-webhook-deliveries.js';
 import { ReconcileSettlements } from '../../src/application/webhooks/reconcile-settlements.js';
 import { SetWorkspaceContact } from '../../src/application/workspaces/set-workspace-contact.js';
 import { envelope } from '../../src/domain/webhooks/delivery-schedule.js';
-import { freePort } from '../support/free-port.js';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { startDispatcher, type RunningDispatcher } from '../../src/bootstrap/dispatcher.js';
@@ -29,31 +28,19 @@ let dispatcher: RunningDispatcher;
 let ws: CreatedWorkspace;
 const clock = new FakeClock(new Date());
 const receivers: Receiver[] = [];
-const mails: { to: string[]; raw: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, done) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      // quoted-printable: soft line breaks joined
-      mails.push({ to: session.envelope.rcptTo.map((a) => a.address), raw: Buffer.concat(chunks).toString('utf8').replace(/=\r?\n/g, '') });
-      done();
-    });
-  },
-});
+let smtp: TestSmtpServer;
+/** The mails received, quoted-printable soft line breaks joined. */
+const mails = () => smtp.received.map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
 
 beforeAll(async () => {
-  const smtpPort = await freePort();
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+  smtp = await startSmtpServer();
   db = await createTestDatabase();
   // The tick is driven by the test (dispatch.tick()); first attempts come through their job.
   const config = testConfig(db.url, {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_TICK_MS: '60000',
     WEBHOOK_POLL_MS: '50',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
   });
   api = await startTestApi(config);
   dispatcher = await startDispatcher(config, { clock });
@@ -64,7 +51,7 @@ afterAll(async () => {
   await dispatcher?.close();
   await api?.close();
   await db?.drop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp?.close();
 });
 
 type Key = { keyId: string; secret: string };
@@ -244,12 +231,12 @@ describe('webhook dispatch', () => {
       await arrivals(r, 6 * (i + 2));
     }
     await poll(async () => ((await log(ep.id, '?status=FAILED')).total === 6 ? true : undefined), 5000, 'six FAILED');
-    await poll(async () => (mails.length >= 1 ? true : undefined), 10_000, 'the notice');
+    await poll(async () => (mails().length >= 1 ? true : undefined), 10_000, 'the notice');
     await new Promise((res) => setTimeout(res, 1000));
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.to).toEqual(['ops@integrator.example']);
-    expect(mails[0]!.raw).toContain(ep.id);
-    expect(mails[0]!.raw).toContain('redeliver-failed');
+    expect(mails()).toHaveLength(1);
+    expect(mails()[0]!.to).toEqual(['ops@integrator.example']);
+    expect(mails()[0]!.raw).toContain(ep.id);
+    expect(mails()[0]!.raw).toContain('redeliver-failed');
     // Recover them all (so the endpoint is quiet for the next test).
     r.script = () => 200;
     const bulk = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/redeliver-failed`, { since: new Date(Date.now() - 3600_000).toISOString() });

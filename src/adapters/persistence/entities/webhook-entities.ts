@@ -3,6 +3,7 @@
 // with its attempts; removed with its endpoint).
 import { ArrayType, EntitySchema } from '@mikro-orm/core';
 import type { WebhookEndpoint } from '../../../domain/webhooks/webhook-endpoint.js';
+import type { WebhookDelivery } from '../../../domain/webhooks/ports.js';
 import { workspaceReference } from './workspace-reference.js';
 
 export const WebhookEndpointEntity = new EntitySchema<WebhookEndpoint>({
@@ -48,22 +49,9 @@ export const WebhookEventEntity = new EntitySchema<WebhookEventRow>({
   },
 });
 
-export interface WebhookDeliveryRow {
-  id: string;
-  endpointId: string;
-  eventId: string;
+/** A delivery as stored: the record the log shows, plus the claim of the dispatcher holding it. */
+export interface WebhookDeliveryRow extends Omit<WebhookDelivery, 'event'> {
   event: string;
-  status: 'PENDING' | 'DELIVERED' | 'FAILED';
-  payload: string;
-  attempts: number;
-  maxAttempts: number;
-  responseStatus: number | null;
-  lastError: string | null;
-  createdAt: Date;
-  lastAttemptAt: Date | null;
-  nextAttemptAt: Date | null;
-  deliveredAt: Date | null;
-  failedAt: Date | null;
   /** A dispatcher holds the delivery until then (renewed while it waits or sends). */
   leaseUntil: Date | null;
   leaseToken: string | null;
