@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../src/sdk/webhooks.js';
-import { freePort } from '../support/free-port.js';
+import { freePortBlock } from '../support/free-port.js';
 import { call } from '../support/harness.js';
 import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 import { checkedEnvelope, startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -20,7 +20,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-webhooks-'));
-  port = await freePort();
+  port = await freePortBlock(4);
   const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, ...clean } = process.env;
   env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' };
   receiver = await startReceiver(() => 200);
