@@ -220,28 +220,42 @@ describe('webhook dispatch', () => {
 
   it('e-mails the workspace contact once when an endpoint has its fifth permanently failed delivery within 7 days', async () => {
     clock.set(new Date());
-    await api.infra.container.resolve(SetWorkspaceContact).execute({ workspaceId: ws.workspaceId, email: 'ops@integrator.example' });
+    const contact = api.infra.container.resolve(SetWorkspaceContact);
+    await contact.execute({ workspaceId: ws.workspaceId, email: null });
     const r = await receiver(() => 500);
     const ep = await endpoint(r);
-    const mine: string[] = [];
-    for (let i = 0; i < 6; i++) mine.push(await deliveryTo(ep.id, await publish()));
-    await arrivals(r, 6);
-    for (const [i, wait] of [MINUTE, 2 * MINUTE, 4 * MINUTE, 8 * MINUTE].entries()) {
-      await advance(wait);
-      await arrivals(r, 6 * (i + 2));
-    }
-    await poll(async () => ((await log(ep.id, '?status=FAILED')).total === 6 ? true : undefined), 5000, 'six FAILED');
+    const failAll = async (count: number) => {
+      const ids: string[] = [];
+      const before = r.received.length;
+      for (let i = 0; i < count; i++) ids.push(await deliveryTo(ep.id, await publish()));
+      await arrivals(r, before + count);
+      for (const [i, wait] of [MINUTE, 2 * MINUTE, 4 * MINUTE, 8 * MINUTE].entries()) {
+        await advance(wait);
+        await arrivals(r, before + count * (i + 2));
+      }
+      await poll(async () => ((await log(ep.id, '?status=PENDING')).total === 0 ? true : undefined), 5000, 'all FAILED');
+      return ids;
+    };
+    // Without a contact there is no one to tell: the notice is not spent.
+    const mine = await failAll(5);
+    const notices = () => api.infra.orm.em.getConnection().execute<unknown[]>('select * from webhook_notices where endpoint_id = ?', [ep.id]);
+    expect(await notices()).toEqual([]);
+    // With a contact, the next permanent failure (the sixth within 7 days) sends one e-mail; a seventh sends none.
+    await contact.execute({ workspaceId: ws.workspaceId, email: 'ops@integrator.example' });
+    mine.push(...(await failAll(1)));
     await poll(async () => (mails().length >= 1 ? true : undefined), 10_000, 'the notice');
+    mine.push(...(await failAll(1)));
     await new Promise((res) => setTimeout(res, 1000));
     expect(mails()).toHaveLength(1);
     expect(mails()[0]!.to).toEqual(['ops@integrator.example']);
     expect(mails()[0]!.raw).toContain(ep.id);
     expect(mails()[0]!.raw).toContain('redeliver-failed');
+    expect(await notices()).toHaveLength(1);
     // Recover them all (so the endpoint is quiet for the next test).
     r.script = () => 200;
     const bulk = await req(ws.testKey, 'POST', `/v2/webhooks/${ep.id}/deliveries/redeliver-failed`, { since: new Date(Date.now() - 3600_000).toISOString() });
-    expect(bulk.body).toEqual({ redelivered: 6, more: false });
-    await poll(async () => ((await log(ep.id, '?status=DELIVERED')).total === 6 ? true : undefined), 5000, 'all delivered');
+    expect(bulk.body).toEqual({ redelivered: 7, more: false });
+    await poll(async () => ((await log(ep.id, '?status=DELIVERED')).total === 7 ? true : undefined), 5000, 'all delivered');
     expect(mine.every((id) => r.byDelivery(id).length === 6)).toBe(true);
   });
 

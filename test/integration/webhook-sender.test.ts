@@ -92,4 +92,26 @@ describe('webhook sender', () => {
     sender.close();
     await silent.close();
   });
+
+  it('keeps the receiver error text storable (no NUL or control characters) and the status of an answer that never ends', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/nul') return void res.writeHead(500).end('bad\u0000thing\u001b[31m red\u0007');
+      res.writeHead(500);
+      res.write('slow');
+      // never ends
+    });
+    server.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const sender = new HttpWebhookSender(true);
+    const nul = await send(sender, `${base}/nul`);
+    expect(nul).toMatchObject({ responseStatus: 500, error: 'HTTP 500: bad thing [31m red' });
+    const slow = await send(sender, `${base}/slow`, 500);
+    expect(slow).toMatchObject({ responseStatus: 500, error: 'timed out after 0.5 s (HTTP 500, the answer did not end)' });
+    sender.close();
+    server.closeAllConnections();
+    server.close();
+  });
 });

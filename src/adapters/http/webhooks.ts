@@ -79,7 +79,7 @@ const deliveryQuery = pageQuery.extend({
 });
 const deliveryParams = idParams.extend({ delivery_id: z.string().meta({ override: { type: 'string', format: 'uuid' } }) });
 const EARLIEST_SINCE = Date.UTC(1970, 0, 1);
-const LATEST_SINCE = Date.UTC(9999, 11, 31, 23, 59, 59);
+const LATEST_SINCE = Date.UTC(10000, 0, 1) - 1;
 export const redeliverFailedBody = z.strictObject({
   since: timestamp
     .refine((v) => {

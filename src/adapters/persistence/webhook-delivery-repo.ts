@@ -44,7 +44,8 @@ export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
         maxAttempts: state.maxAttempts,
         nextAttemptAt: state.nextAttemptAt,
         responseStatus: result.responseStatus,
-        lastError: result.error === null ? null : result.error.slice(0, MAX_ERROR_LENGTH),
+        // Whatever a sender put there, PostgreSQL must be able to store it (no NUL).
+        lastError: result.error === null ? null : result.error.replaceAll('\u0000', ' ').slice(0, MAX_ERROR_LENGTH),
         lastAttemptAt: at,
         deliveredAt: state.status === 'DELIVERED' ? at : null,
         failedAt: state.status === 'FAILED' ? at : null,

@@ -37,6 +37,18 @@ export function checkedLookup(allowPrivate: boolean, resolve: ResolveAll = syste
   };
 }
 
+/**
+ * A receiver's text as it may be stored and shown: control characters (NUL
+ * included, which PostgreSQL cannot store) and runs of white space become one
+ * space, lone surrogates are dropped.
+ */
+export const printable = (text: string): string =>
+  text
+    // eslint-disable-next-line no-control-regex -- removing control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '')
+    .trim();
+
 /** Most of a receiver's answer kept as last_error on a non-2xx. */
 const BODY_SNIPPET = 200;
 
@@ -77,6 +89,8 @@ export class HttpWebhookSender implements WebhookSender {
         headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString(), 'user-agent': 'wallet-service-webhooks/2' },
       });
       let settled = false;
+      /** The status once the receiver's headers came: a time-out after them keeps it. */
+      let answered: number | null = null;
       const finish = (r: AttemptResult) => {
         if (settled) return;
         settled = true;
@@ -84,11 +98,12 @@ export class HttpWebhookSender implements WebhookSender {
         resolve(r);
       };
       const timer = setTimeout(() => {
-        finish(done(null, `timed out after ${req.timeoutMs / 1000} s`));
+        finish(done(answered, `timed out after ${req.timeoutMs / 1000} s${answered === null ? '' : ` (HTTP ${answered}, the answer did not end)`}`));
         request.destroy();
       }, req.timeoutMs);
       request.on('response', (res) => {
         const status = res.statusCode ?? 0;
+        answered = status;
         if (status >= 200 && status < 300) {
           // The answer is the status: the body is drained, not waited for.
           res.resume();
@@ -101,7 +116,7 @@ export class HttpWebhookSender implements WebhookSender {
           kept += c.length;
         });
         res.on('end', () => {
-          const snippet = Buffer.concat(chunks).toString('utf8').slice(0, BODY_SNIPPET).replace(/\s+/g, ' ').trim();
+          const snippet = printable(Buffer.concat(chunks).toString('utf8').slice(0, BODY_SNIPPET));
           const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
           finish(done(status, `HTTP ${status}${redirect}${snippet ? `: ${snippet}` : ''}`));
         });

@@ -64,7 +64,8 @@ export class AttemptDelivery {
         return { deliveryId: delivery.id, endpointId: endpoint.id, status: 'lost', attempt: next.attempts, result, noticeQueued: false };
       }
       let noticeQueued = false;
-      if (next.status === 'FAILED' && endpoint.isActive) {
+      // A notice needs someone to tell: without a contact the slot is not taken, so a contact set later still hears.
+      if (next.status === 'FAILED' && endpoint.isActive && (await tx.workspaces.get(endpoint.workspaceId))?.contactEmail) {
         const windowStart = new Date(at.getTime() - DEAD_ENDPOINT_WINDOW_MS);
         const failures = await tx.deliveries.countFailedSince(endpoint.id, windowStart);
         if (failures >= DEAD_ENDPOINT_FAILURES && (await tx.deliveries.takeNoticeSlot(endpoint.id, at, windowStart))) {
