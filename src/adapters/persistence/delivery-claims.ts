@@ -4,9 +4,10 @@
 // that dies stops renewing and its deliveries are due again when the lease
 // runs out. Whether a delivery is due is judged on the service's clock.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { ClaimedDelivery, DeliveryClaims } from '../../domain/webhooks/ports.js';
+import type { DeliveryState } from '../../domain/webhooks/delivery-schedule.js';
+import type { AttemptResult, ClaimedDelivery, DeliveryClaims } from '../../domain/webhooks/ports.js';
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from './entities/index.js';
-import { deliveryOf } from './webhook-delivery-repo.js';
+import { MikroWebhookDeliveryRepo, deliveryOf } from './webhook-delivery-repo.js';
 
 const FREE = `(lease_until is null or lease_until <= now())`;
 
@@ -16,14 +17,19 @@ export class PgDeliveryClaims implements DeliveryClaims {
     private readonly leaseSeconds: number,
   ) {}
 
-  async claim(deliveryId: string, owner: string, now: Date): Promise<ClaimedDelivery | null> {
-    const claimed = await this.withEndpoints(
+  claimMany(deliveryIds: readonly string[], owner: string, now: Date): Promise<ClaimedDelivery[]> {
+    if (deliveryIds.length === 0) return Promise.resolve([]);
+    return this.withEndpoints(
       `update webhook_deliveries set lease_until = now() + make_interval(secs => ?), lease_token = ?
-        where id = ? and status = 'PENDING' and next_attempt_at <= ? and ${FREE}
+        where id = any(?::uuid[]) and status = 'PENDING' and next_attempt_at <= ? and ${FREE}
         returning *`,
-      [this.leaseSeconds, owner, deliveryId, now],
+      [this.leaseSeconds, owner, `{${deliveryIds.join(',')}}`, now],
     );
-    return claimed[0] ?? null;
+  }
+
+  finish(deliveryId: string, owner: string, state: DeliveryState, result: AttemptResult, at: Date): Promise<boolean> {
+    // Outside a transaction: one UPDATE, committed on its own.
+    return new MikroWebhookDeliveryRepo(this.orm.em.fork()).recordAttempt(deliveryId, owner, state, result, at);
   }
 
   claimDue(owner: string, now: Date, limit: number, perEndpoint: number, skipEndpoints: readonly string[]): Promise<ClaimedDelivery[]> {

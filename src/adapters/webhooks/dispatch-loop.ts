@@ -127,13 +127,11 @@ export class DispatchLoop {
   private async fetchFresh(room: number): Promise<number> {
     const jobs = await this.boss.fetch<{ deliveryId: string }>(DELIVER, { batchSize: room });
     if (jobs.length === 0) return 0;
-    const now = this.clock.now();
-    const claimed = await Promise.all(
-      jobs.map(async (job) => this.claims.claim(parseJobPayload(DELIVER, job.data).deliveryId, this.owner, now)),
-    );
+    const ids = jobs.map((job) => parseJobPayload(DELIVER, job.data).deliveryId);
+    const claimed = await this.claims.claimMany(ids, this.owner, this.clock.now());
     // The claim, not the job, now guards the delivery: a crash from here on leaves a lease that runs out.
     await this.boss.complete(DELIVER, jobs.map((j) => j.id));
-    for (const c of claimed) if (c) this.enqueue(c);
+    for (const c of claimed) this.enqueue(c);
     this.pump();
     return jobs.length;
   }

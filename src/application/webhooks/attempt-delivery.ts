@@ -14,7 +14,7 @@ import {
   deliveryHeaders,
   type DeliveryStatus,
 } from '../../domain/webhooks/delivery-schedule.js';
-import type { AttemptResult, ClaimedDelivery, WebhookSender } from '../../domain/webhooks/ports.js';
+import type { AttemptResult, ClaimedDelivery, DeliveryClaims, WebhookSender } from '../../domain/webhooks/ports.js';
 import { TOKENS } from '../tokens.js';
 
 export interface AttemptOutcome {
@@ -35,6 +35,7 @@ export class AttemptDelivery {
     @inject(TOKENS.SecretCipher) private readonly cipher: SecretCipher,
     @inject(TOKENS.RequestSigner) private readonly signer: RequestSigner,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.DeliveryClaims) private readonly claims: DeliveryClaims,
   ) {}
 
   async execute({ delivery, endpoint }: ClaimedDelivery, owner: string): Promise<AttemptOutcome> {
@@ -59,13 +60,19 @@ export class AttemptDelivery {
     const delivered = result.error === null && result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
     const at = this.clock.now();
     const next = afterAttempt(delivery, delivered, at);
+    const outcome = { deliveryId: delivery.id, endpointId: endpoint.id, attempt: next.attempts, result };
+    if (next.status !== 'FAILED') {
+      // Delivered, or due again: one statement, nothing else to decide.
+      const written = await this.claims.finish(delivery.id, owner, next, result, at);
+      return { ...outcome, status: written ? next.status : 'lost', noticeQueued: false };
+    }
     return this.uow.run(async (tx) => {
       if (!(await tx.deliveries.recordAttempt(delivery.id, owner, next, result, at))) {
-        return { deliveryId: delivery.id, endpointId: endpoint.id, status: 'lost', attempt: next.attempts, result, noticeQueued: false };
+        return { ...outcome, status: 'lost', noticeQueued: false };
       }
       let noticeQueued = false;
       // A notice needs someone to tell: without a contact the slot is not taken, so a contact set later still hears.
-      if (next.status === 'FAILED' && endpoint.isActive && (await tx.workspaces.get(endpoint.workspaceId))?.contactEmail) {
+      if (endpoint.isActive && (await tx.workspaces.get(endpoint.workspaceId))?.contactEmail) {
         const windowStart = new Date(at.getTime() - DEAD_ENDPOINT_WINDOW_MS);
         const failures = await tx.deliveries.countFailedSince(endpoint.id, windowStart);
         if (failures >= DEAD_ENDPOINT_FAILURES && (await tx.deliveries.takeNoticeSlot(endpoint.id, at, windowStart))) {
@@ -73,7 +80,7 @@ export class AttemptDelivery {
           noticeQueued = true;
         }
       }
-      return { deliveryId: delivery.id, endpointId: endpoint.id, status: next.status, attempt: next.attempts, result, noticeQueued };
+      return { ...outcome, status: next.status, noticeQueued };
     });
   }
 }

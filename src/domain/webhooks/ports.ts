@@ -99,8 +99,15 @@ export interface WebhookSender {
  * schedule (`due`) on the service's.
  */
 export interface DeliveryClaims {
-  /** Claims one PENDING delivery that is due at `now` and not held by anyone. */
-  claim(deliveryId: string, owner: string, now: Date): Promise<ClaimedDelivery | null>;
+  /** Claims those of these PENDING deliveries that are due at `now` and not held by anyone, in one statement. */
+  claimMany(deliveryIds: readonly string[], owner: string, now: Date): Promise<ClaimedDelivery[]>;
+  /**
+   * Writes the outcome of an attempt of a delivery `owner` holds, in one
+   * statement, and ends the hold; false when the hold was lost. For outcomes
+   * that change nothing else (delivered, or due again): a delivery that fails
+   * for good goes through the unit of work (the dead-endpoint check).
+   */
+  finish(deliveryId: string, owner: string, state: DeliveryState, result: AttemptResult, at: Date): Promise<boolean>;
   /**
    * Claims up to `limit` due deliveries no one holds, oldest due first, at
    * most `perEndpoint` of any one endpoint and none of the `skipEndpoints`
