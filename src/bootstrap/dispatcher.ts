@@ -97,22 +97,31 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
       ];
     },
     background: (infra) => {
-      dispatch = deliveryLoop(config, infra);
-      return [dispatch];
+      const sender = new HttpWebhookSender(config.webhookAllowPrivate);
+      const loop = deliveryLoop(config, infra, sender);
+      dispatch = loop;
+      return [
+        {
+          start: () => loop.start(),
+          async stop(graceMs: number) {
+            await loop.stop(graceMs);
+            sender.close();
+          },
+        },
+      ];
     },
   });
   return { ...worker, dispatch: dispatch! };
 }
 
-function deliveryLoop(config: Config, { boss, container, logger, metrics }: Infrastructure): DispatchLoop {
-  const sender = new HttpWebhookSender(config.webhookAllowPrivate);
+function deliveryLoop(config: Config, { boss, container, logger, metrics }: Infrastructure, sender: HttpWebhookSender): DispatchLoop {
   container.register(TOKENS.WebhookSender, { useValue: sender });
   const clock = container.resolve<Clock>(TOKENS.Clock);
   const housekeeping = container.resolve<WebhookHousekeeping>(TOKENS.WebhookHousekeeping);
   const webhookMetrics = createWebhookMetrics(metrics.registry, () => housekeeping.oldestPending(clock.now()));
   const attempt = container.resolve(AttemptDelivery);
   const outcomeOf = (o: AttemptOutcome) => (o.status === 'PENDING' ? 'retry' : o.status.toLowerCase());
-  const loop = new DispatchLoop(
+  return new DispatchLoop(
     boss,
     container.resolve<DeliveryClaims>(TOKENS.DeliveryClaims),
     (claimed, owner) => attempt.execute(claimed, owner),
@@ -131,12 +140,6 @@ function deliveryLoop(config: Config, { boss, container, logger, metrics }: Infr
       },
     },
   );
-  const stop = loop.stop.bind(loop);
-  loop.stop = async (graceMs: number) => {
-    await stop(graceMs);
-    sender.close();
-  };
-  return loop;
 }
 
 if (isEntrypoint(import.meta.url)) runProcess('dispatcher', startDispatcher);

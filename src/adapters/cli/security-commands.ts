@@ -3,7 +3,7 @@
 // change publishes its owner event to the workspace's endpoints on both sides.
 import { z } from 'zod';
 import { AddBeneficiary, RemoveBeneficiary } from '../../application/security/manage-beneficiaries.js';
-import { isPolicyAmount } from '../../application/security/policy-amount.js';
+import { isPolicyAmount } from '../../domain/security/policy-amount.js';
 import type { PublishedOwnerEvent } from '../../application/security/publish-owner-event.js';
 import { COOLING_OFF_HOURS_MAX, SetWithdrawalPolicy } from '../../application/security/set-withdrawal-policy.js';
 import { ShowWithdrawalPolicy } from '../../application/security/show-withdrawal-policy.js';

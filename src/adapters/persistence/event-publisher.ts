@@ -37,7 +37,7 @@ export class PgEventPublisher implements EventPublisher {
 }
 
 /** Inserts one new PENDING delivery of the event per endpoint; returns their ids. */
-export async function createDeliveries(
+async function createDeliveries(
   em: EntityManager,
   random: RandomSource,
   event: { eventId: string; event: string; payload: string },

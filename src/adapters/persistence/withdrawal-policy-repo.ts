@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WithdrawalPolicyRepo } from '../../domain/security/ports.js';
 import type { Beneficiary, WithdrawalPolicy } from '../../domain/security/withdrawal-policy.js';
 import { lockUntilCommit } from './advisory-lock.js';
+import { storedAmount } from '../../domain/security/policy-amount.js';
 import { BeneficiaryEntity, WithdrawalPolicyEntity } from './entities/index.js';
 
 export class MikroWithdrawalPolicyRepo implements WithdrawalPolicyRepo {
@@ -10,7 +11,11 @@ export class MikroWithdrawalPolicyRepo implements WithdrawalPolicyRepo {
 
   async getForUpdate(workspaceId: string): Promise<WithdrawalPolicy | null> {
     await lockUntilCommit(this.em, `withdrawal-policy:${workspaceId}`);
-    return this.em.findOne(WithdrawalPolicyEntity, { workspaceId }, { disableIdentityMap: true });
+    const row = await this.em.findOne(WithdrawalPolicyEntity, { workspaceId }, { disableIdentityMap: true });
+    // NUMERIC(78,18) reads back as "1000.000000000000000000": amounts leave in their canonical spelling.
+    return row
+      ? { ...row, perTxLimit: storedAmount(row.perTxLimit), dailyLimit: storedAmount(row.dailyLimit), approvalAbove: storedAmount(row.approvalAbove) }
+      : null;
   }
 
   async save(policy: WithdrawalPolicy): Promise<void> {

@@ -5,10 +5,9 @@
 import { DomainError } from '../../domain/errors.js';
 import type { TxContext } from '../../domain/ports.js';
 import { emptyPolicy, type Beneficiary, type WithdrawalPolicy } from '../../domain/security/withdrawal-policy.js';
-import { storedAmount } from './policy-amount.js';
 
 export interface LoadedPolicy {
-  /** The settings, amounts in their canonical spelling; the empty policy when never set. */
+  /** The settings (amounts in their canonical spelling, as the repository returns them); the empty policy when never set. */
   policy: WithdrawalPolicy;
   /** False while the workspace never had a policy row. */
   stored: boolean;
@@ -19,16 +18,7 @@ export interface LoadedPolicy {
 export async function loadPolicyForUpdate(tx: TxContext, workspaceId: string, now: Date): Promise<LoadedPolicy> {
   if (!(await tx.workspaces.get(workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND', `No workspace ${workspaceId}`);
   const row = await tx.security.getForUpdate(workspaceId);
-  const policy: WithdrawalPolicy = row
-    ? {
-        workspaceId,
-        coolingOffHours: row.coolingOffHours,
-        perTxLimit: storedAmount(row.perTxLimit),
-        dailyLimit: storedAmount(row.dailyLimit),
-        approvalAbove: storedAmount(row.approvalAbove),
-        updatedAt: row.updatedAt,
-      }
-    : emptyPolicy(workspaceId, now);
+  const policy: WithdrawalPolicy = row ?? emptyPolicy(workspaceId, now);
   return { policy, stored: row !== null, destinations: inListOrder(await tx.security.beneficiaries(workspaceId)) };
 }
 

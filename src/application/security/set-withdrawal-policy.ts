@@ -11,7 +11,7 @@ import { policyView, type PolicyChange, type WithdrawalPolicy } from '../../doma
 import type { PolicyView } from '../../domain/webhooks/events.js';
 import { TOKENS } from '../tokens.js';
 import { inListOrder, loadPolicyForUpdate } from './load-policy.js';
-import { policyAmountOf } from './policy-amount.js';
+import { policyAmountOf } from '../../domain/security/policy-amount.js';
 import { publishOwnerEvent, type PublishedOwnerEvent } from './publish-owner-event.js';
 
 export const COOLING_OFF_HOURS_MAX = 8760;

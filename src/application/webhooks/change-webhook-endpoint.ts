@@ -4,7 +4,6 @@
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';
-import { isUuid } from '../../domain/ids.js';
 import type { Clock, RandomSource, SecretCipher, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { EVENT_NAMES } from '../../domain/webhooks/events.js';
 import type { WebhookUrlGuard } from '../../domain/webhooks/ports.js';
@@ -16,6 +15,7 @@ import {
   type WebhookEndpointPatch,
 } from '../../domain/webhooks/webhook-endpoint.js';
 import { TOKENS } from '../tokens.js';
+import { callersEndpoint } from './callers-endpoint.js';
 
 @injectable()
 export class ChangeWebhookEndpoint {
@@ -29,12 +29,7 @@ export class ChangeWebhookEndpoint {
 
   private async locked<T>(principal: Principal, id: string, work: (tx: TxContext, e: WebhookEndpoint) => Promise<T>): Promise<T> {
     requireScope(principal, 'webhooks:write');
-    if (!isUuid(id)) throw new DomainError('NOT_FOUND', 'No such webhook endpoint');
-    return this.uow.run(async (tx) => {
-      const endpoint = await tx.webhooks.getForUpdate(principal.workspaceId, principal.side, id);
-      if (!endpoint) throw new DomainError('NOT_FOUND', 'No such webhook endpoint');
-      return work(tx, endpoint);
-    });
+    return this.uow.run(async (tx) => work(tx, await callersEndpoint(tx, principal, id, { lock: true })));
   }
 
   /** Only the fields given change. */

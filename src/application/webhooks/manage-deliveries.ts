@@ -7,11 +7,11 @@ import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
+import { callersEndpoint } from './callers-endpoint.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
-import type { Clock, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, UnitOfWork } from '../../domain/ports.js';
 import { redeliver, type DeliveryStatus } from '../../domain/webhooks/delivery-schedule.js';
 import type { WebhookDelivery } from '../../domain/webhooks/ports.js';
-import type { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.js';
 import { TOKENS } from '../tokens.js';
 
 /** Most FAILED deliveries one redeliver-failed call re-sends; call again for more. */
@@ -27,7 +27,7 @@ export class ManageDeliveries {
   list(principal: Principal, endpointId: string, filter: { status?: DeliveryStatus }, page: PageRequest): Promise<Page<WebhookDelivery>> {
     requireScope(principal, 'webhooks:read');
     return this.uow.run(async (tx) => {
-      const endpoint = await endpointOf(tx, principal, endpointId);
+      const endpoint = await callersEndpoint(tx, principal, endpointId);
       return tx.deliveries.list(endpoint.id, filter, page);
     });
   }
@@ -35,13 +35,13 @@ export class ManageDeliveries {
   redeliver(principal: Principal, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
     requireScope(principal, 'webhooks:write');
     return this.uow.run(async (tx) => {
-      const endpoint = await endpointOf(tx, principal, endpointId, true);
+      const endpoint = await callersEndpoint(tx, principal, endpointId, { lock: true });
       const delivery = isUuid(deliveryId) ? await tx.deliveries.get(endpoint.id, deliveryId) : null;
       if (!delivery) throw new DomainError('NOT_FOUND', 'No such delivery of this webhook endpoint');
       const reopened = redeliver(delivery, this.clock.now());
-      if (!(await tx.deliveries.reopen(delivery.id, reopened))) {
-        throw new DomainError('CONFLICT', 'This delivery is still PENDING; it is retried on its schedule');
-      }
+      // The endpoint's row lock keeps other redeliveries out and dispatchers touch only PENDING rows: the
+      // delivery can only have gone since it was read (purged at 90 days).
+      if (!(await tx.deliveries.reopen(delivery.id, reopened))) throw new DomainError('NOT_FOUND', 'No such delivery of this webhook endpoint');
       await tx.jobs.enqueue('webhook.deliver', { deliveryId: delivery.id });
       return { ...delivery, ...reopened, status: 'PENDING' };
     });
@@ -50,26 +50,17 @@ export class ManageDeliveries {
   redeliverFailed(principal: Principal, endpointId: string, since: Date): Promise<{ redelivered: number; more: boolean }> {
     requireScope(principal, 'webhooks:write');
     return this.uow.run(async (tx) => {
-      const endpoint = await endpointOf(tx, principal, endpointId, true);
+      const endpoint = await callersEndpoint(tx, principal, endpointId, { lock: true });
       const now = this.clock.now();
       const failed = await tx.deliveries.failedSince(endpoint.id, since, REDELIVER_FAILED_MAX + 1);
       const batch = failed.slice(0, REDELIVER_FAILED_MAX);
+      let redelivered = 0;
       for (const delivery of batch) {
-        await tx.deliveries.reopen(delivery.id, redeliver(delivery, now));
+        if (!(await tx.deliveries.reopen(delivery.id, redeliver(delivery, now)))) continue; // purged since it was read
         await tx.jobs.enqueue('webhook.deliver', { deliveryId: delivery.id });
+        redelivered += 1;
       }
-      return { redelivered: batch.length, more: failed.length > batch.length };
+      return { redelivered, more: failed.length > batch.length };
     });
   }
-}
-
-/** The caller's endpoint (locked when it is about to change), or NOT_FOUND. */
-async function endpointOf(tx: TxContext, principal: Principal, id: string, lock = false): Promise<WebhookEndpoint> {
-  const endpoint = !isUuid(id)
-    ? null
-    : lock
-      ? await tx.webhooks.getForUpdate(principal.workspaceId, principal.side, id)
-      : await tx.webhooks.get(principal.workspaceId, principal.side, id);
-  if (!endpoint) throw new DomainError('NOT_FOUND', 'No such webhook endpoint');
-  return endpoint;
 }

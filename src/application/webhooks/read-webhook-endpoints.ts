@@ -2,12 +2,11 @@
 // caller's workspace and side: anything else is not found.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
-import { DomainError } from '../../domain/errors.js';
-import { isUuid } from '../../domain/ids.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { UnitOfWork } from '../../domain/ports.js';
 import type { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.js';
 import { TOKENS } from '../tokens.js';
+import { callersEndpoint } from './callers-endpoint.js';
 
 @injectable()
 export class ReadWebhookEndpoints {
@@ -18,10 +17,8 @@ export class ReadWebhookEndpoints {
     return this.uow.run((tx) => tx.webhooks.list(principal.workspaceId, principal.side, page));
   }
 
-  async get(principal: Principal, id: string): Promise<WebhookEndpoint> {
+  get(principal: Principal, id: string): Promise<WebhookEndpoint> {
     requireScope(principal, 'webhooks:read');
-    const endpoint = isUuid(id) ? await this.uow.run((tx) => tx.webhooks.get(principal.workspaceId, principal.side, id)) : null;
-    if (!endpoint) throw new DomainError('NOT_FOUND', 'No such webhook endpoint');
-    return endpoint;
+    return this.uow.run((tx) => callersEndpoint(tx, principal, id));
   }
 }

@@ -3,7 +3,7 @@ import type { Beneficiary, WithdrawalPolicy } from './withdrawal-policy.js';
 
 /** The workspace's withdrawal security settings, inside the unit of work. */
 export interface WithdrawalPolicyRepo {
-  /** The policy (null when never set), locking the workspace's settings until the transaction ends. */
+  /** The policy (null when never set), amounts in their canonical spelling, locking the workspace's settings until the transaction ends. */
   getForUpdate(workspaceId: string): Promise<WithdrawalPolicy | null>;
   /** Inserts or replaces the policy row. */
   save(policy: WithdrawalPolicy): Promise<void>;

@@ -148,8 +148,13 @@ export interface WebhookDeliveryRepo {
   countFailedSince(endpointId: string, since: Date): Promise<number>;
   /** Records a dead-endpoint notice unless one was sent after `notBefore`; true when this call recorded it. */
   takeNoticeSlot(endpointId: string, at: Date, notBefore: Date): Promise<boolean>;
-  /** See SettlementReconciliation. */
-  createMissing: SettlementReconciliation['createMissing'];
+  /**
+   * Reconciliation: for events of these names published in [since, until],
+   * creates a PENDING delivery (new id) for every active endpoint of the
+   * event's workspace and side that wants it, existed when it was published,
+   * and has none for it; at most `limit`. Returns the new deliveries' ids.
+   */
+  createMissing(events: readonly EventName[], since: Date, until: Date, now: Date, limit: number): Promise<string[]>;
 }
 
 /** Housekeeping of delivery records outside any unit of work. */
@@ -158,15 +163,4 @@ export interface WebhookHousekeeping {
   purgeFinishedBefore(cutoff: Date): Promise<{ deliveries: number; events: number }>;
   /** Per endpoint with PENDING deliveries, the age in seconds of its oldest one at `now`. */
   oldestPending(now: Date): Promise<{ endpointId: string; seconds: number }[]>;
-}
-
-/** Reconciliation inside a unit of work. */
-export interface SettlementReconciliation {
-  /**
-   * For events of these names published in [since, until], creates a PENDING
-   * delivery (new id) for every active endpoint of the event's workspace and
-   * side that wants it, existed when it was published, and has none for it;
-   * at most `limit`. Returns the new deliveries' ids.
-   */
-  createMissing(events: readonly EventName[], since: Date, until: Date, now: Date, limit: number): Promise<string[]>;
 }

@@ -4,7 +4,7 @@
 // spelling, without leading zeros or trailing fractional zeros ("1000",
 // "2500.5"), used for comparison, in events and in the CLI's output, whatever
 // spelling the operator typed or the column returns ("1000.000000000000000000").
-import { DomainError } from '../../domain/errors.js';
+import { DomainError } from '../errors.js';
 
 /** 60 integer digits and 18 places: what NUMERIC(78,18) holds. */
 const DECIMAL = /^(\d{1,60})(?:\.(\d{1,18}))?$/;
