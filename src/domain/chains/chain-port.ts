@@ -3,7 +3,7 @@
 // carry their parent hash so the scanner can tell a reorg from the chain
 // growing; transfers are read by block range for a set of monitored
 // addresses, which the adapter matches in memory (never as a topic filter).
-import type { Asset, Network } from '../money/networks.js';
+import type { Asset, BaseChain, Network } from '../money/networks.js';
 
 export interface BlockRef {
   number: bigint;
@@ -11,20 +11,43 @@ export interface BlockRef {
   parentHash: string;
 }
 
+/**
+ * The key under which an address is monitored: lowercase hex for ETH and BSC
+ * (cheap to take from a log topic, no checksum), the base58 form for TRON.
+ * The scanner's monitored set and the adapters' `isMonitored` calls use it.
+ */
+export const monitoredKey = (chain: BaseChain, address: string): string => (chain === 'TRON' ? address : address.toLowerCase());
+
 /** A transfer of a token or the native asset to a monitored address, as found in a block. */
 export interface ObservedTransfer {
   network: Network;
   asset: Asset;
   txid: string;
-  /** Position of the log in its block; null for a native transfer (one per transaction). */
+  /** Position of the log (in its block on EVM, in its transaction on TRON); null for a native transfer (one per transaction). */
   logIndex: number | null;
   block: BlockRef;
+  /** Canonical addresses (EIP-55 hex, TRON base58). */
   from: string;
   to: string;
-  /** Base units of the asset on chain. */
+  /** Base units of the asset on chain (18 decimals for USDT_BSC). */
   amount: bigint;
 }
 
+export interface TransactionReceipt {
+  txid: string;
+  status: 'success' | 'reverted';
+  block: BlockRef;
+}
+
+/** Called with `monitoredKey(chain, address)` of every recipient the adapter reads. */
+export type IsMonitored = (key: string) => boolean;
+
+/**
+ * Reads a chain. Adapters retry transient node failures (429, 5xx, time-outs)
+ * with backoff and across their configured URLs; what they still throw is a
+ * ChainUnavailableError, after which the caller keeps its cursor and tries
+ * again later. Only successful transfers are reported.
+ */
 export interface ChainPort {
   readonly network: Network;
   /** The latest block the node serves. */
@@ -32,10 +55,26 @@ export interface ChainPort {
   blockByNumber(number: bigint): Promise<BlockRef | null>;
   /** Null when the node no longer has the block (it was reorged out). */
   blockByHash(hash: string): Promise<BlockRef | null>;
-  /** Transfers of the configured tokens and the native asset to `isMonitored` addresses in [from, to]. */
-  transfers(from: bigint, to: bigint, isMonitored: (address: string) => boolean): Promise<ObservedTransfer[]>;
-  /** The transfers of one transaction to monitored addresses (an operator's rescan). */
-  transfersOf(txid: string, isMonitored: (address: string) => boolean): Promise<ObservedTransfer[]>;
+  /** The headers of [from, to], in order; throws when the node does not have one of them. */
+  blocks(from: bigint, to: bigint): Promise<BlockRef[]>;
+  /** Transfers of the configured tokens and the native asset to monitored addresses in [from, to], ordered by block. */
+  transfers(from: bigint, to: bigint, isMonitored: IsMonitored): Promise<ObservedTransfer[]>;
+  /** The transfers of one included, successful transaction to monitored addresses (an operator's rescan); [] when it is not in a block. */
+  transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]>;
+  /** The receipt of an included transaction, null when it is not (or no longer) in a block. */
+  receipt(txid: string): Promise<TransactionReceipt | null>;
+}
+
+/** The node could not be reached or kept failing after retries (kind: for the node-errors metric). */
+export class ChainUnavailableError extends Error {
+  constructor(
+    readonly network: Network,
+    readonly kind: 'timeout' | 'rate_limited' | 'server_error' | 'unreachable' | 'bad_response',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ChainUnavailableError';
+  }
 }
 
 /**
