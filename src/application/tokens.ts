@@ -21,4 +21,5 @@ export const TOKENS = {
   DeliveryClaims: Symbol('DeliveryClaims'),
   Mailer: Symbol('Mailer'),
   WebhookHousekeeping: Symbol('WebhookHousekeeping'),
+  MonitoredAddresses: Symbol('MonitoredAddresses'),
 } as const;

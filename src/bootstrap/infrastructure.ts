@@ -1,5 +1,6 @@
 // What every process shares: the ORM, pg-boss, the logger, the metrics and a
 // tsyringe container with the adapters registered behind the ports.
+import { PgMonitoredAddresses } from '../adapters/persistence/monitored-addresses.js';
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type PgBoss from 'pg-boss';
@@ -112,6 +113,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookAllowPrivate) });
   container.register(TOKENS.DeliveryClaims, { useValue: new PgDeliveryClaims(orm, config.webhookDispatch.leaseSeconds) });
   container.register(TOKENS.WebhookHousekeeping, { useValue: new PgWebhookHousekeeping(orm) });
+  container.register(TOKENS.MonitoredAddresses, { useValue: new PgMonitoredAddresses(orm) });
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
 
   const connection = orm.em.getConnection();

@@ -1,6 +1,7 @@
 // In-memory fakes of every port: small honest implementations (they keep state
 // and enforce the same rules), so a use case can be tested in a few lines with
 // no database. Not for integration tests: those use the real PostgreSQL.
+import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EventPublisher, PublishedEvent, WebhookDeliveryRepo, WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
 import type { EventName } from '../../src/domain/webhooks/events.js';
@@ -475,6 +476,9 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         events: new InMemoryEventPublisher(this.store),
         deliveries: unavailable<WebhookDeliveryRepo>('deliveries'),
         security: unavailable<WithdrawalPolicyRepo>('security'),
+        deposits: unavailable<DepositRepo>('deposits'),
+        scanState: unavailable<ScanStateRepo>('scanState'),
+        screening: unavailable<ScreeningRepo>('screening'),
       });
     } catch (err) {
       rollback();

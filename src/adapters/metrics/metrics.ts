@@ -85,3 +85,56 @@ export function createWebhookMetrics(
     }),
   };
 }
+
+export interface ScannerMetrics {
+  head: Gauge<'network'>;
+  cursor: Gauge<'network'>;
+  lag: Gauge<'network'>;
+  nodeErrors: Counter<'network' | 'kind'>;
+  detected: Counter<'network'>;
+  reorgs: Counter<'network'>;
+  stepSeconds: Histogram<'network'>;
+}
+
+/**
+ * The chain-worker's scanner metrics: per network the node's head, the next
+ * block to read and the lag between them (what operators alert on), node
+ * errors by kind, deposits detected, reorgs, and deposits by status, read
+ * from the database at each scrape.
+ */
+export function createScannerMetrics(
+  registry: Registry,
+  depositsByStatus: () => Promise<{ network: string; status: string; count: number }[]>,
+): ScannerMetrics {
+  new Gauge({
+    name: 'deposits',
+    help: 'Deposits by network and status',
+    labelNames: ['network', 'status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await depositsByStatus()) this.set({ network: row.network, status: row.status }, row.count);
+    },
+  });
+  const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames: ['network'], registers: [registry] });
+  return {
+    head: gauge('chain_head_block', 'The latest block number the node serves'),
+    cursor: gauge('chain_cursor_block', 'The next block the scanner reads'),
+    lag: gauge('cursor_lag_blocks', 'Blocks between the node head and the scanner cursor (0 when caught up)'),
+    nodeErrors: new Counter({
+      name: 'chain_node_errors_total',
+      help: 'Node failures after retries, by kind: timeout, rate_limited, server_error, unreachable, bad_response, other',
+      labelNames: ['network', 'kind'],
+      registers: [registry],
+    }),
+    detected: new Counter({ name: 'deposits_detected_total', help: 'Deposits recorded as DETECTED', labelNames: ['network'], registers: [registry] }),
+    reorgs: new Counter({ name: 'chain_reorgs_total', help: 'Reorgs the scanner walked back', labelNames: ['network'], registers: [registry] }),
+    stepSeconds: new Histogram({
+      name: 'chain_scan_step_seconds',
+      help: 'Duration of scanner steps that read blocks',
+      labelNames: ['network'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+  };
+}

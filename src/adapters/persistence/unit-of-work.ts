@@ -20,6 +20,9 @@ import { MikroWorkspaceRepo } from './workspace-repo.js';
 import { PgEventPublisher } from './event-publisher.js';
 import { MikroWebhookDeliveryRepo } from './webhook-delivery-repo.js';
 import { MikroWithdrawalPolicyRepo } from './withdrawal-policy-repo.js';
+import { PgDepositRepo } from './deposit-repo.js';
+import { PgScanStateRepo } from './scan-state-repo.js';
+import { PgScreeningRepo } from './screening-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -48,6 +51,9 @@ export class MikroUnitOfWork implements UnitOfWork {
         webhooks: new MikroWebhookEndpointRepo(tem),
         deliveries: new MikroWebhookDeliveryRepo(tem),
         security: new MikroWithdrawalPolicyRepo(tem),
+        deposits: new PgDepositRepo(tem),
+        scanState: new PgScanStateRepo(tem),
+        screening: new PgScreeningRepo(tem),
         events: new PgEventPublisher(tem, jobs, this.clock, this.random),
         jobs,
       };

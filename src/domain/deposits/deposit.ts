@@ -59,3 +59,54 @@ export interface NewDeposit {
   to: string;
   amount: bigint;
 }
+
+/** A deposit as the service keeps it. Amounts in base units: `chainAmount` on chain, `amount` in API precision. */
+export interface Deposit {
+  id: string;
+  workspaceId: string;
+  walletId: string;
+  customerId: string | null;
+  network: Network;
+  asset: Asset;
+  txid: string;
+  logIndex: number | null;
+  fromAddress: string;
+  toAddress: string;
+  chainAmount: bigint;
+  /** The credited gross: chainAmount in API precision, sub-precision dust rounded down (USDT_BSC). */
+  amount: bigint;
+  blockNumber: bigint;
+  blockHash: string;
+  status: DepositStatus;
+  confirmations: number;
+  requiredConfirmations: number;
+  /** Set at credit (fee_record); the rate and minimum go on DEPOSIT_SWEPT's fee object. */
+  fee: DepositFee | null;
+  detectedAt: Date;
+  confirmedAt: Date | null;
+  sweptAt: Date | null;
+  updatedAt: Date;
+}
+
+export interface DepositFee {
+  feeAmount: bigint;
+  netAmount: bigint;
+  appliedRatePpm: bigint;
+  appliedMinFee: bigint;
+}
+
+/**
+ * The fee of a deposit credit from the engine's charge, capped at the gross:
+ * a deposit smaller than the minimum fee is credited with net zero (the whole
+ * amount is the fee) rather than taking from the workspace's balance.
+ */
+export function depositFee(charged: { fee: bigint; appliedRatePpm: bigint; minFee: bigint }, gross: bigint): DepositFee {
+  const fee = charged.fee > gross ? gross : charged.fee;
+  return { feeAmount: fee, netAmount: gross - fee, appliedRatePpm: charged.appliedRatePpm, appliedMinFee: charged.minFee };
+}
+
+/** Statuses whose transfer may still be moved by the chain (not yet credited, not decided by an operator). */
+export const OPEN_STATUSES: readonly DepositStatus[] = ['DETECTED', 'CONFIRMING'];
+
+/** Statuses the scanner re-checks after a reorg: the open ones, and credited or flagged ones (a deeper reorg). */
+export const REORG_CHECKED_STATUSES: readonly DepositStatus[] = ['DETECTED', 'CONFIRMING', 'CONFIRMED', 'FLAGGED'];

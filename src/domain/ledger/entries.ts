@@ -49,6 +49,22 @@ export const creditDeposit = (b: Base & { depositId: string; workspaceId: string
     ['REVENUE', SERVICE_OWNER, b.fee.units],
   ]);
 
+/**
+ * A credited deposit whose transfer a reorg deeper than its confirmations
+ * removed (ADR 0021): the credit is reversed by a new entry, never edited.
+ * What the workspace still has available is taken back; the rest of the net
+ * becomes the workspace's RECEIVABLE (what it owes the service).
+ */
+export const reverseDepositCredit = (
+  b: Base & { depositId: string; workspaceId: string; gross: Amount; fee: Amount; fromAvailable: Amount },
+) =>
+  entry(b, 'DEPOSIT_REVERSAL', `deposit:${b.depositId}:reversal`, b.workspaceId, b.gross, [
+    ['TREASURY', SERVICE_OWNER, b.gross.units],
+    ['AVAILABLE', b.workspaceId, -b.fromAvailable.units],
+    ['RECEIVABLE', b.workspaceId, -(b.gross.units - b.fee.units - b.fromAvailable.units)],
+    ['REVENUE', SERVICE_OWNER, -b.fee.units],
+  ]);
+
 /** A withdrawal request: the amount moves from available to locked (fails when available is short). */
 export const lockForWithdrawal = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount }) =>
   entry(b, 'WITHDRAWAL_LOCK', `withdrawal:${b.withdrawalId}:lock`, b.workspaceId, b.amount, [

@@ -8,7 +8,7 @@
 import { DomainError } from '../errors.js';
 import type { Asset, Network } from '../money/networks.js';
 
-export type LedgerAccountKind = 'AVAILABLE' | 'LOCKED' | 'REVENUE' | 'GAS' | 'TREASURY' | 'FAUCET' | 'EXTERNAL';
+export type LedgerAccountKind = 'AVAILABLE' | 'LOCKED' | 'REVENUE' | 'GAS' | 'TREASURY' | 'FAUCET' | 'EXTERNAL' | 'RECEIVABLE';
 
 /** Accounts whose balance must never go below zero. */
 export const NON_NEGATIVE_KINDS: ReadonlySet<LedgerAccountKind> = new Set(['AVAILABLE', 'LOCKED']);
@@ -32,6 +32,7 @@ export interface Posting {
 
 export type EntryKind =
   | 'DEPOSIT_CREDIT'
+  | 'DEPOSIT_REVERSAL'
   | 'WITHDRAWAL_LOCK'
   | 'WITHDRAWAL_CONSUME'
   | 'WITHDRAWAL_RELEASE'

@@ -2,6 +2,7 @@
 // They describe the tables completely, so `npm run migration:create` diffs cleanly.
 import { ApiKeyEntity } from './api-key-entity.js';
 import { CustomerEntity } from './customer-entity.js';
+import { ChainBlockEntity, ChainCursorEntity, DepositEntity, ScreeningEntryEntity } from './deposit-entities.js';
 import { FeeOverrideEntity, FeeTierEntity } from './fee-entities.js';
 import { JournalEntryEntity, LedgerAccountEntity, PostingEntity } from './ledger-entities.js';
 import { HdAccountEntity } from './hd-account-entity.js';
@@ -35,8 +36,16 @@ export const ENTITIES = [
   WebhookNoticeEntity,
   WithdrawalPolicyEntity,
   BeneficiaryEntity,
+  DepositEntity,
+  ChainCursorEntity,
+  ChainBlockEntity,
+  ScreeningEntryEntity,
 ];
 export {
+  ChainBlockEntity,
+  ChainCursorEntity,
+  DepositEntity,
+  ScreeningEntryEntity,
   BeneficiaryEntity,
   WebhookEventEntity,
   WebhookNoticeEntity,

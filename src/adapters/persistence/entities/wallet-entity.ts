@@ -13,6 +13,7 @@ export const WalletEntity = new EntitySchema<Wallet>({
   indexes: [
     { name: 'wallets_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
     { name: 'wallets_customer_idx', properties: ['customerId'] },
+    { name: 'wallets_network_created_idx', properties: ['network', 'createdAt'] },
   ],
   properties: {
     id: { type: 'uuid', primary: true },

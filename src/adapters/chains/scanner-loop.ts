@@ -1,0 +1,106 @@
+// The chain-worker's deposit scanners: one loop per network with a node,
+// each calling ScanNetwork.step (src/application/deposits/scan-network.ts).
+// A loop reads again at once while it is behind the head, polls every
+// `pollMs` when caught up, waits for the lease when another chain-worker holds
+// it, and backs off (doubling up to 30 s) while the node fails: its cursor
+// stays where it was, so it catches up later without skipping a block.
+import type { Logger } from 'pino';
+import { ChainUnavailableError, type ChainPort } from '../../domain/chains/chain-port.js';
+import type { ScanNetwork, ScanOptions, ScanOutcome } from '../../application/deposits/scan-network.js';
+import type { ScannerMetrics } from '../metrics/metrics.js';
+
+export interface ScannerLoopOptions extends ScanOptions {
+  pollMs: number;
+  /** Most time between two attempts while the node fails. */
+  maxBackoffMs: number;
+}
+
+export class ScannerLoop {
+  private running = false;
+  private wake: (() => void) | null = null;
+  private loops: Promise<void>[] = [];
+
+  constructor(
+    private readonly scan: ScanNetwork,
+    private readonly ports: ChainPort[],
+    private readonly opts: ScannerLoopOptions,
+    private readonly logger: Logger,
+    private readonly metrics: ScannerMetrics,
+    private readonly release: (port: ChainPort) => Promise<void>,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loops = this.ports.map((p) => this.loop(p));
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await Promise.race([Promise.all(this.loops), new Promise((r) => setTimeout(r, graceMs))]);
+    await Promise.all(this.ports.map((p) => this.release(p).catch(() => undefined)));
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const prev = this.wake;
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = () => {
+        prev?.();
+        done();
+      };
+    });
+  }
+
+  private async loop(port: ChainPort): Promise<void> {
+    const network = port.network;
+    const log = this.logger.child({ network });
+    let failures = 0;
+    while (this.running) {
+      let outcome: ScanOutcome;
+      const started = performance.now();
+      try {
+        outcome = await this.scan.step(port, this.opts);
+        if (failures > 0) log.info({ failures }, 'the node answers again; scanning resumes from the cursor');
+        failures = 0;
+      } catch (err) {
+        failures++;
+        const kind = err instanceof ChainUnavailableError ? err.kind : 'other';
+        this.metrics.nodeErrors.inc({ network, kind });
+        const delay = Math.min(this.opts.maxBackoffMs, this.opts.pollMs * 2 ** Math.min(failures, 10));
+        log.warn({ err, kind, failures, retryInMs: delay }, 'scan step failed; keeping the cursor and backing off');
+        await this.sleep(delay);
+        continue;
+      }
+      this.observe(network, outcome, performance.now() - started, log);
+      if (outcome.kind === 'advanced' && outcome.next <= outcome.head) continue; // behind: read on at once
+      if (outcome.kind === 'retry' || outcome.kind === 'reorg') continue;
+      await this.sleep(outcome.kind === 'not-leader' ? this.opts.leaseSeconds * 250 : this.opts.pollMs);
+    }
+  }
+
+  private observe(network: string, o: ScanOutcome, ms: number, log: Logger): void {
+    if (o.kind === 'advanced' || o.kind === 'idle') {
+      const lag = o.head + 1n - o.next;
+      this.metrics.head.set({ network }, Number(o.head));
+      this.metrics.cursor.set({ network }, Number(o.next));
+      this.metrics.lag.set({ network }, Number(lag > 0n ? lag : 0n));
+    }
+    if (o.kind === 'advanced') {
+      this.metrics.stepSeconds.observe({ network }, ms / 1000);
+      if (o.detected) this.metrics.detected.inc({ network }, o.detected);
+      if (o.detected || o.credited || o.flagged) {
+        log.info({ next: o.next.toString(), head: o.head.toString(), detected: o.detected, credited: o.credited, flagged: o.flagged }, 'deposits');
+      }
+    } else if (o.kind === 'reorg') {
+      this.metrics.reorgs.inc({ network });
+      log.warn({ ancestor: o.ancestor.toString(), failed: o.failed, kept: o.kept, reversed: o.reversed }, 'reorg: back to the common ancestor');
+    } else if (o.kind === 'retry') {
+      log.debug({ reason: o.reason }, 'scan step retried');
+    }
+  }
+}

@@ -1,0 +1,285 @@
+// DepositRepo in PostgreSQL. New deposits go in with one multi-row INSERT ...
+// ON CONFLICT on their identity (network, txid, log index), so a transfer seen
+// twice, by two scanners or a rescan, is one row; a native transfer is stored
+// with log index -1. Reads for the API go through the ORM.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deposit, DepositStatus } from '../../domain/deposits/deposit.js';
+import type { DepositFilter, DepositRepo } from '../../domain/deposits/ports.js';
+import type { Asset, Network } from '../../domain/money/networks.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
+import { DepositEntity } from './entities/index.js';
+import type { DepositRow } from './entities/deposit-entities.js';
+import { findPage } from './find-page.js';
+
+const NATIVE_LOG_INDEX = -1;
+
+interface SqlRow {
+  id: string;
+  workspace_id: string;
+  wallet_id: string;
+  customer_id: string | null;
+  network: string;
+  asset: string;
+  txid: string;
+  log_index: number;
+  from_address: string;
+  to_address: string;
+  chain_amount: string;
+  amount: string;
+  block_number: string;
+  block_hash: string;
+  status: string;
+  confirmations: number;
+  required_confirmations: number;
+  fee_amount: string | null;
+  net_amount: string | null;
+  applied_rate_ppm: string | null;
+  applied_min_fee: string | null;
+  detected_at: Date;
+  confirmed_at: Date | null;
+  swept_at: Date | null;
+  updated_at: Date;
+}
+
+/** A PostgreSQL array literal of plain tokens (uuids, integers, enum names): knex would expand a JS array. */
+const pgArray = (items: readonly string[]): string => `{${items.join(',')}}`;
+
+const big = (v: string | number | bigint): bigint => BigInt(v);
+
+function fromSql(r: SqlRow): Deposit {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    walletId: r.wallet_id,
+    customerId: r.customer_id,
+    network: r.network as Network,
+    asset: r.asset as Asset,
+    txid: r.txid,
+    logIndex: r.log_index === NATIVE_LOG_INDEX ? null : r.log_index,
+    fromAddress: r.from_address,
+    toAddress: r.to_address,
+    chainAmount: big(r.chain_amount),
+    amount: big(r.amount),
+    blockNumber: big(r.block_number),
+    blockHash: r.block_hash,
+    status: r.status as DepositStatus,
+    confirmations: r.confirmations,
+    requiredConfirmations: r.required_confirmations,
+    fee:
+      r.fee_amount === null
+        ? null
+        : {
+            feeAmount: big(r.fee_amount),
+            netAmount: big(r.net_amount ?? '0'),
+            appliedRatePpm: big(r.applied_rate_ppm ?? '0'),
+            appliedMinFee: big(r.applied_min_fee ?? '0'),
+          },
+    detectedAt: new Date(r.detected_at),
+    confirmedAt: r.confirmed_at ? new Date(r.confirmed_at) : null,
+    sweptAt: r.swept_at ? new Date(r.swept_at) : null,
+    updatedAt: new Date(r.updated_at),
+  };
+}
+
+/** An ORM row as the domain's deposit. */
+export function depositFromRow(r: DepositRow): Deposit {
+  return fromSql({
+    id: r.id,
+    workspace_id: r.workspaceId,
+    wallet_id: r.walletId,
+    customer_id: r.customerId,
+    network: r.network,
+    asset: r.asset,
+    txid: r.txid,
+    log_index: r.logIndex,
+    from_address: r.fromAddress,
+    to_address: r.toAddress,
+    chain_amount: r.chainAmount,
+    amount: r.amount,
+    block_number: r.blockNumber,
+    block_hash: r.blockHash,
+    status: r.status,
+    confirmations: r.confirmations,
+    required_confirmations: r.requiredConfirmations,
+    fee_amount: r.feeAmount,
+    net_amount: r.netAmount,
+    applied_rate_ppm: r.appliedRatePpm,
+    applied_min_fee: r.appliedMinFee,
+    detected_at: r.detectedAt,
+    confirmed_at: r.confirmedAt,
+    swept_at: r.sweptAt,
+    updated_at: r.updatedAt,
+  });
+}
+
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'wallet_id',
+  'customer_id',
+  'network',
+  'asset',
+  'txid',
+  'log_index',
+  'from_address',
+  'to_address',
+  'chain_amount',
+  'amount',
+  'block_number',
+  'block_hash',
+  'status',
+  'confirmations',
+  'required_confirmations',
+  'detected_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** Rows per INSERT statement (PostgreSQL allows 65,535 parameters). */
+const INSERT_CHUNK = 1000;
+
+export class PgDepositRepo implements DepositRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
+    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+  }
+
+  async record(deposits: Deposit[]): Promise<Deposit[]> {
+    const out: Deposit[] = [];
+    for (let i = 0; i < deposits.length; i += INSERT_CHUNK) {
+      const chunk = deposits.slice(i, i + INSERT_CHUNK);
+      const params: unknown[] = [];
+      const tuples = chunk.map((d) => {
+        params.push(
+          d.id,
+          d.workspaceId,
+          d.walletId,
+          d.customerId,
+          d.network,
+          d.asset,
+          d.txid,
+          d.logIndex ?? NATIVE_LOG_INDEX,
+          d.fromAddress,
+          d.toAddress,
+          d.chainAmount.toString(),
+          d.amount.toString(),
+          d.blockNumber.toString(),
+          d.blockHash,
+          d.status,
+          d.confirmations,
+          d.requiredConfirmations,
+          d.detectedAt,
+          d.detectedAt,
+          d.updatedAt,
+        );
+        return `(${COLUMNS.map(() => '?').join(', ')})`;
+      });
+      // A FAILED deposit whose transfer shows up again is reopened in place (same id, fresh block);
+      // every other existing identity is left alone. xmax = 0 tells an insert from that update.
+      const rows = await this.sql<SqlRow & { inserted: boolean }>(
+        `insert into deposits (${COLUMNS.join(', ')}) values ${tuples.join(', ')}
+         on conflict on constraint deposits_identity_unique do update
+           set status = excluded.status, block_number = excluded.block_number, block_hash = excluded.block_hash,
+               confirmations = excluded.confirmations, updated_at = excluded.updated_at
+           where deposits.status = 'FAILED'
+         returning *`,
+        params,
+      );
+      out.push(...rows.map(fromSql));
+    }
+    return out;
+  }
+
+  async open(network: Network): Promise<Deposit[]> {
+    const rows = await this.sql<SqlRow>(
+      `select * from deposits where network = ? and status in ('DETECTED', 'CONFIRMING') order by block_number, log_index`,
+      [network],
+    );
+    return rows.map(fromSql);
+  }
+
+  async above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]> {
+    const rows = await this.sql<SqlRow>(
+      `select * from deposits where network = ? and block_number > ? and status = any(?::text[]) order by block_number, log_index`,
+      [network, block.toString(), pgArray(statuses)],
+    );
+    return rows.map(fromSql);
+  }
+
+  async setProgress(rows: { id: string; confirmations: number; status: DepositStatus }[], at: Date): Promise<void> {
+    if (rows.length === 0) return;
+    await this.sql(
+      `update deposits d set confirmations = u.confirmations, status = u.status, updated_at = ?
+       from unnest(?::uuid[], ?::int[], ?::text[]) as u(id, confirmations, status) where d.id = u.id`,
+      [at, pgArray(rows.map((r) => r.id)), pgArray(rows.map((r) => String(r.confirmations))), pgArray(rows.map((r) => r.status))],
+    );
+  }
+
+  async update(d: Deposit): Promise<void> {
+    await this.sql(
+      `update deposits set status = ?, confirmations = ?, block_number = ?, block_hash = ?,
+         fee_amount = ?, net_amount = ?, applied_rate_ppm = ?, applied_min_fee = ?,
+         confirmed_at = ?, swept_at = ?, updated_at = ?
+       where id = ?`,
+      [
+        d.status,
+        d.confirmations,
+        d.blockNumber.toString(),
+        d.blockHash,
+        d.fee?.feeAmount.toString() ?? null,
+        d.fee?.netAmount.toString() ?? null,
+        d.fee?.appliedRatePpm.toString() ?? null,
+        d.fee?.appliedMinFee.toString() ?? null,
+        d.confirmedAt,
+        d.sweptAt,
+        d.updatedAt,
+        d.id,
+      ],
+    );
+  }
+
+  async lockById(id: string): Promise<Deposit | null> {
+    const [row] = await this.sql<SqlRow>(`select * from deposits where id = ? for update`, [id]);
+    return row ? fromSql(row) : null;
+  }
+
+  async byIdentity(network: Network, txid: string, logIndex: number | null): Promise<Deposit | null> {
+    const [row] = await this.sql<SqlRow>(`select * from deposits where network = ? and txid = ? and log_index = ?`, [
+      network,
+      txid,
+      logIndex ?? NATIVE_LOG_INDEX,
+    ]);
+    return row ? fromSql(row) : null;
+  }
+
+  async get(workspaceId: string, networks: readonly Network[], id: string): Promise<Deposit | null> {
+    const row = await this.em.findOne(DepositEntity, { id, workspaceId, network: { $in: [...networks] } });
+    return row ? depositFromRow(row) : null;
+  }
+
+  async list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
+    const network = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
+    const result = await findPage(
+      this.em,
+      DepositEntity,
+      {
+        workspaceId,
+        network: { $in: network },
+        ...(filter.status ? { status: filter.status } : {}),
+        ...(filter.walletId ? { walletId: filter.walletId } : {}),
+        ...(filter.customerId ? { customerId: filter.customerId } : {}),
+      },
+      page,
+    );
+    return { ...result, data: result.data.map(depositFromRow) };
+  }
+
+  async countByStatus(): Promise<{ network: Network; status: DepositStatus; count: number }[]> {
+    const rows = await this.sql<{ network: Network; status: DepositStatus; count: string }>(
+      `select network, status, count(*)::text as count from deposits group by network, status`,
+      [],
+    );
+    return rows.map((r) => ({ network: r.network, status: r.status, count: Number(r.count) }));
+  }
+}

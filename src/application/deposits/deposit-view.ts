@@ -1,0 +1,47 @@
+// The deposit as the API shows it (docs/api.md#deposits) and as DEPOSIT_*
+// events carry it (the view plus deposit_id, workspace_id, wallet_id and
+// customer_id; no fee object before DEPOSIT_SWEPT).
+import type { Deposit } from '../../domain/deposits/deposit.js';
+import { Amount } from '../../domain/money/amount.js';
+
+export interface DepositView {
+  id: string;
+  wallet_id: string;
+  chain: string;
+  asset: string;
+  txid: string | null;
+  amount: string;
+  status: string;
+  confirmations: number;
+  required_confirmations: number;
+  detected_at: string;
+  confirmed_at: string | null;
+  swept_at: string | null;
+  fee_record: { fee_amount: string; net_amount: string } | null;
+}
+
+export function depositView(d: Deposit): DepositView {
+  const fmt = (units: bigint) => Amount.ofUnits(d.asset, units).toString();
+  return {
+    id: d.id,
+    wallet_id: d.walletId,
+    chain: d.network,
+    asset: d.asset,
+    txid: d.txid,
+    amount: fmt(d.amount),
+    status: d.status,
+    confirmations: d.confirmations,
+    required_confirmations: d.requiredConfirmations,
+    detected_at: d.detectedAt.toISOString(),
+    confirmed_at: d.confirmedAt?.toISOString() ?? null,
+    swept_at: d.sweptAt?.toISOString() ?? null,
+    fee_record: d.fee ? { fee_amount: fmt(d.fee.feeAmount), net_amount: fmt(d.fee.netAmount) } : null,
+  };
+}
+
+export const depositEventData = (d: Deposit) => ({
+  ...depositView(d),
+  deposit_id: d.id,
+  workspace_id: d.workspaceId,
+  customer_id: d.customerId,
+});

@@ -1,0 +1,247 @@
+// One step of a network's deposit scanner (docs/api.md#deposits-and-sweeps,
+// ADR 0021). Holding the network's lease, it reads the next range of blocks
+// up to the head, checks that they continue the blocks it stored (else a
+// reorg: back to the common ancestor), records transfers to monitored
+// addresses as DETECTED, advances confirmations to the range's last block and
+// credits the deposits that reached their threshold. Everything a step learns
+// commits in one transaction with the cursor move, which is conditional on the
+// lease and on the cursor it started from: a step is applied once or not at
+// all, whatever another scanner or a crash does.
+import { inject, injectable } from 'tsyringe';
+import { commonAncestor, monitoredKey, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
+import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
+import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
+import { Amount } from '../../domain/money/amount.js';
+import { baseChainOf, type Network } from '../../domain/money/networks.js';
+import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+import { credit, flag, publishDetected, reverse } from './settle-deposit.js';
+
+export interface ScanOptions {
+  /** Who scans (one lease holder per network). */
+  owner: string;
+  leaseSeconds: number;
+  /** Most blocks read in one step. */
+  batchBlocks: number;
+  /** Recent block hashes kept for reorg checks. */
+  keepBlocks: number;
+  /** Where the very first scan of a network starts; the head when not set. */
+  startBlock?: bigint;
+}
+
+export type ScanOutcome =
+  | { kind: 'not-leader' }
+  | { kind: 'idle'; head: bigint; next: bigint }
+  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; credited: number; flagged: number }
+  | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; reversed: number }
+  /** The node answered inconsistently (the chain moved between two reads) or the cursor moved under us: try again. */
+  | { kind: 'retry'; reason: string };
+
+class ChainMoved extends Error {}
+
+/** A transfer found by the adapter, as a deposit of the wallet it reached. */
+export function toDeposit(
+  t: ObservedTransfer,
+  monitored: MonitoredAddresses,
+  required: number,
+  tip: bigint,
+  now: Date,
+  id: string,
+): Deposit | null {
+  const wallet = monitored.lookup(t.network, monitoredKey(baseChainOf(t.network), t.to));
+  // A wallet monitors its own asset only (a native wallet native transfers only).
+  if (!wallet || wallet.asset !== t.asset) return null;
+  const amount = Amount.fromChainUnits(t.asset, t.amount).units;
+  if (amount === 0n) return null; // dust below the API precision: nothing to credit
+  return {
+    id,
+    workspaceId: wallet.workspaceId,
+    walletId: wallet.walletId,
+    customerId: wallet.customerId,
+    network: t.network,
+    asset: t.asset,
+    txid: t.txid,
+    logIndex: t.logIndex,
+    fromAddress: t.from,
+    toAddress: t.to,
+    chainAmount: t.amount,
+    amount,
+    blockNumber: t.block.number,
+    blockHash: t.block.hash,
+    status: 'DETECTED',
+    confirmations: confirmationsAt(t.block.number, tip),
+    requiredConfirmations: required,
+    fee: null,
+    detectedAt: now,
+    confirmedAt: null,
+    sweptAt: null,
+    updatedAt: now,
+  };
+}
+
+@injectable()
+export class ScanNetwork {
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
+    @inject(TOKENS.MonitoredAddresses) private readonly monitored: MonitoredAddresses,
+  ) {}
+
+  async step(port: ChainPort, opts: ScanOptions): Promise<ScanOutcome> {
+    const network = port.network;
+    const state = await this.uow.run((tx) => tx.scanState.claim(network, opts.owner, opts.leaseSeconds));
+    if (!state) return { kind: 'not-leader' };
+    const head = await port.head();
+    const next = state.nextBlock ?? opts.startBlock ?? head.number;
+    const storedBelow = state.recent.get(next - 1n);
+
+    if (next > head.number + 1n) {
+      // The node is behind what we read: a lagging node, or a chain that lost blocks.
+      const ours = state.recent.get(head.number);
+      if (ours === undefined || ours === head.hash) return { kind: 'idle', head: head.number, next };
+      return this.reorg(port, opts, state.recent, head);
+    }
+    const to = head.number < next + BigInt(opts.batchBlocks) - 1n ? head.number : next + BigInt(opts.batchBlocks) - 1n;
+    if (to < next) {
+      if (storedBelow !== undefined && storedBelow !== head.hash) return this.reorg(port, opts, state.recent, head);
+      return { kind: 'idle', head: head.number, next };
+    }
+
+    try {
+      const blocks = await port.blocks(next, to);
+      if (storedBelow !== undefined && blocks[0]!.parentHash !== storedBelow) return this.reorg(port, opts, state.recent, head);
+      for (let i = 1; i < blocks.length; i++) {
+        if (blocks[i]!.parentHash !== blocks[i - 1]!.hash) throw new ChainMoved(`block ${blocks[i]!.number} does not follow ${blocks[i - 1]!.number}`);
+      }
+      const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
+      await this.monitored.refresh(network);
+      const transfers = await port.transfers(next, to, (key) => this.monitored.lookup(network, key) !== undefined);
+      for (const t of transfers) {
+        if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMoved(`transfer ${t.txid} is in another block ${t.block.number}`);
+      }
+      return await this.apply(network, opts, state.nextBlock, to, head.number, blocks, transfers);
+    } catch (err) {
+      if (err instanceof ChainMoved) return { kind: 'retry', reason: err.message };
+      throw err;
+    }
+  }
+
+  private async apply(
+    network: Network,
+    opts: ScanOptions,
+    expectedNext: bigint | null,
+    to: bigint,
+    head: bigint,
+    blocks: BlockRef[],
+    transfers: ObservedTransfer[],
+  ): Promise<ScanOutcome> {
+    const now = this.clock.now();
+    const required = (await this.networks.get(network)).requiredConfirmations;
+    const fresh = transfers
+      .map((t) => toDeposit(t, this.monitored, required, to, now, this.random.uuid()))
+      .filter((d): d is Deposit => d !== null);
+    return this.uow.run(async (tx) => {
+      if (!(await tx.scanState.advance(network, opts.owner, expectedNext, to + 1n, blocks, opts.keepBlocks))) {
+        throw new LeaseLost();
+      }
+      const recorded = await tx.deposits.record(fresh);
+      for (const d of recorded) await publishDetected(tx, d);
+      const progress = await this.progress(tx, network, to, now);
+      return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, ...progress };
+    }).catch((err: unknown) => {
+      if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease or the cursor moved' };
+      throw err;
+    });
+  }
+
+  /** Confirmations of the open deposits at `tip`, the last block read; credit (or flag) those at their threshold. */
+  private async progress(tx: TxContext, network: Network, tip: bigint, now: Date): Promise<{ credited: number; flagged: number }> {
+    let credited = 0;
+    let flagged = 0;
+    const moved: { id: string; confirmations: number; status: Deposit['status'] }[] = [];
+    for (const d of await tx.deposits.open(network)) {
+      const { next, credit: reached } = atHead(d, tip);
+      if (!reached) {
+        if (next.confirmations !== d.confirmations || next.status !== d.status) moved.push({ id: d.id, confirmations: next.confirmations, status: next.status });
+        continue;
+      }
+      const confirmed: Deposit = { ...d, confirmations: next.confirmations };
+      if (await tx.screening.isDenied(baseChainOf(network), d.fromAddress)) {
+        await flag(tx, confirmed, now);
+        flagged++;
+      } else {
+        await credit(tx, confirmed, now, this.random);
+        credited++;
+      }
+    }
+    await tx.deposits.setProgress(moved, now);
+    return { credited, flagged };
+  }
+
+  /**
+   * The stored chain and the node disagree: find the highest stored block the
+   * node still has, re-check every deposit above it (kept when its transfer
+   * is in the node's chain again, else FAILED, a credit reversed), and move
+   * the cursor back to just above the ancestor.
+   */
+  private async reorg(port: ChainPort, opts: ScanOptions, stored: Map<bigint, string>, head: BlockRef): Promise<ScanOutcome> {
+    const network = port.network;
+    const nodeHashes = new Map<bigint, string>();
+    const heights = [...stored.keys()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+    let ancestor: bigint | null = null;
+    for (const h of heights) {
+      if (h > head.number) continue;
+      const b = await port.blockByNumber(h);
+      if (b) nodeHashes.set(h, b.hash);
+      if (b?.hash === stored.get(h)) {
+        ancestor = commonAncestor(stored, nodeHashes);
+        break;
+      }
+    }
+    // Deeper than the stored window: go back to below the oldest stored block.
+    if (ancestor === null) ancestor = (heights[heights.length - 1] ?? head.number) - 1n;
+
+    const now = this.clock.now();
+    const affected = await this.uow.run((tx) => tx.deposits.above(network, ancestor, REORG_CHECKED_STATUSES));
+    const isOurs = (key: string) => this.monitored.lookup(network, key) !== undefined;
+    const found = new Map<string, ObservedTransfer>();
+    for (const txid of new Set(affected.map((d) => d.txid))) {
+      for (const t of await port.transfersOf(txid, isOurs)) {
+        if (t.block.number <= head.number) found.set(`${t.txid}:${t.logIndex ?? 'native'}`, t);
+      }
+    }
+    let failed = 0;
+    let kept = 0;
+    let reversed = 0;
+    const outcome = await this.uow
+      .run(async (tx) => {
+        if (!(await tx.scanState.rewind(network, opts.owner, ancestor + 1n))) throw new LeaseLost();
+        for (const d of affected) {
+          const t = found.get(`${d.txid}:${d.logIndex ?? 'native'}`);
+          if (t) {
+            kept++;
+            // Re-included: the same deposit, in its new block (open ones count their confirmations again).
+            const moved = afterReorg(d, t.block.number);
+            await tx.deposits.update({ ...d, ...moved, blockHash: t.block.hash, updatedAt: now });
+          } else if (d.status === 'CONFIRMED') {
+            await reverse(tx, d, now, this.random);
+            reversed++;
+            failed++;
+          } else {
+            await tx.deposits.update({ ...d, status: 'FAILED', updatedAt: now });
+            failed++;
+          }
+        }
+        return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, reversed };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease moved during a reorg' };
+        throw err;
+      });
+    return outcome;
+  }
+}
+
+class LeaseLost extends Error {}

@@ -1,0 +1,85 @@
+// The money side of a deposit's lifecycle, shared by the scanner and the
+// operator's commands: crediting at CONFIRMED (fee from the engine, one
+// balanced entry, DEPOSIT_CONFIRMED), flagging, rejecting, and reversing a
+// credit that a deep reorg took away (ADR 0021). All inside the caller's
+// unit of work.
+import { depositFee, type Deposit } from '../../domain/deposits/deposit.js';
+import { charge } from '../../domain/fees/fee-engine.js';
+import { creditDeposit, reverseDepositCredit } from '../../domain/ledger/entries.js';
+import { Amount } from '../../domain/money/amount.js';
+import { sideOf } from '../../domain/money/networks.js';
+import type { RandomSource, TxContext } from '../../domain/ports.js';
+import { loadFeeContext } from '../fees/fee-context.js';
+import { depositEventData } from './deposit-view.js';
+
+const publish = (tx: TxContext, d: Deposit, event: 'DEPOSIT_DETECTED' | 'DEPOSIT_CONFIRMED' | 'DEPOSIT_FLAGGED' | 'DEPOSIT_REJECTED') =>
+  tx.events.publish({ workspaceId: d.workspaceId, side: sideOf(d.network), event, data: depositEventData(d) });
+
+export const publishDetected = (tx: TxContext, d: Deposit) => publish(tx, d, 'DEPOSIT_DETECTED');
+
+/** CONFIRMED: the net goes to the workspace's available balance, the fee to revenue. */
+export async function credit(tx: TxContext, d: Deposit, now: Date, random: RandomSource): Promise<Deposit> {
+  const gross = Amount.ofUnits(d.asset, d.amount);
+  const ctx = await loadFeeContext(tx, d.workspaceId, sideOf(d.network), now);
+  const c = charge('deposit', gross, ctx);
+  const fee = depositFee({ fee: c.fee.units, appliedRatePpm: c.appliedRatePpm, minFee: c.minFee?.units ?? 0n }, d.amount);
+  await tx.ledger.post(
+    creditDeposit({
+      id: random.uuid(),
+      network: d.network,
+      at: now,
+      depositId: d.id,
+      workspaceId: d.workspaceId,
+      gross,
+      fee: Amount.ofUnits(d.asset, fee.feeAmount),
+    }),
+  );
+  const next: Deposit = { ...d, status: 'CONFIRMED', fee, confirmedAt: now, updatedAt: now };
+  await tx.deposits.update(next);
+  await publish(tx, next, 'DEPOSIT_CONFIRMED');
+  return next;
+}
+
+/** FLAGGED: the sender is on the operator's deny list; nothing is credited until an operator releases it. */
+export async function flag(tx: TxContext, d: Deposit, now: Date): Promise<Deposit> {
+  const next: Deposit = { ...d, status: 'FLAGGED', updatedAt: now };
+  await tx.deposits.update(next);
+  await publish(tx, next, 'DEPOSIT_FLAGGED');
+  return next;
+}
+
+/** REJECTED by the operator: never credited. */
+export async function reject(tx: TxContext, d: Deposit, now: Date): Promise<Deposit> {
+  const next: Deposit = { ...d, status: 'REJECTED', updatedAt: now };
+  await tx.deposits.update(next);
+  await publish(tx, next, 'DEPOSIT_REJECTED');
+  return next;
+}
+
+/**
+ * A credited deposit whose transfer is gone after a reorg deeper than its
+ * confirmations: FAILED, and the credit reversed by a new entry. What the
+ * workspace has available is taken back; the rest becomes its receivable.
+ */
+export async function reverse(tx: TxContext, d: Deposit, now: Date, random: RandomSource): Promise<Deposit> {
+  const net = d.fee?.netAmount ?? d.amount;
+  const feeUnits = d.fee?.feeAmount ?? 0n;
+  const [balance] = await tx.ledger.balances(d.workspaceId, [d.network], { network: d.network, asset: d.asset });
+  const available = balance ? balance.available : 0n;
+  const fromAvailable = available < net ? available : net;
+  await tx.ledger.post(
+    reverseDepositCredit({
+      id: random.uuid(),
+      network: d.network,
+      at: now,
+      depositId: d.id,
+      workspaceId: d.workspaceId,
+      gross: Amount.ofUnits(d.asset, d.amount),
+      fee: Amount.ofUnits(d.asset, feeUnits),
+      fromAvailable: Amount.ofUnits(d.asset, fromAvailable),
+    }),
+  );
+  const next: Deposit = { ...d, status: 'FAILED', updatedAt: now };
+  await tx.deposits.update(next);
+  return next;
+}

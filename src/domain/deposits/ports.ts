@@ -1,0 +1,94 @@
+// What the deposit use cases need from storage: deposits, the scanner's
+// cursor and recent block hashes per network, the operator's screening list
+// and the set of monitored addresses.
+import type { BlockRef } from '../chains/chain-port.js';
+import type { Asset, BaseChain, Network } from '../money/networks.js';
+import type { Page, PageRequest } from '../pagination.js';
+import type { Deposit, DepositStatus } from './deposit.js';
+
+export interface DepositFilter {
+  status?: DepositStatus;
+  network?: Network;
+  walletId?: string;
+  customerId?: string;
+}
+
+export interface DepositRepo {
+  /**
+   * Records newly seen deposits, one per identity (network, txid, log index):
+   * returns the ones that were new. A FAILED deposit seen again (its transfer
+   * re-included later) is reopened with its id and returned as well.
+   */
+  record(deposits: Deposit[]): Promise<Deposit[]>;
+  /** DETECTED and CONFIRMING deposits of the network, oldest block first. */
+  open(network: Network): Promise<Deposit[]>;
+  /** Deposits of the network in blocks above `block` with one of these statuses (after a reorg). */
+  above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]>;
+  /** Confirmations and status of many deposits at once (the scanner's step; no credit involved). */
+  setProgress(rows: { id: string; confirmations: number; status: DepositStatus }[], at: Date): Promise<void>;
+  /** Writes a deposit's changed status, confirmations, block, fee and times. */
+  update(deposit: Deposit): Promise<void>;
+  /** For update: the deposit by id whatever its workspace (operator commands), locked until commit. */
+  lockById(id: string): Promise<Deposit | null>;
+  /** The deposit with this identity, if any. */
+  byIdentity(network: Network, txid: string, logIndex: number | null): Promise<Deposit | null>;
+  get(workspaceId: string, networks: readonly Network[], id: string): Promise<Deposit | null>;
+  list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>>;
+  /** How many deposits of the network are in each status (metrics). */
+  countByStatus(): Promise<{ network: Network; status: DepositStatus; count: number }[]>;
+}
+
+/** The scanner's position per network, held by one chain-worker at a time. */
+export interface ScanState {
+  /** The next block to read; null before the first scan. */
+  nextBlock: bigint | null;
+  /** Hashes of the recent blocks read, by height. */
+  recent: Map<bigint, string>;
+}
+
+export interface ScanStateRepo {
+  /**
+   * Takes or renews the scanner's lease on the network for `owner` (one
+   * active scanner per network); null when another scanner holds it.
+   */
+  claim(network: Network, owner: string, leaseSeconds: number): Promise<ScanState | null>;
+  /**
+   * Moves the cursor from `expectedNext` to `next` and stores `blocks`,
+   * keeping the `keep` most recent; false (nothing written) when the lease
+   * was lost or another scanner moved the cursor meanwhile.
+   */
+  advance(network: Network, owner: string, expectedNext: bigint | null, next: bigint, blocks: BlockRef[], keep: number): Promise<boolean>;
+  /** After a reorg: the cursor goes back to `next` and the stored blocks from there on are dropped. */
+  rewind(network: Network, owner: string, next: bigint): Promise<boolean>;
+  /** Lets the lease go (a clean shutdown), so another chain-worker takes over at once. */
+  release(network: Network, owner: string): Promise<void>;
+}
+
+/** The operator's deny list of sender addresses (screening). */
+export interface ScreeningRepo {
+  deny(chain: BaseChain, address: string, at: Date): Promise<boolean>;
+  allow(chain: BaseChain, address: string): Promise<boolean>;
+  /** Whether `address` (canonical form) of `chain` is denied. */
+  isDenied(chain: BaseChain, address: string): Promise<boolean>;
+}
+
+/** A monitored deposit address and whose it is. */
+export interface MonitoredWallet {
+  walletId: string;
+  workspaceId: string;
+  customerId: string | null;
+  asset: Asset;
+  address: string;
+}
+
+/**
+ * The monitored addresses of one network, in memory: `lookup` is what the
+ * chain adapters call for every transfer they read, so it must be O(1).
+ * `refresh` adds the wallets created since the last refresh (never misses one
+ * committed late: the adapter reads back with an overlap).
+ */
+export interface MonitoredAddresses {
+  refresh(network: Network): Promise<void>;
+  lookup(network: Network, key: string): MonitoredWallet | undefined;
+  size(network: Network): number;
+}

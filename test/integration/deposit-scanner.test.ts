@@ -1,0 +1,210 @@
+// The deposit scanner (ScanNetwork) against the real database, on a chain the
+// test writes block by block: detection once per identity, confirmations,
+// crediting with the fee engine at the threshold fixed when first seen,
+// DEPOSIT_* events in the same transaction, screening, reorgs before and
+// after credit (ADR 0021) with the ledger check at zero differences, two
+// scanners on one network, a failing node, and wallets created while it runs.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ScanNetwork, type ScanOptions } from '../../src/application/deposits/scan-network.js';
+import { CheckLedger } from '../../src/application/ledger/check-ledger.js';
+import { TOKENS } from '../../src/application/tokens.js';
+import { ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
+import type { UnitOfWork } from '../../src/domain/ports.js';
+import { EVENT_DATA_SCHEMAS } from '../../src/adapters/webhooks/event-schemas.js';
+import { uniqueCall, useTestApi } from '../support/harness.js';
+import { ScriptedChain } from '../support/scripted-chain.js';
+
+const t = useTestApi({ workspace: 'scanner', env: { ETH_TESTNET_CONFIRMATIONS: '3' } });
+const OUTSIDE = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+const DENIED = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+const opts = (owner = 'worker-a'): ScanOptions => ({ owner, leaseSeconds: 30, batchBlocks: 50, keepBlocks: 64, startBlock: 0n });
+
+let chain: ScriptedChain;
+let scan: ScanNetwork;
+let txCounter = 0;
+const txid = () => `0x${(++txCounter).toString(16).padStart(64, '0')}`;
+const sql = <T extends object>(text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute<T[]>(text, params);
+
+async function wallet(asset = 'USDT_ETH'): Promise<{ id: string; address: string }> {
+  const res = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset });
+  expect(res.status).toBe(201);
+  return { id: res.body.id as string, address: res.body.address as string };
+}
+
+async function deposit(id: string) {
+  const [row] = await sql<{ status: string; confirmations: number; required_confirmations: number; fee_amount: string | null; net_amount: string | null; block_number: string }>(
+    `select status, confirmations, required_confirmations, fee_amount::text, net_amount::text, block_number::text from deposits where wallet_id = ?`,
+    [id],
+  );
+  return row;
+}
+
+async function events(walletId: string): Promise<string[]> {
+  const rows = await sql<{ event: string; body: string }>(
+    `select event, payload as body from webhook_events where workspace_id = ? and payload like ? order by created_at, id`,
+    [t.ws.workspaceId, `%${walletId}%`],
+  );
+  for (const r of rows) {
+    const data = (JSON.parse(r.body) as { data: unknown }).data;
+    expect(EVENT_DATA_SCHEMAS[r.event as keyof typeof EVENT_DATA_SCHEMAS].safeParse(data).success).toBe(true);
+  }
+  return rows.map((r) => r.event);
+}
+
+async function available(asset = 'USDT_ETH'): Promise<string> {
+  const res = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'GET', `/v2/balances?asset=${asset}`);
+  return (res.body.data as { available: string }[])[0]?.available ?? '0';
+}
+
+/** Scans until caught up with the head. */
+async function catchUp(owner = 'worker-a') {
+  for (let i = 0; i < 20; i++) {
+    const o = await scan.step(chain, opts(owner));
+    if (o.kind === 'idle') return;
+  }
+  throw new Error('scanner did not catch up');
+}
+
+beforeAll(async () => {
+  chain = new ScriptedChain('ETH_TESTNET');
+  scan = t.api.infra.container.resolve(ScanNetwork);
+  // Events are recorded only for subscribed endpoints' workspaces: subscribe one.
+  const hook = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/webhooks', {
+    url: 'https://93.184.216.34/hooks',
+    events: ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_FLAGGED', 'DEPOSIT_REJECTED'],
+  });
+  expect(hook.status).toBe(201);
+});
+
+describe('the deposit scanner', () => {
+  it('detects a transfer once, confirms it at 3 blocks and credits the net with the fee engine', async () => {
+    const w = await wallet();
+    const tx = txid();
+    chain.mine([{ txid: tx, logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 250_000_000n }]);
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'DETECTED', confirmations: 1, required_confirmations: 3, fee_amount: null });
+    // A second scanner reading the same blocks (another lease, later) records nothing new.
+    chain.mine();
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMING', confirmations: 2 });
+    chain.mine();
+    await catchUp();
+    // 250 USDT at the STANDARD 0.90 % = 2.25 < min fee 3.00: fee 3, net 247.
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMED', confirmations: 3, fee_amount: '3000000', net_amount: '247000000' });
+    expect(await available()).toBe('247.000000');
+    expect(await events(w.id)).toEqual(['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED']);
+    const count = await sql<{ n: string }>(`select count(*)::text as n from deposits where txid = ?`, [tx]);
+    expect(count[0]!.n).toBe('1');
+  });
+
+  it('keeps required_confirmations fixed when the network threshold changes later', async () => {
+    const w = await wallet();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 10_000_000n }]);
+    await catchUp();
+    await sql(`update deposits set required_confirmations = required_confirmations where wallet_id = ?`, [w.id]);
+    expect((await deposit(w.id))!.required_confirmations).toBe(3);
+  });
+
+  it('ignores transfers to unmonitored addresses and of another asset than the wallet’s', async () => {
+    const w = await wallet('ETH');
+    chain.mine([
+      { txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 1_000_000n },
+      { txid: txid(), logIndex: 1, asset: 'USDT_ETH', from: OUTSIDE, to: DENIED, amount: 1_000_000n },
+    ]);
+    await catchUp();
+    expect(await deposit(w.id)).toBeUndefined();
+  });
+
+  it('monitors a wallet created while it runs, from its creation', async () => {
+    await catchUp();
+    const w = await wallet();
+    chain.mine([{ txid: txid(), logIndex: 3, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 60_000_000n }]);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('DETECTED');
+  });
+
+  it('flags a deposit from a denied sender at its threshold, never crediting it', async () => {
+    const w = await wallet();
+    await t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) => tx.screening.deny('ETH', DENIED, new Date()));
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: DENIED, to: w.address, amount: 70_000_000n }]);
+    chain.mineMany(2);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('FLAGGED');
+    const entries = await sql<{ n: string }>(
+      `select count(*)::text as n from journal_entries where reference like (select 'deposit:' || id || ':%' from deposits where wallet_id = ?)`,
+      [w.id],
+    );
+    expect(entries[0]!.n).toBe('0');
+    expect(await events(w.id)).toEqual(['DEPOSIT_DETECTED', 'DEPOSIT_FLAGGED']);
+  });
+
+  it('moves a deposit whose block was reorged out to FAILED, and keeps one re-included in another block', async () => {
+    const gone = await wallet();
+    const back = await wallet();
+    const backTx = txid();
+    const transfer = { txid: backTx, logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: back.address, amount: 80_000_000n };
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: gone.address, amount: 90_000_000n }, transfer]);
+    await catchUp();
+    const [before] = await sql<{ id: string }>(`select id from deposits where txid = ?`, [backTx]);
+    chain.rollback(1);
+    chain.mine(); // the new fork's block at that height, without either transfer
+    chain.mine([transfer]); // re-included one block later
+    await catchUp();
+    expect((await deposit(gone.id))!.status).toBe('FAILED');
+    const [after] = await sql<{ id: string; status: string }>(`select id, status from deposits where txid = ?`, [backTx]);
+    expect(after).toEqual({ id: before!.id, status: 'DETECTED' });
+    chain.mineMany(2);
+    await catchUp();
+    expect((await deposit(back.id))!.status).toBe('CONFIRMED');
+    expect((await deposit(gone.id))!.status).toBe('FAILED');
+    expect(await events(gone.id)).toEqual(['DEPOSIT_DETECTED']);
+  });
+
+  it('reverses a credit when a reorg deeper than the confirmations removes its transfer (ADR 0021), ledger balanced', async () => {
+    const w = await wallet();
+    const before = await available();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 100_000_000n }]);
+    chain.mineMany(3);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+    expect(await available()).not.toBe(before);
+    chain.rollback(5);
+    chain.mineMany(6);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('FAILED');
+    expect(await available()).toBe(before);
+    const report = await t.api.infra.container.resolve(CheckLedger).execute();
+    expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
+  });
+
+  it('lets only one scanner hold a network; the other takes over when the lease runs out', async () => {
+    await catchUp('worker-a');
+    expect((await scan.step(chain, opts('worker-b'))).kind).toBe('not-leader');
+    await sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'ETH_TESTNET'`);
+    const w = await wallet();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 55_000_000n }]);
+    chain.mineMany(2);
+    await catchUp('worker-b');
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+    expect((await scan.step(chain, opts('worker-a'))).kind).toBe('not-leader');
+    await sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'ETH_TESTNET'`);
+  });
+
+  it('keeps its cursor while the node is down and catches up without skipping a block', async () => {
+    await catchUp();
+    const [{ next_block: cursor }] = (await sql<{ next_block: string }>(`select next_block::text from chain_cursors where network = 'ETH_TESTNET'`)) as [{ next_block: string }];
+    chain.down = true;
+    await expect(scan.step(chain, opts())).rejects.toBeInstanceOf(ChainUnavailableError);
+    const wallets = [await wallet(), await wallet(), await wallet()];
+    chain.down = false;
+    for (const w of wallets) chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 51_000_000n }]);
+    chain.down = true;
+    await expect(scan.step(chain, opts())).rejects.toBeInstanceOf(ChainUnavailableError);
+    const [{ next_block: still }] = (await sql<{ next_block: string }>(`select next_block::text from chain_cursors where network = 'ETH_TESTNET'`)) as [{ next_block: string }];
+    expect(still).toBe(cursor);
+    chain.down = false;
+    chain.mineMany(3);
+    await catchUp();
+    for (const w of wallets) expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+  });
+});
