@@ -50,6 +50,9 @@ const schema = z.object({
   WEBHOOK_TICK_MS: z.coerce.number().int().min(50).max(60000).default(5000),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(10000).default(200),
   WEBHOOK_LEASE_SECONDS: z.coerce.number().int().min(15).max(3600).default(30),
+  SCAN_POLL_MS: z.coerce.number().int().min(20).max(60000).optional(),
+  SCAN_BATCH_BLOCKS: z.coerce.number().int().min(1).max(5000).default(100),
+  SCAN_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).max(320).default('Wallet service <no-reply@wallet-service.local>'),
   TRUST_PROXY: z
@@ -95,6 +98,21 @@ export interface Config {
    * receiver time-out).
    */
   webhookDispatch: { concurrency: number; perEndpoint: number; tickMs: number; pollMs: number; leaseSeconds: number };
+  /**
+   * The deposit scanners (docs/operations.md#deposits): how often a caught-up
+   * scanner asks for the head (200 ms in the sandbox, 1 s in production), most
+   * blocks per step, the lease of a network's scanner, how many recent block
+   * hashes are kept for reorg checks, the worst pause while a node fails, and
+   * where each network's very first scan starts (the head when not set).
+   */
+  scanner: {
+    pollMs: number;
+    batchBlocks: number;
+    leaseSeconds: number;
+    keepBlocks: number;
+    maxBackoffMs: number;
+    startBlocks: Partial<Record<Network, bigint>>;
+  };
   /** Operator notices: over SMTP when SMTP_URL is set, else written as files under DATA_DIR/mail outside production. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Buckets of failed authentications per source address (and ten times that per key id). */
@@ -179,6 +197,19 @@ function networkSettings(env: NodeJS.ProcessEnv, production: boolean): NetworkSe
   });
 }
 
+/** <NETWORK>_START_BLOCK: where a network's very first scan starts. */
+function startBlocks(env: NodeJS.ProcessEnv): Partial<Record<Network, bigint>> {
+  const out: Partial<Record<Network, bigint>> = {};
+  for (const network of NETWORKS) {
+    const name = `${network}_START_BLOCK`;
+    const v = env[name];
+    if (v === undefined) continue;
+    if (!/^\d{1,15}$/.test(v)) throw new ConfigError(`${name}: must be a block number`);
+    out[network] = BigInt(v);
+  }
+  return out;
+}
+
 export interface ParseOptions {
   /** False for tools that never touch secrets (migrations): production then needs only DATABASE_URL. */
   requireSecrets?: boolean;
@@ -244,6 +275,14 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       tickMs: c.WEBHOOK_TICK_MS,
       pollMs: c.WEBHOOK_POLL_MS,
       leaseSeconds: c.WEBHOOK_LEASE_SECONDS,
+    },
+    scanner: {
+      pollMs: c.SCAN_POLL_MS ?? (production ? 1000 : 200),
+      batchBlocks: c.SCAN_BATCH_BLOCKS,
+      leaseSeconds: c.SCAN_LEASE_SECONDS,
+      keepBlocks: 64,
+      maxBackoffMs: 30_000,
+      startBlocks: startBlocks(env),
     },
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },

@@ -6,6 +6,7 @@
 // would not know.
 import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
+import { DEPOSIT_COMMANDS } from '../adapters/cli/deposit-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
@@ -17,7 +18,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
@@ -60,7 +61,7 @@ try {
   if (err instanceof StartupError) failBeforeRunning('DATABASE_ERROR', `Startup error: ${err.message}`);
   failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
-const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t) }, io).finally(async () => {
+const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t), boss: infra.boss }, io).finally(async () => {
   await infra.close();
   await db.stop();
 });

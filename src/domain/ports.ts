@@ -90,6 +90,8 @@ export interface WalletRepo {
   /** ARCHIVED wallets are left out unless the filter asks for that status. */
   list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>>;
   setStatus(id: string, status: Wallet['status']): Promise<void>;
+  /** The wallets of the network at these canonical addresses, whatever their workspace (the deposit scanner). */
+  byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]>;
 }
 
 /** Operator switch of networks for new wallets and withdrawals (never for monitoring). */
@@ -260,4 +262,6 @@ export interface SignerPort {
 export interface AddressCodec {
   /** The canonical form of `address` on `chain`, or null when it is not a valid address there. */
   normalize(chain: BaseChain, address: string): string | null;
+  /** Like normalize, but hex in any case is accepted and checksummed (lookups, never a withdrawal destination). */
+  canonicalize(chain: BaseChain, address: string): string | null;
 }

@@ -287,6 +287,9 @@ export class InMemoryWalletRepo implements WalletRepo {
     const w = this.store.wallets.get(id);
     if (w) this.store.wallets.set(id, { ...w, status });
   }
+  async byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]> {
+    return [...this.store.wallets.values()].filter((w) => w.network === network && addresses.includes(w.address)).map((w) => ({ ...w }));
+  }
 }
 
 /** The ledger's rules in memory: balanced entries, unique references, no negative AVAILABLE or LOCKED. */

@@ -52,6 +52,11 @@ export class ScriptedChain implements ChainPort {
     for (let i = 0; i < n; i++) this.mine();
   }
 
+  /** Adds a transfer to a block already mined (what a node that skipped it at first would later show). */
+  addToBlock(number: bigint, transfer: ScriptedTransfer): void {
+    this.held[Number(number)]!.transfers.push(transfer);
+  }
+
   /** Drops the top `depth` blocks (a new fork starts there); returns their transfers. */
   rollback(depth: number): ScriptedTransfer[] {
     this.fork++;

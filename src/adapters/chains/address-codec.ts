@@ -75,4 +75,10 @@ export class ChainAddressCodec implements AddressCodec {
         return null;
     }
   }
+
+  canonicalize(chain: BaseChain, address: string): string | null {
+    if (typeof address !== 'string') return null;
+    if (chain === 'TRON') return normalizeTron(address);
+    return EVM_HEX.test(address) ? checksumAddress(address.toLowerCase() as `0x${string}`) : null;
+  }
 }

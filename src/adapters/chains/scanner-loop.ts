@@ -7,9 +7,12 @@
 import type { Logger } from 'pino';
 import { ChainUnavailableError, type ChainPort } from '../../domain/chains/chain-port.js';
 import type { ScanNetwork, ScanOptions, ScanOutcome } from '../../application/deposits/scan-network.js';
+import type { Network } from '../../domain/money/networks.js';
 import type { ScannerMetrics } from '../metrics/metrics.js';
 
-export interface ScannerLoopOptions extends ScanOptions {
+export interface ScannerLoopOptions extends Omit<ScanOptions, 'startBlock'> {
+  /** Where each network's very first scan starts (the head when not set). */
+  startBlocks: Partial<Record<Network, bigint>>;
   pollMs: number;
   /** Most time between two attempts while the node fails. */
   maxBackoffMs: number;
@@ -64,7 +67,7 @@ export class ScannerLoop {
       let outcome: ScanOutcome;
       const started = performance.now();
       try {
-        outcome = await this.scan.step(port, this.opts);
+        outcome = await this.scan.step(port, { ...this.opts, startBlock: this.opts.startBlocks[network] });
         if (failures > 0) log.info({ failures }, 'the node answers again; scanning resumes from the cursor');
         failures = 0;
       } catch (err) {

@@ -1,11 +1,14 @@
 // The shape of an operator command. Each module under adapters/cli exports a
 // list of these; the ops entrypoint only collects them, so adding a command
 // never touches the existing ones.
+import type PgBoss from 'pg-boss';
 import type { InjectionToken } from 'tsyringe';
 import { z } from 'zod';
 
 export interface OpsContext {
   resolve: <T>(token: InjectionToken<T>) => T;
+  /** The job queue, for commands whose work runs in another process (deposit rescan). */
+  boss?: PgBoss;
 }
 
 export interface OpsCommand<S extends z.ZodType = z.ZodType> {

@@ -15,7 +15,8 @@ export interface JobContext<N extends JobName> {
   data: JobPayloads[N];
 }
 
-export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void>;
+/** A handler may return an object: pg-boss keeps it as the job's output (ops deposit rescan reads it). */
+export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void | Record<string, unknown>>;
 
 export function createBoss(databaseUrl: string, opts: { supervise?: boolean; schedule?: boolean } = {}): PgBoss {
   return new PgBoss({
@@ -75,14 +76,16 @@ export async function workOn<N extends JobName>(
   opts: { onDone?: (name: N, ok: boolean) => void } = {},
 ): Promise<string> {
   return boss.work<JobPayloads[N]>(name, { batchSize: 1, pollingIntervalSeconds: 1 }, async (jobs) => {
+    let output: void | Record<string, unknown> = undefined;
     for (const job of jobs) {
       try {
-        await handler({ id: job.id, name, data: parseJobPayload(name, job.data) });
+        output = await handler({ id: job.id, name, data: parseJobPayload(name, job.data) });
         opts.onDone?.(name, true);
       } catch (err) {
         opts.onDone?.(name, false);
         throw err;
       }
     }
+    return output;
   });
 }

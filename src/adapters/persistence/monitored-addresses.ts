@@ -1,30 +1,22 @@
 // The monitored addresses of each network, held in memory by the
-// chain-worker (MonitoredAddresses): a Map from the address key to its
-// wallet, so matching a transfer is one hash lookup however many wallets
-// exist. The first refresh loads every wallet of the network (ARCHIVED ones
-// too: they stay monitored) in pages; later refreshes read the wallets created
-// since the last one, with an overlap, so a wallet whose transaction committed
-// after a later one started is still picked up.
+// chain-worker (MonitoredAddresses): a Set of address keys, so matching a
+// transfer is one hash lookup however many wallets exist, and whose an
+// address is stays in the database (read only for the few that match). The
+// first refresh loads every wallet of the network (ARCHIVED ones too: they
+// stay monitored) in pages; later refreshes read the wallets created since
+// the newest one seen, with an overlap, so a wallet whose transaction
+// committed after a later one's is still picked up.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { monitoredKey } from '../../domain/chains/chain-port.js';
-import type { MonitoredAddresses, MonitoredWallet } from '../../domain/deposits/ports.js';
-import { baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
+import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
+import { baseChainOf, type Network } from '../../domain/money/networks.js';
 
-/** How far back each refresh looks beyond the newest wallet it saw (longer than any wallet-creating transaction). */
-const OVERLAP_MS = 5 * 60 * 1000;
+/** How far back each refresh looks before the newest wallet it saw (longer than any wallet-creating transaction). */
+const OVERLAP_MS = 60_000;
 const PAGE = 50_000;
 
-interface Row {
-  id: string;
-  workspace_id: string;
-  customer_id: string | null;
-  asset: string;
-  address: string;
-  created_at: Date;
-}
-
 interface NetworkIndex {
-  byKey: Map<string, MonitoredWallet>;
+  keys: Set<string>;
   /** The newest created_at seen; null before the first load. */
   newest: Date | null;
 }
@@ -37,7 +29,7 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
   private index(network: Network): NetworkIndex {
     let i = this.indexes.get(network);
     if (!i) {
-      i = { byKey: new Map(), newest: null };
+      i = { keys: new Set(), newest: null };
       this.indexes.set(network, i);
     }
     return i;
@@ -47,38 +39,31 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
     const idx = this.index(network);
     const conn = this.orm.em.fork().getConnection();
     const since = idx.newest ? new Date(idx.newest.getTime() - OVERLAP_MS) : new Date(0);
-    let after: { at: Date; id: string } | null = null;
+    const chain = baseChainOf(network);
+    let after: { at: Date; address: string } | null = null;
     for (;;) {
-      const rows: Row[] = await conn.execute<Row[]>(
-        `select id, workspace_id, customer_id, asset, address, created_at from wallets
-         where network = ? and created_at >= ? ${after ? 'and (created_at, id) > (?, ?)' : ''}
-         order by created_at, id limit ${PAGE}`,
-        after ? [network, since, after.at, after.id] : [network, since],
+      const rows: { address: string; created_at: Date }[] = await conn.execute(
+        `select address, created_at from wallets
+         where network = ? and created_at >= ? ${after ? 'and (created_at, address) > (?, ?)' : ''}
+         order by created_at, address limit ${PAGE}`,
+        after ? [network, since, after.at, after.address] : [network, since],
       );
-      const chain = baseChainOf(network);
-      for (const r of rows) {
-        idx.byKey.set(monitoredKey(chain, r.address), {
-          walletId: r.id,
-          workspaceId: r.workspace_id,
-          customerId: r.customer_id,
-          asset: r.asset as Asset,
-          address: r.address,
-        });
-        const at = new Date(r.created_at);
+      for (const r of rows) idx.keys.add(monitoredKey(chain, r.address));
+      const last = rows[rows.length - 1];
+      if (last) {
+        const at = new Date(last.created_at);
         if (!idx.newest || at > idx.newest) idx.newest = at;
       }
       if (rows.length < PAGE) break;
-      const last = rows[rows.length - 1]!;
-      after = { at: new Date(last.created_at), id: last.id };
+      after = { at: new Date(last!.created_at), address: last!.address };
     }
-    if (!idx.newest) idx.newest = new Date(0);
   }
 
-  lookup(network: Network, key: string): MonitoredWallet | undefined {
-    return this.indexes.get(network)?.byKey.get(key);
+  has(network: Network, key: string): boolean {
+    return this.indexes.get(network)?.keys.has(key) ?? false;
   }
 
   size(network: Network): number {
-    return this.indexes.get(network)?.byKey.size ?? 0;
+    return this.indexes.get(network)?.keys.size ?? 0;
   }
 }

@@ -34,6 +34,11 @@ export class MikroWalletRepo implements WalletRepo {
     );
   }
 
+  byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]> {
+    if (addresses.length === 0) return Promise.resolve([]);
+    return this.em.find(WalletEntity, { network, address: { $in: [...new Set(addresses)] } });
+  }
+
   async setStatus(id: string, status: Wallet['status']): Promise<void> {
     await this.em.nativeUpdate(WalletEntity, { id }, { status });
   }

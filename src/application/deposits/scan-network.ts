@@ -8,11 +8,12 @@
 // lease and on the cursor it started from: a step is applied once or not at
 // all, whatever another scanner or a crash does.
 import { inject, injectable } from 'tsyringe';
-import { commonAncestor, monitoredKey, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
+import { commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
 import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
 import { Amount } from '../../domain/money/amount.js';
 import { baseChainOf, type Network } from '../../domain/money/networks.js';
+import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
 import { credit, flag, publishDetected, reverse } from './settle-deposit.js';
@@ -39,16 +40,24 @@ export type ScanOutcome =
 
 class ChainMoved extends Error {}
 
-/** A transfer found by the adapter, as a deposit of the wallet it reached. */
-export function toDeposit(
-  t: ObservedTransfer,
-  monitored: MonitoredAddresses,
+/** The deposits of these transfers, for the wallets they reached (read in the caller's transaction). */
+export async function depositsOf(
+  tx: TxContext,
+  transfers: ObservedTransfer[],
   required: number,
-  tip: bigint,
+  tipOf: (t: ObservedTransfer) => bigint,
   now: Date,
-  id: string,
-): Deposit | null {
-  const wallet = monitored.lookup(t.network, monitoredKey(baseChainOf(t.network), t.to));
+  random: RandomSource,
+): Promise<Deposit[]> {
+  if (transfers.length === 0) return [];
+  const wallets = new Map((await tx.wallets.byAddresses(transfers[0]!.network, transfers.map((t) => t.to))).map((w) => [w.address, w]));
+  return transfers
+    .map((t) => toDeposit(t, wallets.get(t.to), required, tipOf(t), now, random.uuid()))
+    .filter((d): d is Deposit => d !== null);
+}
+
+/** A transfer found by the adapter, as a deposit of the wallet it reached. */
+function toDeposit(t: ObservedTransfer, wallet: Wallet | undefined, required: number, tip: bigint, now: Date, id: string): Deposit | null {
   // A wallet monitors its own asset only (a native wallet native transfers only).
   if (!wallet || wallet.asset !== t.asset) return null;
   const amount = Amount.fromChainUnits(t.asset, t.amount).units;
@@ -56,7 +65,7 @@ export function toDeposit(
   return {
     id,
     workspaceId: wallet.workspaceId,
-    walletId: wallet.walletId,
+    walletId: wallet.id,
     customerId: wallet.customerId,
     network: t.network,
     asset: t.asset,
@@ -117,7 +126,7 @@ export class ScanNetwork {
       }
       const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
       await this.monitored.refresh(network);
-      const transfers = await port.transfers(next, to, (key) => this.monitored.lookup(network, key) !== undefined);
+      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key));
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMoved(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
@@ -139,13 +148,11 @@ export class ScanNetwork {
   ): Promise<ScanOutcome> {
     const now = this.clock.now();
     const required = (await this.networks.get(network)).requiredConfirmations;
-    const fresh = transfers
-      .map((t) => toDeposit(t, this.monitored, required, to, now, this.random.uuid()))
-      .filter((d): d is Deposit => d !== null);
     return this.uow.run(async (tx) => {
       if (!(await tx.scanState.advance(network, opts.owner, expectedNext, to + 1n, blocks, opts.keepBlocks))) {
         throw new LeaseLost();
       }
+      const fresh = await depositsOf(tx, transfers, required, () => to, now, this.random);
       const recorded = await tx.deposits.record(fresh);
       for (const d of recorded) await publishDetected(tx, d);
       const progress = await this.progress(tx, network, to, now);
@@ -205,7 +212,7 @@ export class ScanNetwork {
 
     const now = this.clock.now();
     const affected = await this.uow.run((tx) => tx.deposits.above(network, ancestor, REORG_CHECKED_STATUSES));
-    const isOurs = (key: string) => this.monitored.lookup(network, key) !== undefined;
+    const isOurs = (key: string) => this.monitored.has(network, key);
     const found = new Map<string, ObservedTransfer>();
     for (const txid of new Set(affected.map((d) => d.txid))) {
       for (const t of await port.transfersOf(txid, isOurs)) {

@@ -2,7 +2,7 @@
 // cursor and recent block hashes per network, the operator's screening list
 // and the set of monitored addresses.
 import type { BlockRef } from '../chains/chain-port.js';
-import type { Asset, BaseChain, Network } from '../money/networks.js';
+import type { BaseChain, Network } from '../money/networks.js';
 import type { Page, PageRequest } from '../pagination.js';
 import type { Deposit, DepositStatus } from './deposit.js';
 
@@ -72,23 +72,16 @@ export interface ScreeningRepo {
   isDenied(chain: BaseChain, address: string): Promise<boolean>;
 }
 
-/** A monitored deposit address and whose it is. */
-export interface MonitoredWallet {
-  walletId: string;
-  workspaceId: string;
-  customerId: string | null;
-  asset: Asset;
-  address: string;
-}
-
 /**
- * The monitored addresses of one network, in memory: `lookup` is what the
- * chain adapters call for every transfer they read, so it must be O(1).
- * `refresh` adds the wallets created since the last refresh (never misses one
- * committed late: the adapter reads back with an overlap).
+ * The monitored addresses of each network, in memory: `has` is what the
+ * chain adapters call for every transfer they read, so it must be O(1) and
+ * small; whose an address is comes from the database for the few that match
+ * (WalletRepo.byAddresses). `refresh` adds the wallets created since the last
+ * refresh (never missing one committed late: the adapter reads back with an
+ * overlap).
  */
 export interface MonitoredAddresses {
   refresh(network: Network): Promise<void>;
-  lookup(network: Network, key: string): MonitoredWallet | undefined;
+  has(network: Network, key: string): boolean;
   size(network: Network): number;
 }

@@ -19,6 +19,8 @@ export interface JobPayloads {
   'webhook.purge': Record<string, never>;
   /** Re-creates deliveries of settlement events that never came to exist. */
   'webhook.reconcile': Record<string, never>;
+  /** An operator asks the chain-worker to look at one transaction again (ops deposit rescan). */
+  'deposit.rescan': { network: string; txid: string };
 }
 
 export type JobName = keyof JobPayloads;

@@ -1,0 +1,86 @@
+// ops screening deny | allow, deposit release | reject | rescan: the
+// operator's side of deposits (docs/operations.md#deposits). A rescan runs in
+// the chain-worker, which has the node: the command queues it and waits for
+// its result.
+import { z } from 'zod';
+import { depositView } from '../../application/deposits/deposit-view.js';
+import { ManageScreening, type ScreeningChange } from '../../application/deposits/manage-screening.js';
+import { ReviewDeposit } from '../../application/deposits/review-deposit.js';
+import { DomainError } from '../../domain/errors.js';
+import { NETWORKS, baseChainOf } from '../../domain/money/networks.js';
+import { defineCommand, type OpsCommand } from './command.js';
+
+const pretty = (r: Record<string, unknown>) => JSON.stringify(r, null, 2);
+const TXID = { ETH: /^0x[0-9a-fA-F]{64}$/, BSC: /^0x[0-9a-fA-F]{64}$/, TRON: /^(0x)?[0-9a-fA-F]{64}$/ } as const;
+/** How long `deposit rescan` waits for the chain-worker's answer. */
+const RESCAN_WAIT_MS = 60_000;
+
+const screeningResult = (r: ScreeningChange) => ({ entries: r.entries, changed: r.changed });
+
+function review(decision: 'release' | 'reject'): OpsCommand {
+  return defineCommand({
+    path: ['deposit', decision],
+    summary:
+      decision === 'release'
+        ? 'Release a FLAGGED deposit: CONFIRMED, credited, DEPOSIT_CONFIRMED (--id DEPOSIT_ID)'
+        : 'Reject a FLAGGED deposit: REJECTED, never credited, DEPOSIT_REJECTED (--id DEPOSIT_ID)',
+    flags: { id: { type: 'string' } },
+    input: z.object({ id: z.string().min(1).max(64) }),
+    async run(ctx, input) {
+      const d = await ctx.resolve(ReviewDeposit).execute(input.id, decision);
+      return { ...depositView(d), workspace_id: d.workspaceId };
+    },
+    describe: (r) => `deposit ${r.id as string} is ${r.status as string}:\n${pretty(r)}`,
+  });
+}
+
+export const DEPOSIT_COMMANDS: OpsCommand[] = [
+  defineCommand({
+    path: ['screening', 'deny'],
+    summary: 'Deny a sender: its deposits are FLAGGED at their threshold and not credited (--address A; hex for ETH and BSC, T... for TRON)',
+    flags: { address: { type: 'string' } },
+    input: z.object({ address: z.string().min(1).max(128) }),
+    run: async (ctx, input) => screeningResult(await ctx.resolve(ManageScreening).deny(input.address)),
+    describe: (r) => `${r.changed ? 'denied' : 'already denied; nothing changed'}:\n${pretty(r)}`,
+  }),
+  defineCommand({
+    path: ['screening', 'allow'],
+    summary: 'Take a sender off the deny list (--address A)',
+    flags: { address: { type: 'string' } },
+    input: z.object({ address: z.string().min(1).max(128) }),
+    run: async (ctx, input) => screeningResult(await ctx.resolve(ManageScreening).allow(input.address)),
+    describe: (r) => `${r.changed ? 'allowed again' : 'was not denied; nothing changed'}:\n${pretty(r)}`,
+  }),
+  review('release'),
+  review('reject'),
+  defineCommand({
+    path: ['deposit', 'rescan'],
+    summary: 'Look at one transaction again and record its missed deposits, once (--chain ETH_TESTNET --txid 0x...); runs in the chain-worker',
+    flags: { chain: { type: 'string' }, txid: { type: 'string' } },
+    input: z
+      .object({ chain: z.enum(NETWORKS), txid: z.string().min(1).max(100) })
+      .refine((v) => TXID[baseChainOf(v.chain)].test(v.txid), { message: 'not a transaction id of that chain (64 hex digits)', path: ['txid'] }),
+    async run(ctx, input) {
+      const boss = ctx.boss;
+      if (!boss) throw new Error('the job queue is not available');
+      const txid = baseChainOf(input.chain) === 'TRON' ? input.txid.replace(/^0x/, '').toLowerCase() : input.txid.toLowerCase();
+      const id = await boss.send('deposit.rescan', { network: input.chain, txid });
+      if (!id) throw new DomainError('CONFLICT', 'the rescan could not be queued');
+      const deadline = Date.now() + RESCAN_WAIT_MS;
+      while (Date.now() < deadline) {
+        const job = await boss.getJobById('deposit.rescan', id);
+        if (job?.state === 'completed') return { chain: input.chain, txid, job_id: id, ...(job.output as Record<string, unknown>) };
+        if (job?.state === 'failed') {
+          const out = job.output as { message?: string } | null;
+          return { ok: false, chain: input.chain, txid, job_id: id, error: out?.message ?? 'the rescan failed' };
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return { ok: false, chain: input.chain, txid, job_id: id, error: 'no chain-worker answered within 60 s; the rescan stays queued and runs when one does' };
+    },
+    describe: (r) =>
+      r.ok === false
+        ? `rescan of ${r.txid as string}: ${r.error as string}`
+        : `rescan of ${r.txid as string}: ${r.found as number} transfer(s) to monitored addresses, ${r.recorded as number} newly recorded:\n${pretty(r)}`,
+  }),
+];

@@ -1,0 +1,51 @@
+// An operator's rescan of one transaction (ops deposit rescan, run by the
+// chain-worker that has the node): its transfers to monitored addresses are
+// recorded as deposits exactly as the scanner would, so a transfer the scanner
+// missed is recorded once and one it already has is left as it is. The
+// scanner then counts its confirmations and credits it.
+import { inject, injectable } from 'tsyringe';
+import type { ChainPort } from '../../domain/chains/chain-port.js';
+import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
+import type { Clock, NetworkRegistry, RandomSource, UnitOfWork } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+import { depositsOf } from './scan-network.js';
+import { publishDetected } from './settle-deposit.js';
+
+export interface RescanResult {
+  /** Transfers of the transaction to monitored addresses, in a block. */
+  found: number;
+  /** Of those, the ones that were not recorded yet. */
+  recorded: number;
+  deposits: { id: string; status: string }[];
+}
+
+@injectable()
+export class RescanTransaction {
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
+    @inject(TOKENS.MonitoredAddresses) private readonly monitored: MonitoredAddresses,
+  ) {}
+
+  async execute(port: ChainPort, txid: string): Promise<RescanResult> {
+    const network = port.network;
+    await this.monitored.refresh(network);
+    const transfers = await port.transfersOf(txid, (key) => this.monitored.has(network, key));
+    const required = (await this.networks.get(network)).requiredConfirmations;
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      // Counted from its own block: the scanner's next step brings the confirmations up to what it has read.
+      const fresh = await depositsOf(tx, transfers, required, (t) => t.block.number, now, this.random);
+      const recorded = await tx.deposits.record(fresh);
+      for (const d of recorded) await publishDetected(tx, d);
+      const all: { id: string; status: string }[] = [];
+      for (const d of fresh) {
+        const kept = await tx.deposits.byIdentity(network, d.txid, d.logIndex);
+        if (kept) all.push({ id: kept.id, status: kept.status });
+      }
+      return { found: fresh.length, recorded: recorded.length, deposits: all };
+    });
+  }
+}
