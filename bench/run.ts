@@ -11,6 +11,7 @@ import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
 import { authHeaders } from '../src/sdk/signing.js';
 import { benchDerivation } from './derivation.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchAddressLookup } from './deposits.js';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -112,9 +113,10 @@ try {
   );
   await api.close();
   const webhookRows = await benchWebhooks(config, (line) => console.log(line));
+  const depositRows = await benchAddressLookup(config, (line) => console.log(line));
   writeFileSync(
     new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: webhookRows }, null, 2)}\n`,
+    `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...webhookRows, ...depositRows] }, null, 2)}\n`,
   );
   console.log('bench/results.json written');
 } finally {

@@ -13,18 +13,21 @@ import { baseChainOf, type Network } from '../../domain/money/networks.js';
 
 /** How far back each refresh looks before the newest wallet it saw (longer than any wallet-creating transaction). */
 const OVERLAP_MS = 60_000;
-const PAGE = 50_000;
 
 interface NetworkIndex {
   keys: Set<string>;
-  /** The newest created_at seen; null before the first load. */
-  newest: Date | null;
+  /** The newest created_at seen, as PostgreSQL prints it (microseconds kept); null before the first load. */
+  newest: string | null;
 }
 
 export class PgMonitoredAddresses implements MonitoredAddresses {
   private readonly indexes = new Map<Network, NetworkIndex>();
 
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    /** Wallets read per query. */
+    private readonly page = 50_000,
+  ) {}
 
   private index(network: Network): NetworkIndex {
     let i = this.indexes.get(network);
@@ -38,24 +41,23 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
   async refresh(network: Network): Promise<void> {
     const idx = this.index(network);
     const conn = this.orm.em.fork().getConnection();
-    const since = idx.newest ? new Date(idx.newest.getTime() - OVERLAP_MS) : new Date(0);
+    const since = idx.newest ?? '-infinity';
     const chain = baseChainOf(network);
-    let after: { at: Date; address: string } | null = null;
+    // Timestamps travel as text: a JS Date would drop the microseconds and the pages would never end.
+    let after: { at: string; address: string } | null = null;
     for (;;) {
-      const rows: { address: string; created_at: Date }[] = await conn.execute(
-        `select address, created_at from wallets
-         where network = ? and created_at >= ? ${after ? 'and (created_at, address) > (?, ?)' : ''}
-         order by created_at, address limit ${PAGE}`,
+      const rows: { address: string; at: string }[] = await conn.execute(
+        `select address, created_at::text as at from wallets
+         where network = ? and created_at >= ?::timestamptz - make_interval(secs => ${OVERLAP_MS / 1000})
+         ${after ? 'and (created_at, address) > (?::timestamptz, ?)' : ''}
+         order by created_at, address limit ${this.page}`,
         after ? [network, since, after.at, after.address] : [network, since],
       );
       for (const r of rows) idx.keys.add(monitoredKey(chain, r.address));
       const last = rows[rows.length - 1];
-      if (last) {
-        const at = new Date(last.created_at);
-        if (!idx.newest || at > idx.newest) idx.newest = at;
-      }
-      if (rows.length < PAGE) break;
-      after = { at: new Date(last!.created_at), address: last!.address };
+      if (last) idx.newest = last.at; // rows come in created_at order: the last is the newest so far
+      if (rows.length < this.page) break;
+      after = { at: last!.at, address: last!.address };
     }
   }
 
