@@ -1,25 +1,75 @@
-// Entrypoint and composition root of the chain-worker process: it will watch
-// the chains and move funds; for now it proves it consumes work (heartbeat).
+// Entrypoint and composition root of the chain-worker process: one deposit
+// scanner per network with a node (ScannerLoop over ScanNetwork), the
+// operator's rescans (deposit.rescan jobs) and a heartbeat.
 import 'reflect-metadata';
+import type { Logger } from 'pino';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
+import { ScanNetwork } from '../application/deposits/scan-network.js';
+import { TOKENS } from '../application/tokens.js';
+import type { ChainPort } from '../domain/chains/chain-port.js';
+import type { DepositRepo } from '../domain/deposits/ports.js';
+import type { Clock, UnitOfWork } from '../domain/ports.js';
+import { ScannerLoop, type ScannerLoopOptions } from '../adapters/chains/scanner-loop.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
+import { createScannerMetrics } from '../adapters/metrics/metrics.js';
 import type { Config } from './config.js';
+import { createChainPorts } from './chain-ports.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
 
-export function startChainWorker(config: Config): Promise<RunningWorker> {
+export interface ChainWorkerOptions {
+  /** The chains to scan; by default one adapter per network with a node URL in the configuration. */
+  ports?: ChainPort[];
+  clock?: Clock;
+  scan?: Partial<ScannerLoopOptions>;
+}
+
+export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}): Promise<RunningWorker> {
+  // Each process scans under its own name: a restarted process waits for its predecessor's lease to run out.
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let made: ChainPort[] | undefined;
+  const portsOf = (logger: Logger) => (made ??= opts.ports ?? createChainPorts(config, logger));
   return startWorker(config, {
     processName: 'chain-worker',
     port: config.ports.chainWorker,
-    consumers: ({ logger, boss }) => {
+    clock: opts.clock,
+    consumers: ({ logger, boss, container }) => {
       enqueueNow(boss, 'chain.heartbeat', { source: 'startup' }).catch((err: unknown) =>
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
       );
+      const ports = portsOf(logger);
       return [
         consume({
           name: 'chain.heartbeat',
           schedule: { cron: '* * * * *', data: { source: 'schedule' } },
           handler: async (job) => logger.info({ jobId: job.id, source: job.data.source }, 'chain-worker heartbeat'),
         }),
+        consume({
+          name: 'deposit.rescan',
+          handler: async (job) => {
+            const port = ports.find((p) => p.network === job.data.network);
+            if (!port) throw new Error(`no node is configured for ${job.data.network} (set ${job.data.network}_RPC_URL)`);
+            const result = await container.resolve(RescanTransaction).execute(port, job.data.txid);
+            logger.info({ network: port.network, txid: job.data.txid, ...result }, 'rescan done');
+            return { ...result };
+          },
+        }),
+      ];
+    },
+    background: ({ logger, container, metrics }) => {
+      const ports = portsOf(logger);
+      const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+      const scannerMetrics = createScannerMetrics(metrics.registry, () =>
+        uow.run((tx) => (tx.deposits as DepositRepo).countByStatus()),
+      );
+      const loopOptions: ScannerLoopOptions = { ...config.scanner, owner, ...opts.scan };
+      for (const p of ports) logger.info({ network: p.network }, 'scanning for deposits');
+      return [
+        new ScannerLoop(container.resolve(ScanNetwork), ports, loopOptions, logger, scannerMetrics, (port) =>
+          uow.run((tx) => tx.scanState.release(port.network, owner)),
+        ),
       ];
     },
   });

@@ -169,8 +169,10 @@ function networkSettings(env: NodeJS.ProcessEnv, production: boolean): NetworkSe
   return NETWORKS.map((network: Network) => {
     const urlVar = `${network}_RPC_URL`;
     const rpcUrl = env[urlVar];
-    if (rpcUrl !== undefined && !z.url().safeParse(rpcUrl).success) {
-      throw new ConfigError(`${urlVar}: must be a URL`);
+    // One URL, or several comma-separated (the adapter falls back from one to the next).
+    const httpUrl = z.url({ protocol: /^https?$/ });
+    if (rpcUrl !== undefined && !rpcUrl.split(',').every((u) => httpUrl.safeParse(u.trim()).success)) {
+      throw new ConfigError(`${urlVar}: must be an http(s) URL, or several separated by commas`);
     }
     const confVar = `${network}_CONFIRMATIONS`;
     let required = DEFAULT_CONFIRMATIONS[network];

@@ -1,0 +1,84 @@
+// A JSON-RPC proxy in front of a local node that a test can break on cue:
+// down (connections refused), answering 429 or 500, or refusing eth_getLogs
+// ranges wider than N blocks the way hosted providers do.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type ProxyMode = 'pass' | 'down' | '429' | '500';
+
+export interface RpcProxy {
+  url: string;
+  mode: ProxyMode;
+  /** When set, eth_getLogs over more blocks than this is refused with a provider-style error. */
+  maxLogRange: number | null;
+  /** Requests seen, by method. */
+  calls: Map<string, number>;
+  /** Fails the next `n` requests with `mode` then passes. */
+  failNext(n: number, mode: Exclude<ProxyMode, 'pass'>): void;
+  close(): Promise<void>;
+}
+
+export async function startRpcProxy(target: string): Promise<RpcProxy> {
+  const sockets = new Set<Socket>();
+  let failures = 0;
+  let failMode: Exclude<ProxyMode, 'pass'> = '500';
+  const proxy: RpcProxy = {
+    url: '',
+    mode: 'pass',
+    maxLogRange: null,
+    calls: new Map(),
+    failNext(n, mode) {
+      failures = n;
+      failMode = mode;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString();
+    const mode: ProxyMode = failures > 0 ? (failures--, failMode) : proxy.mode;
+    if (mode === 'down') {
+      req.socket.destroy();
+      return;
+    }
+    if (mode === '429' || mode === '500') {
+      res.writeHead(mode === '429' ? 429 : 500, { 'content-type': 'text/plain' }).end(mode === '429' ? 'Too Many Requests' : 'Internal Server Error');
+      return;
+    }
+    const parsed = JSON.parse(body) as { id: number; method: string; params: { fromBlock: string; toBlock: string }[] } | { id: number; method: string; params: { fromBlock: string; toBlock: string }[] }[];
+    for (const r of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.set(r.method, (proxy.calls.get(r.method) ?? 0) + 1);
+    if (proxy.maxLogRange !== null) {
+      // Each request on its own: the too-wide eth_getLogs gets the provider's error, the rest the node's answers.
+      const items = Array.isArray(parsed) ? parsed : [parsed];
+      const answers = await Promise.all(
+        items.map(async (r) => {
+          if (r.method === 'eth_getLogs' && Number(BigInt(r.params[0]!.toBlock) - BigInt(r.params[0]!.fromBlock)) + 1 > proxy.maxLogRange!) {
+            return { jsonrpc: '2.0', id: r.id, error: { code: -32005, message: 'query returned more than 10000 results' } };
+          }
+          const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(r) });
+          return (await upstream.json()) as unknown;
+        }),
+      );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+      return;
+    }
+    try {
+      const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
+    } catch {
+      req.socket.destroy();
+    }
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy;
+}
