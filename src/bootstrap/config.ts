@@ -18,6 +18,8 @@ const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).optional(),
   CHAIN_WORKER_PORT: port.optional(),
+  SANDBOX_ETH_PORT: port.optional(),
+  SANDBOX_BSC_PORT: port.optional(),
   DISPATCHER_PORT: port.optional(),
   ADMIN_PORT: port.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -67,6 +69,8 @@ export interface Config {
   production: boolean;
   host: string;
   ports: { api: number; chainWorker: number; dispatcher: number };
+  /** The sandbox's local nodes: SANDBOX_ETH_PORT (PORT+4) and SANDBOX_BSC_PORT (PORT+5). */
+  sandboxPorts: { eth: number; bsc: number };
   /**
    * Where the api serves /metrics and /readyz when they are kept off the
    * public port: PORT+3 by default in production, ADMIN_PORT when set; null
@@ -257,6 +261,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       chainWorker: c.CHAIN_WORKER_PORT ?? c.PORT + 1,
       dispatcher: c.DISPATCHER_PORT ?? c.PORT + 2,
     },
+    sandboxPorts: { eth: c.SANDBOX_ETH_PORT ?? c.PORT + 4, bsc: c.SANDBOX_BSC_PORT ?? c.PORT + 5 },
     adminPort: c.ADMIN_PORT ?? (production ? c.PORT + 3 : null),
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,

@@ -21,6 +21,14 @@ function wantedPorts(config: Config): Wanted[] {
     { setting: 'DISPATCHER_PORT', port: config.ports.dispatcher, derived: env.DISPATCHER_PORT ? undefined : 'PORT+2', host: config.host },
   ];
   if (config.adminPort !== null) wanted.push({ setting: 'ADMIN_PORT', port: config.adminPort, host: config.host });
+  // The local nodes, unless the network's node is configured (then none is started).
+  for (const [setting, network, port, offset] of [
+    ['SANDBOX_ETH_PORT', 'ETH_TESTNET', config.sandboxPorts.eth, 'PORT+4'],
+    ['SANDBOX_BSC_PORT', 'BSC_TESTNET', config.sandboxPorts.bsc, 'PORT+5'],
+  ] as const) {
+    if (config.networks.find((n) => n.network === network)?.rpcUrl) continue;
+    wanted.push({ setting, port, derived: env[setting] ? undefined : offset, host: '127.0.0.1' });
+  }
   // The embedded server's port, when asked for and not already serving this DATA_DIR (a free one is chosen otherwise).
   if (!config.databaseUrl && config.embeddedPgPort !== undefined && runningPort(clusterDir(config.dataDir, { prepare: false })) === null) {
     wanted.push({ setting: 'EMBEDDED_PG_PORT', port: config.embeddedPgPort, host: '127.0.0.1' });

@@ -12,6 +12,10 @@ import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 import { firstPortProblem } from './sandbox-ports.js';
 import { resolveSecrets } from './secrets.js';
+import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
+import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
+import { servicePath } from '../domain/custody/derivation.js';
+import { baseChainOf } from '../domain/money/networks.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -74,7 +78,29 @@ try {
   fail(`the database did not start (${reasonOf(err)})`);
 }
 
+// The local chains (ETH_TESTNET and BSC_TESTNET on anvil), unless a network's node is configured.
+let chains: RunningLocalChains | null = null;
+const localSpecs: LocalChainSpec[] = LOCAL_EVM_CHAINS.filter((c) => !config.networks.find((n) => n.network === c.network)?.rpcUrl).map(
+  (c) => ({ ...c, port: c.network === 'ETH_TESTNET' ? config.sandboxPorts.eth : config.sandboxPorts.bsc }),
+);
+if (localSpecs.length > 0) {
+  const signer = new LocalHdSigner(resolveSecrets(config).masterSeed);
+  const roles = ['gasTank', 'treasury', 'faucet'] as const; // the faucet last: it also gets tokens
+  try {
+    chains = await startLocalChains({
+      dataDir,
+      host: '127.0.0.1',
+      specs: localSpecs,
+      serviceAddresses: (network) => Promise.all(roles.map((r) => signer.deriveAddress(baseChainOf(network), servicePath(baseChainOf(network), r)))),
+    });
+  } catch (err) {
+    dbChild?.kill('SIGTERM');
+    fail(`the local chains did not start: ${reasonOf(err)}`);
+  }
+}
+
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
+for (const [network, url] of Object.entries(chains?.rpcUrls ?? {})) env[`${network}_RPC_URL`] = url;
 // The local sandbox confirms after 2 blocks unless told otherwise
 // (docs/operations.md#the-local-sandbox).
 for (const network of ['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET']) env[`${network}_CONFIRMATIONS`] ??= '2';
@@ -150,6 +176,8 @@ void Promise.all(readiness).then((all) => {
         `  chain-worker:  http://${host}:${config.ports.chainWorker}/healthz`,
         `  dispatcher:    http://${host}:${config.ports.dispatcher}/healthz`,
         `  database:      ${shownDatabase}`,
+        ...Object.entries(chains?.rpcUrls ?? {}).map(([network, url]) => `  ${`${network}:`.padEnd(15)}${url}`),
+        ...(chains ? [`  chains file:   ${sandboxFilePath(dataDir)}`] : []),
         `  data:          ${dataDir}`,
         '  In another terminal, create a workspace:',
         `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- workspace create --name demo --json`,
@@ -177,6 +205,7 @@ async function shutdown(signal: string): Promise<void> {
   const all = Promise.all(running.map(exited));
   const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 12_000))]);
   if (timedOut) running.forEach((c) => c.kill('SIGKILL'));
+  await chains?.stop().catch(() => undefined);
   if (dbChild) {
     dbChild.kill('SIGTERM');
     await exited(dbChild);

@@ -20,7 +20,7 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-webhooks-'));
-  port = await freePortBlock(4);
+  port = await freePortBlock(6);
   const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, ...clean } = process.env;
   env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' };
   receiver = await startReceiver(() => 200);

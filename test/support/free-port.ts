@@ -5,7 +5,7 @@ export { freePort } from '../../src/adapters/sandbox/local-ports.js';
 
 /**
  * The first of `count` consecutive free ports (a sandbox takes PORT to
- * PORT+3), picked below the kernel's ephemeral range so that the ports other
+ * PORT+5), picked below the kernel's ephemeral range so that the ports other
  * tests' servers get from the kernel meanwhile do not land inside the block.
  */
 export async function freePortBlock(count: number): Promise<number> {

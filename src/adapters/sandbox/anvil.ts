@@ -61,7 +61,8 @@ export async function startAnvil(opts: AnvilOptions): Promise<RunningAnvil> {
   if (opts.blockTimeSeconds) args.push('--block-time', String(opts.blockTimeSeconds));
   if (opts.stateFile) args.push('--state', opts.stateFile);
   args.push(...(opts.args ?? []));
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, like the service processes: a terminal's Ctrl-C reaches the supervisor, which stops it last.
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     if (stderr.length < 4000) stderr += d.toString();

@@ -1,0 +1,159 @@
+// The local chains of `npm start` (docs/operations.md#the-local-sandbox): an
+// anvil for ETH_TESTNET (chain id 11155111) and one for BSC_TESTNET (97),
+// mining a block every second, their state kept in DATA_DIR/chains so a
+// restart continues the same chains. Each gets the sandbox stablecoins
+// (ADR 0013 order and addresses), funded service addresses (gas tank,
+// treasury, faucet dispenser) and an outside account that is not the
+// service's, which holds native currency and may mint the tokens; all of it
+// is written to DATA_DIR/sandbox.json. Never on the production path.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { Asset, Network } from '../../domain/money/networks.js';
+import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
+import { SANDBOX_DEPLOYER_KEY, deploySandboxTokens, type TokenSpec } from './contracts/sandbox-token.js';
+
+/** anvil's well-known account #8 (test mnemonic): the sandbox's outside account. Public, local chains only. */
+export const OUTSIDE_ACCOUNT_KEY: Hex = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
+
+export interface LocalChainSpec {
+  network: Extract<Network, 'ETH_TESTNET' | 'BSC_TESTNET'>;
+  chainId: number;
+  port: number;
+  tokens: { asset: Asset; spec: TokenSpec }[];
+}
+
+export const LOCAL_EVM_CHAINS: Omit<LocalChainSpec, 'port'>[] = [
+  {
+    network: 'ETH_TESTNET',
+    chainId: 11155111,
+    tokens: [
+      { asset: 'USDT_ETH', spec: { name: 'Tether USD (sandbox)', symbol: 'USDT', decimals: 6 } },
+      { asset: 'USDC_ETH', spec: { name: 'USD Coin (sandbox)', symbol: 'USDC', decimals: 6 } },
+      { asset: 'EURC_ETH', spec: { name: 'Euro Coin (sandbox)', symbol: 'EURC', decimals: 6 } },
+    ],
+  },
+  {
+    network: 'BSC_TESTNET',
+    chainId: 97,
+    tokens: [{ asset: 'USDT_BSC', spec: { name: 'Tether USD (sandbox)', symbol: 'USDT', decimals: 18 } }],
+  },
+];
+
+export interface SandboxNetwork {
+  rpc_url: string;
+  chain_id?: number;
+  tokens: Partial<Record<Asset, string>>;
+  outside_account: { address: string; private_key: string };
+}
+
+export interface SandboxFile {
+  networks: Partial<Record<Network, SandboxNetwork>>;
+}
+
+export interface RunningLocalChains {
+  rpcUrls: Partial<Record<Network, string>>;
+  file: SandboxFile;
+  stop(): Promise<void>;
+}
+
+/** Native currency given to each service address and the outside account (wei). */
+const NATIVE_FUNDING = 10_000n * 10n ** 18n;
+/** Tokens the faucet dispenser holds from the start, in whole units. */
+const FAUCET_TOKENS = 1_000_000n;
+
+const ERC20 = parseAbi(['function mint(address to, uint256 value) returns (bool)']);
+
+export const sandboxFilePath = (dataDir: string) => join(dataDir, 'sandbox.json');
+
+export function readSandboxFile(dataDir: string): SandboxFile | null {
+  try {
+    return JSON.parse(readFileSync(sandboxFilePath(dataDir), 'utf8')) as SandboxFile;
+  } catch {
+    return null;
+  }
+}
+
+/** Merges `networks` into DATA_DIR/sandbox.json (written whole, then renamed: readers never see half a file). */
+export function writeSandboxNetworks(dataDir: string, networks: SandboxFile['networks']): SandboxFile {
+  const file: SandboxFile = { networks: { ...(readSandboxFile(dataDir)?.networks ?? {}), ...networks } };
+  const path = sandboxFilePath(dataDir);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${path}.tmp`, path);
+  return file;
+}
+
+async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses: string[]): Promise<SandboxNetwork> {
+  const deployer = privateKeyToAccount(SANDBOX_DEPLOYER_KEY);
+  // A fresh chain (the deployer never sent anything) gets its tokens and the faucet's stock; a kept one has them.
+  const fresh = BigInt(await rpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [deployer.address, 'latest'])) === 0n;
+  const addresses = await deploySandboxTokens(
+    anvil.rpcUrl,
+    spec.tokens.map((t) => t.spec),
+  );
+  const outside = privateKeyToAccount(OUTSIDE_ACCOUNT_KEY);
+  for (const a of [...serviceAddresses, outside.address]) {
+    const balance = BigInt(await rpc<string>(anvil.rpcUrl, 'eth_getBalance', [a, 'latest']));
+    if (balance < NATIVE_FUNDING / 2n) await rpc(anvil.rpcUrl, 'anvil_setBalance', [a, `0x${NATIVE_FUNDING.toString(16)}`]);
+  }
+  const chain = { id: spec.chainId, name: spec.network, nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
+  const minter = createWalletClient({ account: deployer, transport: http(anvil.rpcUrl), chain });
+  const faucet = serviceAddresses[serviceAddresses.length - 1];
+  if (fresh && faucet) {
+    for (const [i, a] of addresses.entries()) {
+      const units = FAUCET_TOKENS * 10n ** BigInt(spec.tokens[i]!.spec.decimals);
+      await minter.writeContract({ address: a, abi: ERC20, functionName: 'mint', args: [faucet as Address, units], gas: 100_000n });
+    }
+  }
+  return {
+    rpc_url: anvil.rpcUrl,
+    chain_id: spec.chainId,
+    tokens: Object.fromEntries(spec.tokens.map((t, i) => [t.asset, addresses[i]!])),
+    outside_account: { address: outside.address, private_key: OUTSIDE_ACCOUNT_KEY },
+  };
+}
+
+/**
+ * Starts the chains of `specs`, each with its service addresses funded
+ * (gas tank, treasury, faucet dispenser: the faucet last), and records them
+ * in DATA_DIR/sandbox.json. A chain that fails to start stops the others.
+ */
+export async function startLocalChains(opts: {
+  dataDir: string;
+  host: string;
+  specs: LocalChainSpec[];
+  serviceAddresses: (network: Network) => Promise<string[]>;
+}): Promise<RunningLocalChains> {
+  const dir = join(opts.dataDir, 'chains');
+  mkdirSync(dir, { recursive: true });
+  const running: RunningAnvil[] = [];
+  const stop = async () => {
+    await Promise.all(running.map((a) => a.stop()));
+  };
+  try {
+    const entries: SandboxFile['networks'] = {};
+    const rpcUrls: Partial<Record<Network, string>> = {};
+    for (const spec of opts.specs) {
+      const anvil = await startAnvil({
+        port: spec.port,
+        chainId: spec.chainId,
+        host: opts.host,
+        blockTimeSeconds: 1,
+        stateFile: join(dir, `${spec.network.toLowerCase()}.json`),
+        // Dumped every 10 s as well as on exit, so a killed sandbox loses at most that much of its chains.
+        args: ['--state-interval', '10'],
+      }).catch((err: unknown) => {
+        throw new Error(`${spec.network}: the local node did not start on port ${spec.port} (${(err as Error).message})`);
+      });
+      running.push(anvil);
+      entries[spec.network] = await setUp(anvil, spec, await opts.serviceAddresses(spec.network));
+      rpcUrls[spec.network] = anvil.rpcUrl;
+    }
+    const file = writeSandboxNetworks(opts.dataDir, entries);
+    return { rpcUrls, file, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

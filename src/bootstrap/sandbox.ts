@@ -1,0 +1,95 @@
+// `npm run sandbox -- send --chain ETH --asset USDT_ETH --to ADDRESS --amount 25`:
+// a real on-chain transfer on the running sandbox's local chains, from the
+// outside account of DATA_DIR/sandbox.json (not the service's), so an
+// integrator can try deposits by hand. Tokens are minted to the outside
+// account first when it holds too few (the sandbox tokens' mint is public).
+import { parseArgs } from 'node:util';
+import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
+import { readSandboxFile, sandboxFilePath } from '../adapters/sandbox/local-chains.js';
+import { Amount } from '../domain/money/amount.js';
+import { ASSETS, ASSET_SPECS, BASE_CHAINS, isAssetOnChain, networkFor } from '../domain/money/networks.js';
+import { isDomainError } from '../domain/errors.js';
+
+const USAGE = 'usage: npm run sandbox -- send --chain ETH|BSC|TRON --asset ASSET --to ADDRESS --amount AMOUNT [--json]';
+const ERC20 = parseAbi([
+  'function mint(address to, uint256 value) returns (bool)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function balanceOf(address owner) view returns (uint256)',
+]);
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] !== 'send') fail(USAGE, 2);
+let values: Record<string, string | boolean | undefined>;
+try {
+  ({ values } = parseArgs({
+    args: argv.slice(1),
+    options: { chain: { type: 'string' }, asset: { type: 'string' }, to: { type: 'string' }, amount: { type: 'string' }, json: { type: 'boolean' } },
+    strict: true,
+  }));
+} catch (err) {
+  fail(`${(err as Error).message}\n${USAGE}`, 2);
+}
+
+const input = z
+  .object({ chain: z.enum(BASE_CHAINS), asset: z.enum(ASSETS), to: z.string().min(1).max(128), amount: z.string().min(1).max(64), json: z.boolean().optional() })
+  .safeParse(values);
+if (!input.success) {
+  const issue = input.error.issues[0]!;
+  fail(`--${String(issue.path[0] ?? 'input')}: ${issue.message}\n${USAGE}`, 2);
+}
+const { chain, asset, to, amount: amountText, json } = input.data;
+if (!isAssetOnChain(chain, asset)) fail(`--asset: ${asset} is not an asset of ${chain}`, 2);
+const recipient = new ChainAddressCodec().normalize(chain, to);
+if (!recipient) fail(`--to: not an address of ${chain} (${chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'})`, 2);
+let amount: Amount;
+try {
+  amount = Amount.parse(amountText, asset);
+} catch (err) {
+  fail(isDomainError(err) ? `--${err.message}` : String(err), 2);
+}
+
+const dataDir = process.env.DATA_DIR || '.data';
+const file = readSandboxFile(dataDir);
+const network = networkFor(chain, 'test');
+if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; start the sandbox first (npm start), with the same DATA_DIR`);
+const net = file.networks[network];
+if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (its node is configured elsewhere, or it is not available in the sandbox yet)`);
+
+const account = privateKeyToAccount(net.outside_account.private_key as Hex);
+const viemChain = { id: net.chain_id ?? 0, name: network, nativeCurrency: { name: chain, symbol: chain, decimals: 18 }, rpcUrls: { default: { http: [net.rpc_url] } } };
+const transport = http(net.rpc_url, { retryCount: 0, timeout: 10_000 });
+const pub = createPublicClient({ transport, cacheTime: 0 });
+const wallet = createWalletClient({ account, transport, chain: viemChain });
+const units = amount.toChainUnits();
+
+try {
+  let txid: Hex;
+  if (ASSET_SPECS[asset].native) {
+    txid = await wallet.sendTransaction({ to: recipient as Address, value: units });
+  } else {
+    const token = net.tokens[asset] as Address | undefined;
+    if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
+    const held = await pub.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [account.address] });
+    if (held < units) {
+      const minted = await wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units - held] });
+      await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
+    }
+    txid = await wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] });
+  }
+  const receipt = await pub.waitForTransactionReceipt({ hash: txid, pollingInterval: 200, timeout: 30_000 });
+  if (receipt.status !== 'success') fail(`the transfer ${txid} reverted`);
+  const result = { chain, network, asset, from: account.address, to: recipient, amount: amount.toString(), txid, block: Number(receipt.blockNumber) };
+  process.stdout.write(json ? `${JSON.stringify(result)}\n` : `sent ${result.amount} ${asset} to ${recipient} on ${network}: ${txid} (block ${result.block})\n`);
+  process.exit(0);
+} catch (err) {
+  const message = (err as { shortMessage?: string; message?: string }).shortMessage ?? (err as Error).message;
+  fail(`the transfer failed: ${message.split('\n')[0]} (is the sandbox running? ${net.rpc_url})`);
+}

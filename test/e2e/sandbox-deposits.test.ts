@@ -1,0 +1,162 @@
+// `npm start` with no configuration, end to end, as an integrator does it:
+// sandbox.json has exactly the documented shape; a USDT_ETH wallet receives
+// 25 USDT by `npm run sandbox -- send`, the deposit is DETECTED, then
+// CONFIRMED after the sandbox's 2 confirmations, the balance shows the net,
+// and a local webhook receiver gets DEPOSIT_DETECTED and DEPOSIT_CONFIRMED
+// with valid signatures. The same for USDT_BSC (18 decimals on chain), USDC,
+// EURC, ETH and BNB. A busy local-node port is one line naming its setting,
+// and no local node outlives the sandbox.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rpc } from '../../src/adapters/sandbox/anvil.js';
+import { verifyWebhook } from '../../src/sdk/webhooks.js';
+import { freePortBlock } from '../support/free-port.js';
+import { call } from '../support/harness.js';
+import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
+import { checkedEnvelope, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let port: number;
+let sandbox: Spawned | undefined;
+let receiver: Receiver;
+let key: { keyId: string; secret: string };
+let hookSecret: string;
+let q = 0;
+const api = (path: string, body?: unknown) =>
+  call(`http://127.0.0.1:${port}`, key, {
+    method: body === undefined ? 'GET' : 'POST',
+    path: `${path}${path.includes('?') ? '&' : '?'}q=${++q}`,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+const anvilCount = () => {
+  try {
+    return execFileSync('pgrep', ['-f', `anvil.*--port ${port + 4}`]).toString().trim().split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+};
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-deposits-'));
+  port = await freePortBlock(6);
+  const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, ...clean } = process.env;
+  env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' };
+  receiver = await startReceiver(() => 200);
+  sandbox = spawnEntry('src/bootstrap/start.ts', env);
+  await sandbox.waitFor(/API base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v2/, 120_000);
+  const created = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'create', '--name', 'deposits', '--json']);
+  const ws = JSON.parse(created.stdout) as { test_key: { key_id: string; secret: string } };
+  key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
+  const endpoint = await api('/v2/webhooks', { url: receiver.url, events: ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED'] });
+  expect(endpoint.status).toBe(201);
+  hookSecret = endpoint.body.secret as string;
+}, 180_000);
+
+afterAll(async () => {
+  if (sandbox && sandbox.child.exitCode === null) {
+    sandbox.child.kill('SIGTERM');
+    await sandbox.exit();
+  }
+  await receiver?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start: deposits on the local chains', () => {
+  it('writes sandbox.json in exactly the documented shape, with live nodes behind it', async () => {
+    const file = JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as { networks: Record<string, Record<string, unknown>> };
+    expect(Object.keys(file)).toEqual(['networks']);
+    const account = { address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), private_key: expect.stringMatching(/^0x[0-9a-f]{64}$/) };
+    expect(file.networks.ETH_TESTNET).toEqual({
+      rpc_url: `http://127.0.0.1:${port + 4}`,
+      chain_id: 11155111,
+      tokens: {
+        USDT_ETH: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35',
+        USDC_ETH: '0xA15BB66138824a1c7167f5E85b957d04Dd34E468',
+        EURC_ETH: '0xb19b36b1456E65E3A6D514D3F715f204BD59f431',
+      },
+      outside_account: account,
+    });
+    expect(file.networks.BSC_TESTNET).toEqual({
+      rpc_url: `http://127.0.0.1:${port + 5}`,
+      chain_id: 97,
+      tokens: { USDT_BSC: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35' },
+      outside_account: account,
+    });
+    expect(await rpc(file.networks.BSC_TESTNET!.rpc_url as string, 'eth_chainId')).toBe('0x61');
+    // A block about every second.
+    const first = BigInt(await rpc<string>(file.networks.ETH_TESTNET!.rpc_url as string, 'eth_blockNumber'));
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(BigInt(await rpc<string>(file.networks.ETH_TESTNET!.rpc_url as string, 'eth_blockNumber')) - first).toBeGreaterThanOrEqual(2n);
+  });
+
+  it('credits a sandbox send of every EVM asset after 2 confirmations, with signed DEPOSIT_DETECTED and DEPOSIT_CONFIRMED', async () => {
+    const sends = [
+      { chain: 'ETH', asset: 'USDT_ETH', amount: '25', net: '22.000000' },
+      { chain: 'BSC', asset: 'USDT_BSC', amount: '12.5', net: '12.300000' },
+      { chain: 'ETH', asset: 'USDC_ETH', amount: '100', net: '97.000000' },
+      { chain: 'ETH', asset: 'EURC_ETH', amount: '400', net: '396.400000' },
+      { chain: 'ETH', asset: 'ETH', amount: '0.1', net: '0.099100000000000000' },
+      { chain: 'BSC', asset: 'BNB', amount: '0.25', net: '0.247750000000000000' },
+    ];
+    const wallets: Record<string, string> = {};
+    for (const s of sends) {
+      const w = await api('/v2/wallets', { chain: s.chain, asset: s.asset });
+      expect(w.status).toBe(201);
+      wallets[s.asset] = w.body.id as string;
+      const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', s.chain, '--asset', s.asset, '--to', w.body.address as string, '--amount', s.amount, '--json']);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(JSON.parse(sent.stdout)).toMatchObject({ asset: s.asset, to: w.body.address, txid: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    }
+    const balances = await poll(async () => {
+      const res = await api('/v2/balances');
+      const rows = res.body.data as { asset: string; available: string }[];
+      return rows.length === sends.length ? Object.fromEntries(rows.map((r) => [r.asset, r.available])) : undefined;
+    }, 30_000, 'six credited deposits');
+    expect(balances).toEqual(Object.fromEntries(sends.map((s) => [s.asset, s.net])));
+
+    const events = await poll(async () => (receiver.received.length >= 12 ? receiver.received : undefined), 30_000, 'twelve webhooks');
+    const byWallet = new Map<string, string[]>();
+    for (const got of events) {
+      const verified = verifyWebhook({ rawBody: got.rawBody, headers: got.headers as Record<string, string>, secret: hookSecret });
+      const data = checkedEnvelope(got).data as { wallet_id: string; status: string; fee_record: unknown };
+      byWallet.set(data.wallet_id, [...(byWallet.get(data.wallet_id) ?? []), verified.event]);
+    }
+    for (const s of sends) expect(byWallet.get(wallets[s.asset]!)?.sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED']);
+  }, 120_000);
+
+  it('refuses bad input to sandbox send in one line, sending nothing', async () => {
+    const wrong = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'BSC', '--asset', 'USDT_ETH', '--to', '0x0', '--amount', '1']);
+    expect([wrong.code, wrong.stderr.trim().split('\n')[0]]).toEqual([2, '--asset: USDT_ETH is not an asset of BSC']);
+    const places = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'ETH', '--asset', 'USDT_ETH', '--to', '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35', '--amount', '1.0000001']);
+    expect(places.code).toBe(2);
+    expect(places.stderr).toMatch(/more than 6 decimal places/);
+  });
+
+  it('names a busy local-node port and its setting in one line', async () => {
+    const busy = createServer();
+    const other = await freePortBlock(6);
+    await new Promise<void>((r) => busy.listen(other + 4, '127.0.0.1', () => r()));
+    try {
+      const res = await runEntry('src/bootstrap/start.ts', { ...env, PORT: String(other), DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-e2e-busy-')) });
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim()).toBe(
+        `Startup error: SANDBOX_ETH_PORT (PORT+4): 127.0.0.1:${other + 4} is already in use (another sandbox, or another program); stop it, or set SANDBOX_ETH_PORT or PORT`,
+      );
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('stops its local nodes with the sandbox', async () => {
+    expect(anvilCount()).toBe(1); // the ETH node on PORT+4
+    sandbox!.child.kill('SIGTERM');
+    expect((await sandbox!.exit()).code).toBe(0);
+    await poll(async () => (anvilCount() === 0 ? true : undefined), 10_000, 'no local node left');
+  }, 30_000);
+});
