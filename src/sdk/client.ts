@@ -8,6 +8,7 @@ import type { ChainList } from './resources/chains.js';
 import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
 import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
+import type { Deposit, ListDepositsParams, ListTransactionsParams, TransactionRecord } from './resources/deposits.js';
 import type {
   CreateWebhookEndpointParams,
   CreatedWebhookEndpoint,
@@ -233,6 +234,25 @@ export class WalletClient {
    */
   archiveWallet(id: string, options: CallOptions = {}): Promise<WithResponse<Wallet>> {
     return this.request('POST', `/v2/wallets/${segment(id)}/archive`, { idempotencyKey: randomUUID(), signal: options.signal });
+  }
+
+  // --- Deposits and transactions (docs/api.md#deposits) ---
+
+  /** Deposits of the key's network, newest first. */
+  listDeposits(params: ListDepositsParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<Deposit>>> {
+    const { page, limit, status, chain, wallet_id, customer_id } = params;
+    return this.request('GET', '/v2/transactions/deposits', { query: { page, limit, status, chain, wallet_id, customer_id }, ...options });
+  }
+
+  /** One deposit; NOT_FOUND for another workspace's or the other network side's. */
+  getDeposit(id: string, options: CallOptions = {}): Promise<WithResponse<Deposit>> {
+    return this.request('GET', `/v2/transactions/deposits/${segment(id)}`, options);
+  }
+
+  /** Deposits and withdrawals together, newest first. */
+  listTransactions(params: ListTransactionsParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<TransactionRecord>>> {
+    const { page, limit, type, chain } = params;
+    return this.request('GET', '/v2/transactions', { query: { page, limit, type, chain }, ...options });
   }
 
   // --- Balances (docs/api.md#balances) ---

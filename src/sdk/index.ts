@@ -49,6 +49,15 @@ export type {
   UpdateCustomerParams,
 } from './resources/customers.js';
 export type { CreateWalletParams, ListWalletsParams, Wallet, WalletStatus } from './resources/wallets.js';
+export type {
+  Deposit,
+  DepositStatus,
+  FeeRecord,
+  ListDepositsParams,
+  ListTransactionsParams,
+  TransactionRecord,
+  TransactionType,
+} from './resources/deposits.js';
 export type { FeeDirection, FeeMode, FeeQuote, FeeRule, FeeWarning, QuoteFeeParams } from './resources/fees.js';
 export type {
   CreateWebhookEndpointParams,

@@ -99,7 +99,7 @@ describe('examples', () => {
     const ajv = openApiAjv();
     ajv.addSchema(document, 'doc');
     const illustrated = Object.entries(document.components.schemas).filter(([, s]) => s.examples?.length);
-    expect(illustrated.map(([name]) => name).sort()).toEqual(['ApiKey', 'Balance', 'Chain', 'CreatedApiKey', 'Customer', 'FeeQuote', 'Wallet', 'WalletDetail']);
+    expect(illustrated.map(([name]) => name).sort()).toEqual(['ApiKey', 'Balance', 'Chain', 'CreatedApiKey', 'Customer', 'Deposit', 'FeeQuote', 'Wallet', 'WalletDetail']);
     for (const [name, schema] of illustrated) {
       const validate = ajv.compile({ $ref: `doc#/components/schemas/${name}` });
       for (const example of schema.examples!) expect(validate(example), `${name}: ${ajv.errorsText(validate.errors)}`).toBe(true);

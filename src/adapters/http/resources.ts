@@ -4,6 +4,7 @@ import { apiKeysResource } from './api-keys.js';
 import { balancesResource } from './balances.js';
 import { chainsResource } from './chains.js';
 import { customersResource } from './customers.js';
+import { transactionsResource } from './deposits.js';
 import { feesResource } from './fees.js';
 import type { Resource } from './route.js';
 import { walletsResource } from './wallets.js';
@@ -15,6 +16,7 @@ export const RESOURCES: readonly Resource<any>[] = [
   apiKeysResource,
   customersResource,
   walletsResource,
+  transactionsResource,
   balancesResource,
   feesResource,
   webhooksResource,

@@ -1,0 +1,49 @@
+// GET /v2/transactions/deposits[/{id}] and GET /v2/transactions (scope
+// transactions:read, docs/api.md#deposits): the caller's workspace and
+// network side only; another workspace's deposit, or one of the other side,
+// is simply not found.
+import { inject, injectable } from 'tsyringe';
+import { requireScope, type Principal } from '../../domain/auth/principal.js';
+import type { Deposit } from '../../domain/deposits/deposit.js';
+import type { DepositFilter } from '../../domain/deposits/ports.js';
+import { DomainError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/ids.js';
+import { networksOfSide, type Network } from '../../domain/money/networks.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
+import type { UnitOfWork } from '../../domain/ports.js';
+import { TOKENS } from '../tokens.js';
+
+export type TransactionType = 'DEPOSIT' | 'WITHDRAWAL';
+
+/** One record of GET /v2/transactions: a deposit now; withdrawals join when they exist (ADR 0022). */
+export interface TransactionRecord {
+  type: TransactionType;
+  deposit: Deposit;
+}
+
+@injectable()
+export class ReadDeposits {
+  constructor(@inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork) {}
+
+  list(principal: Principal, filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
+    requireScope(principal, 'transactions:read');
+    return this.uow.run((tx) => tx.deposits.list(principal.workspaceId, networksOfSide(principal.side), filter, page));
+  }
+
+  async get(principal: Principal, id: string): Promise<Deposit> {
+    requireScope(principal, 'transactions:read');
+    const deposit = isUuid(id)
+      ? await this.uow.run((tx) => tx.deposits.get(principal.workspaceId, networksOfSide(principal.side), id.toLowerCase()))
+      : null;
+    if (!deposit) throw new DomainError('NOT_FOUND', 'No such deposit');
+    return deposit;
+  }
+
+  /** Every money movement of the workspace on the key's side, newest first. */
+  async transactions(principal: Principal, filter: { type?: TransactionType; network?: Network }, page: PageRequest): Promise<Page<TransactionRecord>> {
+    requireScope(principal, 'transactions:read');
+    if (filter.type === 'WITHDRAWAL') return { total: 0, page: page.page, limit: page.limit, data: [] };
+    const deposits = await this.list(principal, { network: filter.network }, page);
+    return { ...deposits, data: deposits.data.map((deposit) => ({ type: 'DEPOSIT' as const, deposit })) };
+  }
+}
