@@ -1,4 +1,4 @@
-// One step of a network's deposit scanner (docs/api.md#deposits-and-sweeps,
+// One step of a network's deposit scanner (docs/api.md#deposits,
 // ADR 0021). Holding the network's lease, it reads the next range of blocks
 // up to the head, checks that they continue the blocks it stored (else a
 // reorg: back to the common ancestor), records transfers to monitored

@@ -1,4 +1,4 @@
-// A deposit and its lifecycle (docs/api.md#deposits-and-sweeps): DETECTED when
+// A deposit and its lifecycle (docs/api.md#deposits): DETECTED when
 // a transfer to a monitored address is seen in a block, CONFIRMING from its
 // first confirmation beyond inclusion, CONFIRMED (credited) once it has the
 // confirmations it needed when first seen, FAILED when its block was reorged

@@ -109,7 +109,7 @@ export const faucetDrip = (b: Base & { dripId: string; amount: Amount }) =>
     ['TREASURY', SERVICE_OWNER, b.amount.units],
   ]);
 
-/** Gas spent on a sweep or a withdrawal: the service's cost, never the workspace's (docs/api.md#deposits-and-sweeps). */
+/** Gas spent on a sweep or a withdrawal: the service's cost, never the workspace's (docs/api.md#deposits). */
 export const spendGas = (b: Base & { reference: string; gas: Amount }) =>
   entry(b, 'SWEEP_GAS', `gas:${b.reference}`, null, b.gas, [
     ['GAS', SERVICE_OWNER, -b.gas.units],
