@@ -1,5 +1,7 @@
-// A local EVM node for the sandbox and the tests: anvil from the npm package
-// @foundry-rs/anvil (its platform binary, spawned directly; works offline).
+// A local EVM node for the sandbox and the tests: anvil, the platform binary
+// that the npm package @foundry-rs/anvil ships as @foundry-rs/anvil-<os>-<cpu>,
+// spawned directly (works offline). The lockfile names the Linux x64 build
+// (an optional dependency); other platforms install their own with npm.
 // Never on the production path.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -8,7 +10,7 @@ import { isPortFree } from './local-ports.js';
 
 const require = createRequire(import.meta.url);
 
-/** The anvil binary of this platform, from the optional dependency npm installed with @foundry-rs/anvil. */
+/** The anvil binary of this platform, from its @foundry-rs/anvil-<os>-<cpu> package. */
 export function anvilBinary(): string {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
@@ -16,7 +18,7 @@ export function anvilBinary(): string {
     const dir = dirname(require.resolve(`${pkg}/package.json`));
     return join(dir, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
   } catch {
-    throw new Error(`${pkg} is not installed: run npm install (never with --omit=optional) to get the local EVM node for this platform`);
+    throw new Error(`${pkg} is not installed: run npm install --no-save ${pkg}@1.7.1 for the local EVM node of this platform (and never install with --omit=optional)`);
   }
 }
 
