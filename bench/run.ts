@@ -11,7 +11,7 @@ import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
 import { authHeaders } from '../src/sdk/signing.js';
 import { benchDerivation } from './derivation.js';
 import { benchWebhooks } from './webhooks.js';
-import { benchAddressLookup } from './deposits.js';
+import { benchAddressLookup, benchDetection } from './deposits.js';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -113,7 +113,12 @@ try {
   );
   await api.close();
   const webhookRows = await benchWebhooks(config, (line) => console.log(line));
-  const depositRows = await benchAddressLookup(config, (line) => console.log(line));
+  const say = (line: string) => console.log(line);
+  const depositRows = [
+    ...(await benchDetection(config, say, { confirmations: 1000, offset: 0, latency: false })),
+    ...(await benchDetection(config, say, { confirmations: 2, offset: 1_000_000, latency: true })),
+    ...(await benchAddressLookup(config, say)),
+  ];
   writeFileSync(
     new URL('./results.json', import.meta.url),
     `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...webhookRows, ...depositRows] }, null, 2)}\n`,

@@ -442,6 +442,9 @@ export class InMemoryEventPublisher implements EventPublisher {
     this.store.published.push(event as PublishedEvent);
     return { eventId: `event-${this.store.published.length}`, deliveryIds: [] };
   }
+  async publishMany(events: PublishedEvent[]): Promise<void> {
+    for (const e of events) await this.publish(e);
+  }
 }
 
 /** A repository the in-memory world does not have: any call fails the test loudly. */

@@ -191,14 +191,6 @@ export class PgDepositRepo implements DepositRepo {
     return out;
   }
 
-  async open(network: Network): Promise<Deposit[]> {
-    const rows = await this.sql<SqlRow>(
-      `select * from deposits where network = ? and status in ('DETECTED', 'CONFIRMING') order by block_number, log_index`,
-      [network],
-    );
-    return rows.map(fromSql);
-  }
-
   async above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]> {
     const rows = await this.sql<SqlRow>(
       `select * from deposits where network = ? and block_number > ? and status = any(?::text[]) order by block_number, log_index`,
@@ -207,13 +199,28 @@ export class PgDepositRepo implements DepositRepo {
     return rows.map(fromSql);
   }
 
-  async setProgress(rows: { id: string; confirmations: number; status: DepositStatus }[], at: Date): Promise<void> {
-    if (rows.length === 0) return;
+  async advanceConfirmations(network: Network, tip: bigint, at: Date): Promise<void> {
+    // confirmationsAt (src/domain/deposits/deposit.ts): the deposit's own block counts as the first.
     await this.sql(
-      `update deposits d set confirmations = u.confirmations, status = u.status, updated_at = ?
-       from unnest(?::uuid[], ?::int[], ?::text[]) as u(id, confirmations, status) where d.id = u.id`,
-      [at, pgArray(rows.map((r) => r.id)), pgArray(rows.map((r) => String(r.confirmations))), pgArray(rows.map((r) => r.status))],
+      `update deposits set
+         confirmations = greatest(confirmations, (?::bigint - block_number + 1)::int),
+         status = case when greatest(confirmations, (?::bigint - block_number + 1)::int) > 1 then 'CONFIRMING' else 'DETECTED' end,
+         updated_at = ?
+       where network = ? and status in ('DETECTED', 'CONFIRMING') and block_number <= ?::bigint
+         and ?::bigint - block_number + 1 < required_confirmations
+         and (confirmations < ?::bigint - block_number + 1)`,
+      [tip.toString(), tip.toString(), at, network, tip.toString(), tip.toString(), tip.toString()],
     );
+  }
+
+  async reachingThreshold(network: Network, tip: bigint): Promise<Deposit[]> {
+    const rows = await this.sql<SqlRow>(
+      `select * from deposits where network = ? and status in ('DETECTED', 'CONFIRMING')
+         and greatest(confirmations, (?::bigint - block_number + 1)::int) >= required_confirmations
+       order by block_number, log_index`,
+      [network, tip.toString()],
+    );
+    return rows.map(fromSql);
   }
 
   async update(d: Deposit): Promise<void> {

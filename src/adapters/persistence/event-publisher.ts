@@ -34,6 +34,35 @@ export class PgEventPublisher implements EventPublisher {
     for (const deliveryId of deliveryIds) await this.jobs.enqueue('webhook.deliver', { deliveryId });
     return { eventId, deliveryIds };
   }
+
+  async publishMany(events: PublishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const now = this.clock.now();
+    const rows = events.map((e) => {
+      const data = EVENT_DATA_SCHEMAS[e.event].parse(e.data) as object;
+      return { id: this.random.uuid(), workspaceId: e.workspaceId, side: e.side, event: e.event, payload: envelope(e.event, now, data), createdAt: now };
+    });
+    for (let i = 0; i < rows.length; i += 1000) await this.em.insertMany(WebhookEventEntity, rows.slice(i, i + 1000));
+    // The subscribed endpoints once per workspace, side and event name.
+    const endpointsOf = new Map<string, string[]>();
+    for (const r of rows) {
+      const key = `${r.workspaceId}:${r.side}:${r.event}`;
+      let endpoints = endpointsOf.get(key);
+      if (!endpoints) {
+        endpoints = (
+          await this.em.getConnection().execute<{ id: string }[]>(
+            `select id from webhook_endpoints where workspace_id = ? and side = ? and is_active and events @> array[?]::text[] order by created_at, id`,
+            [r.workspaceId, r.side, r.event],
+            'all',
+            this.em.getTransactionContext(),
+          )
+        ).map((x) => x.id);
+        endpointsOf.set(key, endpoints);
+      }
+      const deliveryIds = await createDeliveries(this.em, this.random, { eventId: r.id, event: r.event, payload: r.payload }, endpoints, now);
+      for (const deliveryId of deliveryIds) await this.jobs.enqueue('webhook.deliver', { deliveryId });
+    }
+  }
 }
 
 /** Inserts one new PENDING delivery of the event per endpoint; returns their ids. */

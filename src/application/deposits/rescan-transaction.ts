@@ -39,7 +39,7 @@ export class RescanTransaction {
       // Counted from its own block: the scanner's next step brings the confirmations up to what it has read.
       const fresh = await depositsOf(tx, transfers, required, (t) => t.block.number, now, this.random);
       const recorded = await tx.deposits.record(fresh);
-      for (const d of recorded) await publishDetected(tx, d);
+      await publishDetected(tx, recorded);
       const all: { id: string; status: string }[] = [];
       for (const d of fresh) {
         const kept = await tx.deposits.byIdentity(network, d.txid, d.logIndex);

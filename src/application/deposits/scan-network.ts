@@ -16,7 +16,7 @@ import { baseChainOf, type Network } from '../../domain/money/networks.js';
 import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
-import { credit, flag, publishDetected, reverse } from './settle-deposit.js';
+import { credit, FeeContexts, flag, publishDetected, reverse } from './settle-deposit.js';
 
 export interface ScanOptions {
   /** Who scans (one lease holder per network). */
@@ -154,7 +154,7 @@ export class ScanNetwork {
       }
       const fresh = await depositsOf(tx, transfers, required, () => to, now, this.random);
       const recorded = await tx.deposits.record(fresh);
-      for (const d of recorded) await publishDetected(tx, d);
+      await publishDetected(tx, recorded);
       const progress = await this.progress(tx, network, to, now);
       return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, ...progress };
     }).catch((err: unknown) => {
@@ -167,23 +167,20 @@ export class ScanNetwork {
   private async progress(tx: TxContext, network: Network, tip: bigint, now: Date): Promise<{ credited: number; flagged: number }> {
     let credited = 0;
     let flagged = 0;
-    const moved: { id: string; confirmations: number; status: Deposit['status'] }[] = [];
-    for (const d of await tx.deposits.open(network)) {
+    await tx.deposits.advanceConfirmations(network, tip, now);
+    const fees = new FeeContexts(tx, now);
+    for (const d of await tx.deposits.reachingThreshold(network, tip)) {
       const { next, credit: reached } = atHead(d, tip);
-      if (!reached) {
-        if (next.confirmations !== d.confirmations || next.status !== d.status) moved.push({ id: d.id, confirmations: next.confirmations, status: next.status });
-        continue;
-      }
+      if (!reached) continue;
       const confirmed: Deposit = { ...d, confirmations: next.confirmations };
       if (await tx.screening.isDenied(baseChainOf(network), d.fromAddress)) {
         await flag(tx, confirmed, now);
         flagged++;
       } else {
-        await credit(tx, confirmed, now, this.random);
+        await credit(tx, confirmed, now, this.random, fees);
         credited++;
       }
     }
-    await tx.deposits.setProgress(moved, now);
     return { credited, flagged };
   }
 

@@ -5,6 +5,7 @@
 // unit of work.
 import { depositFee, type Deposit } from '../../domain/deposits/deposit.js';
 import { charge } from '../../domain/fees/fee-engine.js';
+import type { FeeContext } from '../../domain/fees/fee-schedule.js';
 import { creditDeposit, reverseDepositCredit } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
 import { sideOf } from '../../domain/money/networks.js';
@@ -15,12 +16,39 @@ import { depositEventData } from './deposit-view.js';
 const publish = (tx: TxContext, d: Deposit, event: 'DEPOSIT_DETECTED' | 'DEPOSIT_CONFIRMED' | 'DEPOSIT_FLAGGED' | 'DEPOSIT_REJECTED') =>
   tx.events.publish({ workspaceId: d.workspaceId, side: sideOf(d.network), event, data: depositEventData(d) });
 
-export const publishDetected = (tx: TxContext, d: Deposit) => publish(tx, d, 'DEPOSIT_DETECTED');
+/** DEPOSIT_DETECTED of newly recorded deposits, in one go. */
+export const publishDetected = (tx: TxContext, deposits: Deposit[]) =>
+  tx.events.publishMany(
+    deposits.map((d) => ({ workspaceId: d.workspaceId, side: sideOf(d.network), event: 'DEPOSIT_DETECTED' as const, data: depositEventData(d) })),
+  );
+
+/**
+ * The fee inputs of each workspace, read once per unit of work: a scanner step
+ * crediting many deposits of one workspace prices them all with the tier and
+ * override it had at the start of the step.
+ */
+export class FeeContexts {
+  private readonly cache = new Map<string, Promise<FeeContext>>();
+  constructor(
+    private readonly tx: TxContext,
+    private readonly now: Date,
+  ) {}
+
+  of(d: Deposit): Promise<FeeContext> {
+    const key = `${d.workspaceId}:${sideOf(d.network)}`;
+    let ctx = this.cache.get(key);
+    if (!ctx) {
+      ctx = loadFeeContext(this.tx, d.workspaceId, sideOf(d.network), this.now);
+      this.cache.set(key, ctx);
+    }
+    return ctx;
+  }
+}
 
 /** CONFIRMED: the net goes to the workspace's available balance, the fee to revenue. */
-export async function credit(tx: TxContext, d: Deposit, now: Date, random: RandomSource): Promise<Deposit> {
+export async function credit(tx: TxContext, d: Deposit, now: Date, random: RandomSource, fees = new FeeContexts(tx, now)): Promise<Deposit> {
   const gross = Amount.ofUnits(d.asset, d.amount);
-  const ctx = await loadFeeContext(tx, d.workspaceId, sideOf(d.network), now);
+  const ctx = await fees.of(d);
   const c = charge('deposit', gross, ctx);
   const fee = depositFee({ fee: c.fee.units, appliedRatePpm: c.appliedRatePpm, minFee: c.minFee?.units ?? 0n }, d.amount);
   await tx.ledger.post(

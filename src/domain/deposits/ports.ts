@@ -20,12 +20,16 @@ export interface DepositRepo {
    * re-included later) is reopened with its id and returned as well.
    */
   record(deposits: Deposit[]): Promise<Deposit[]>;
-  /** DETECTED and CONFIRMING deposits of the network, oldest block first. */
-  open(network: Network): Promise<Deposit[]>;
   /** Deposits of the network in blocks above `block` with one of these statuses (after a reorg). */
   above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]>;
-  /** Confirmations and status of many deposits at once (the scanner's step; no credit involved). */
-  setProgress(rows: { id: string; confirmations: number; status: DepositStatus }[], at: Date): Promise<void>;
+  /**
+   * The scanner's step, in one statement: DETECTED and CONFIRMING deposits of
+   * the network that stay below their threshold at `tip` get their
+   * confirmations (counted as confirmationsAt does, never lowered) and status.
+   */
+  advanceConfirmations(network: Network, tip: bigint, at: Date): Promise<void>;
+  /** DETECTED and CONFIRMING deposits of the network that reach their threshold at `tip`, oldest block first. */
+  reachingThreshold(network: Network, tip: bigint): Promise<Deposit[]>;
   /** Writes a deposit's changed status, confirmations, block, fee and times. */
   update(deposit: Deposit): Promise<void>;
   /** For update: the deposit by id whatever its workspace (operator commands), locked until commit. */

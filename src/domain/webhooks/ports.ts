@@ -50,6 +50,8 @@ export interface PublishedEvent<E extends EventName = EventName> {
  */
 export interface EventPublisher {
   publish<E extends EventName>(event: PublishedEvent<E>): Promise<{ eventId: string; deliveryIds: string[] }>;
+  /** Many events at once, in order, as `publish` would record them one by one (a scanner step's deposits). */
+  publishMany(events: PublishedEvent[]): Promise<void>;
 }
 
 /** A delivery record as the log shows it (docs/api.md#deliveries). */
