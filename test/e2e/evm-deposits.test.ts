@@ -24,15 +24,19 @@ let ws: CreatedWorkspace;
 let chain: TestChain;
 let proxy: RpcProxy;
 const workers: Spawned[] = [];
+/** Each chain-worker's probe port, by its place in `workers`. */
+const workerPorts: number[] = [];
 
 const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T[]>(text, params);
 
 async function startWorker(): Promise<Spawned> {
+  const probePort = await freePort();
+  workerPorts.push(probePort);
   const w = spawnEntry(
     'src/bootstrap/chain-worker.ts',
     opsEnv(db.url, {
       LOG_LEVEL: 'info',
-      CHAIN_WORKER_PORT: String(await freePort()),
+      CHAIN_WORKER_PORT: String(probePort),
       ETH_TESTNET_RPC_URL: proxy.url,
       ETH_TESTNET_CONFIRMATIONS: '2',
       ETH_TESTNET_START_BLOCK: '0',
@@ -136,6 +140,13 @@ describe('deposits on a real anvil with two chain-workers', () => {
     await mineUntil(() => allConfirmed(wallets.map((w) => w.id), 3), 30_000, 'deposits credited after the outage');
     for (const w of wallets) expect(await credits(w.id)).toBe(1);
     expect(workers.slice(0, 2).some((w) => /scan step failed/.test(w.output()))).toBe(true);
+    // The metrics tell it: the node errors by kind, and the scanning worker's head, cursor and lag per network.
+    const metrics = await Promise.all(workerPorts.slice(0, 2).map(async (p) => (await fetch(`http://127.0.0.1:${p}/metrics`)).text()));
+    const scanning = metrics.find((m) => /chain_node_errors_total\{[^}]*network="ETH_TESTNET"[^}]*kind="unreachable"[^}]*\} [1-9]/.test(m));
+    expect(scanning, metrics.join('\n').slice(0, 2000)).toBeDefined();
+    expect(scanning).toMatch(/cursor_lag_blocks\{[^}]*network="ETH_TESTNET"[^}]*\} \d+/);
+    expect(scanning).toMatch(/chain_head_block\{[^}]*network="ETH_TESTNET"[^}]*\} [1-9]/);
+    expect(scanning).toMatch(/deposits\{[^}]*status="CONFIRMED"[^}]*\} [1-9]/);
   }, 90_000);
 
   it('credits every transfer exactly once when a chain-worker is SIGKILLed and restarted while they arrive', async () => {
