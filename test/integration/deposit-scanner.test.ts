@@ -177,6 +177,23 @@ describe('the deposit scanner', () => {
     expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
   });
 
+  it('keeps a credited deposit whose transaction a deeper reorg re-included, moved to its new block, credited once', async () => {
+    const w = await wallet();
+    const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 65_000_000n };
+    chain.mine([transfer]);
+    chain.mineMany(3);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+    chain.rollback(4);
+    chain.mineMany(2);
+    const moved = chain.mine([transfer]);
+    chain.mineMany(2);
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMED', block_number: String(moved.number), net_amount: '62000000' });
+    const entries = await sql<{ reference: string }>(`select reference from journal_entries where reference like (select 'deposit:' || id || ':%' from deposits where wallet_id = ?)`, [w.id]);
+    expect(entries.map((e) => e.reference.split(':')[2])).toEqual(['credit']);
+  });
+
   it('lets only one scanner hold a network; the other takes over when the lease runs out', async () => {
     await catchUp('worker-a');
     expect((await scan.step(chain, opts('worker-b'))).kind).toBe('not-leader');
@@ -188,6 +205,20 @@ describe('the deposit scanner', () => {
     expect((await deposit(w.id))!.status).toBe('CONFIRMED');
     expect((await scan.step(chain, opts('worker-a'))).kind).toBe('not-leader');
     await sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'ETH_TESTNET'`);
+  });
+
+  it('moves the cursor after its lease ran out during a long step unless another scanner took the network over', async () => {
+    const uow = t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const expire = () => sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'BSC_TESTNET'`);
+    const a = await uow.run((tx) => tx.scanState.claim('BSC_TESTNET', 'slow-a', 30));
+    expect(a).toEqual({ nextBlock: null, recent: new Map() });
+    await expire();
+    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'slow-a', null, 11n, [], 64))).toBe(true);
+    await expire();
+    expect(await uow.run((tx) => tx.scanState.claim('BSC_TESTNET', 'fast-b', 30))).toMatchObject({ nextBlock: 11n });
+    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'slow-a', 11n, 21n, [], 64))).toBe(false);
+    expect(await uow.run((tx) => tx.scanState.rewind('BSC_TESTNET', 'slow-a', 5n))).toBe(false);
+    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'fast-b', 11n, 21n, [], 64))).toBe(true);
   });
 
   it('keeps its cursor while the node is down and catches up without skipping a block', async () => {

@@ -1,15 +1,20 @@
 // ScanStateRepo in PostgreSQL: `chain_cursors` holds each network's next
 // block and the lease of the chain-worker scanning it (on the database's
 // clock, so the workers' clocks do not matter); `chain_blocks` the hashes of
-// the recent blocks read. Every write is conditional on the lease and on the
-// cursor the scanner read, so a scanner that lost its lease changes nothing.
+// the recent blocks read. Every write is conditional on still owning the lease
+// (nobody else took it over, even if it ran out during a long step) and on
+// the cursor the scanner read, so a scanner that lost its lease changes nothing.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BlockRef } from '../../domain/chains/chain-port.js';
 import type { ScanState, ScanStateRepo } from '../../domain/deposits/ports.js';
 import type { Network } from '../../domain/money/networks.js';
 
 export class PgScanStateRepo implements ScanStateRepo {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    /** How long a cursor move extends the lease (the lease itself is set by claim). */
+    private readonly renewSeconds = 30,
+  ) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
     return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
@@ -36,10 +41,11 @@ export class PgScanStateRepo implements ScanStateRepo {
 
   async advance(network: Network, owner: string, expectedNext: bigint | null, next: bigint, blocks: BlockRef[], keep: number): Promise<boolean> {
     const moved = await this.sql<{ network: string }>(
-      `update chain_cursors set next_block = ?, updated_at = now()
-       where network = ? and lease_owner = ? and lease_until > now() and next_block is not distinct from ?::bigint
+      // Still ours (nobody took the lease over, even if it ran out during a long step): move on and renew it.
+      `update chain_cursors set next_block = ?, updated_at = now(), lease_until = greatest(lease_until, now() + make_interval(secs => ?))
+       where network = ? and lease_owner = ? and next_block is not distinct from ?::bigint
        returning network`,
-      [next.toString(), network, owner, expectedNext === null ? null : expectedNext.toString()],
+      [next.toString(), this.renewSeconds, network, owner, expectedNext === null ? null : expectedNext.toString()],
     );
     if (moved.length === 0) return false;
     if (blocks.length > 0) {
@@ -61,7 +67,7 @@ export class PgScanStateRepo implements ScanStateRepo {
   async rewind(network: Network, owner: string, next: bigint): Promise<boolean> {
     const moved = await this.sql<{ network: string }>(
       `update chain_cursors set next_block = ?, updated_at = now()
-       where network = ? and lease_owner = ? and lease_until > now() returning network`,
+       where network = ? and lease_owner = ? returning network`,
       [next.toString(), network, owner],
     );
     if (moved.length === 0) return false;

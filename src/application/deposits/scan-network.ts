@@ -228,7 +228,7 @@ export class ScanNetwork {
             kept++;
             // Re-included: the same deposit, in its new block (open ones count their confirmations again).
             const moved = afterReorg(d, t.block.number);
-            await tx.deposits.update({ ...d, ...moved, blockHash: t.block.hash, updatedAt: now });
+            await tx.deposits.update({ ...d, ...moved, blockNumber: t.block.number, blockHash: t.block.hash, updatedAt: now });
           } else if (d.status === 'CONFIRMED') {
             await reverse(tx, d, now, this.random);
             reversed++;
