@@ -94,6 +94,11 @@ export async function startAnvil(opts: AnvilOptions): Promise<RunningAnvil> {
     child.kill('SIGKILL');
     throw err;
   }
+  // A process that exits without stopping it (process.exit, a failed test file) takes its node along.
+  // One killed by a signal cannot: ops stop the sandbox with SIGTERM, which stops its chains first.
+  const onExit = () => child.kill('SIGKILL');
+  process.once('exit', onExit);
+  child.once('exit', () => process.off('exit', onExit));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise<void>((r) => child.once('exit', () => r()));
