@@ -172,7 +172,7 @@ function networkSettings(env: NodeJS.ProcessEnv, production: boolean): NetworkSe
   const confirmations = z.coerce.number().int().min(1).max(1000);
   return NETWORKS.map((network: Network) => {
     const urlVar = `${network}_RPC_URL`;
-    const rpcUrl = env[urlVar];
+    const rpcUrl = env[urlVar] || undefined; // empty is unset (docker compose passes ${VAR:-} as "")
     // One URL, or several comma-separated (the adapter falls back from one to the next).
     const httpUrl = z.url({ protocol: /^https?$/ });
     if (rpcUrl !== undefined && !rpcUrl.split(',').every((u) => httpUrl.safeParse(u.trim()).success)) {

@@ -95,6 +95,9 @@ describe('configuration', () => {
     const c = parseConfig({ ...production, ETH_MAINNET_RPC_URL: 'https://eth.example.org', ETH_TESTNET_USDT_ETH_CONTRACT: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     expect(c.networks.find((n) => n.network === 'ETH_MAINNET')?.rpcUrl).toBe('https://eth.example.org');
     expect(c.networks.find((n) => n.network === 'ETH_TESTNET')?.contracts.USDT_ETH).toBe('0xdAC17F958D2ee523a2206206994597C13D831ec7');
+    // docker compose passes an unset `${VAR:-}` as an empty string: that is no node, not a bad one.
+    const empty = parseConfig({ ...production, BSC_MAINNET_RPC_URL: '' });
+    expect(empty.networks.find((n) => n.network === 'BSC_MAINNET')!.rpcUrl).toBeNull();
     expect(messageOf({ ...production, BSC_MAINNET_RPC_URL: 'not a url' })).toBe('BSC_MAINNET_RPC_URL: must be an http(s) URL, or several separated by commas');
     expect(messageOf({ ...production, BSC_MAINNET_RPC_URL: 'https://a.example,ftp://b.example' })).toBe('BSC_MAINNET_RPC_URL: must be an http(s) URL, or several separated by commas');
     // Outside production the custody secrets are generated into DATA_DIR: never for mainnet addresses.
