@@ -2,7 +2,6 @@
 // scanner per network with a node (ScannerLoop over ScanNetwork), the
 // operator's rescans (deposit.rescan jobs) and a heartbeat.
 import 'reflect-metadata';
-import type { Logger } from 'pino';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
@@ -30,7 +29,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
   // Each process scans under its own name: a restarted process waits for its predecessor's lease to run out.
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let made: ChainPort[] | undefined;
-  const portsOf = (logger: Logger) => (made ??= opts.ports ?? createChainPorts(config, logger));
+  const portsOf = () => (made ??= opts.ports ?? createChainPorts(config));
   return startWorker(config, {
     processName: 'chain-worker',
     port: config.ports.chainWorker,
@@ -39,7 +38,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
       enqueueNow(boss, 'chain.heartbeat', { source: 'startup' }).catch((err: unknown) =>
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
       );
-      const ports = portsOf(logger);
+      const ports = portsOf();
       return [
         consume({
           name: 'chain.heartbeat',
@@ -59,7 +58,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
       ];
     },
     background: ({ logger, container, metrics }) => {
-      const ports = portsOf(logger);
+      const ports = portsOf();
       const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
       const scannerMetrics = createScannerMetrics(metrics.registry, () =>
         uow.run((tx) => (tx.deposits as DepositRepo).countByStatus()),

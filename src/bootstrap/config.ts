@@ -20,6 +20,8 @@ const schema = z.object({
   CHAIN_WORKER_PORT: port.optional(),
   SANDBOX_ETH_PORT: port.optional(),
   SANDBOX_BSC_PORT: port.optional(),
+  SANDBOX_TRON_PORT: port.optional(),
+  TRON_API_KEY: z.string().min(1).max(200).optional(),
   DISPATCHER_PORT: port.optional(),
   ADMIN_PORT: port.optional(),
   DATA_DIR: z.string().min(1).default('.data'),
@@ -69,8 +71,10 @@ export interface Config {
   production: boolean;
   host: string;
   ports: { api: number; chainWorker: number; dispatcher: number };
-  /** The sandbox's local nodes: SANDBOX_ETH_PORT (PORT+4) and SANDBOX_BSC_PORT (PORT+5). */
-  sandboxPorts: { eth: number; bsc: number };
+  /** The sandbox's local nodes: SANDBOX_ETH_PORT (PORT+4), SANDBOX_BSC_PORT (PORT+5) and the TRON stand-in's SANDBOX_TRON_PORT (PORT+6). */
+  sandboxPorts: { eth: number; bsc: number; tron: number };
+  /** Sent to the TRON nodes as TRON-PRO-API-KEY (TronGrid); never logged. */
+  tronApiKey?: string;
   /**
    * Where the api serves /metrics and /readyz when they are kept off the
    * public port: PORT+3 by default in production, ADMIN_PORT when set; null
@@ -261,7 +265,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       chainWorker: c.CHAIN_WORKER_PORT ?? c.PORT + 1,
       dispatcher: c.DISPATCHER_PORT ?? c.PORT + 2,
     },
-    sandboxPorts: { eth: c.SANDBOX_ETH_PORT ?? c.PORT + 4, bsc: c.SANDBOX_BSC_PORT ?? c.PORT + 5 },
+    sandboxPorts: { eth: c.SANDBOX_ETH_PORT ?? c.PORT + 4, bsc: c.SANDBOX_BSC_PORT ?? c.PORT + 5, tron: c.SANDBOX_TRON_PORT ?? c.PORT + 6 },
+    tronApiKey: c.TRON_API_KEY || undefined,
     adminPort: c.ADMIN_PORT ?? (production ? c.PORT + 3 : null),
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,

@@ -25,6 +25,7 @@ function wantedPorts(config: Config): Wanted[] {
   for (const [setting, network, port, offset] of [
     ['SANDBOX_ETH_PORT', 'ETH_TESTNET', config.sandboxPorts.eth, 'PORT+4'],
     ['SANDBOX_BSC_PORT', 'BSC_TESTNET', config.sandboxPorts.bsc, 'PORT+5'],
+    ['SANDBOX_TRON_PORT', 'TRON_TESTNET', config.sandboxPorts.tron, 'PORT+6'],
   ] as const) {
     if (config.networks.find((n) => n.network === network)?.rpcUrl) continue;
     wanted.push({ setting, port, derived: env[setting] ? undefined : offset, host: '127.0.0.1' });

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { TronWeb } from 'tronweb';
 import { z } from 'zod';
 import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
 import { readSandboxFile, sandboxFilePath } from '../adapters/sandbox/local-chains.js';
@@ -61,33 +62,79 @@ const file = readSandboxFile(dataDir);
 const network = networkFor(chain, 'test');
 if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; start the sandbox first (npm start), with the same DATA_DIR`);
 const net = file.networks[network];
-if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (its node is configured elsewhere, or it is not available in the sandbox yet)`);
+if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (its node is configured elsewhere)`);
 
-const account = privateKeyToAccount(net.outside_account.private_key as Hex);
-const viemChain = { id: net.chain_id ?? 0, name: network, nativeCurrency: { name: chain, symbol: chain, decimals: 18 }, rpcUrls: { default: { http: [net.rpc_url] } } };
-const transport = http(net.rpc_url, { retryCount: 0, timeout: 10_000 });
-const pub = createPublicClient({ transport, cacheTime: 0 });
-const wallet = createWalletClient({ account, transport, chain: viemChain });
 const units = amount.toChainUnits();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-try {
+/** EVM: viem from the outside account; a nonce taken by a parallel `send` is retried with the next one. */
+async function sendEvm(): Promise<{ from: string; txid: string; block: number }> {
+  const account = privateKeyToAccount(net!.outside_account.private_key as Hex);
+  const viemChain = { id: net!.chain_id ?? 0, name: network, nativeCurrency: { name: chain, symbol: chain, decimals: 18 }, rpcUrls: { default: { http: [net!.rpc_url] } } };
+  const transport = http(net!.rpc_url, { retryCount: 0, timeout: 10_000 });
+  const pub = createPublicClient({ transport, cacheTime: 0 });
+  const wallet = createWalletClient({ account, transport, chain: viemChain });
+  const nonceClash = /nonce too low|already known|replacement transaction underpriced|nonce.*(already|lower)/i;
+  const retrying = async (send: () => Promise<Hex>): Promise<Hex> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        const text = `${(err as { shortMessage?: string }).shortMessage ?? ''} ${(err as { details?: string }).details ?? ''} ${(err as Error).message}`;
+        if (attempt >= 8 || !nonceClash.test(text)) throw err;
+        await sleep(100 + Math.random() * 400);
+      }
+    }
+  };
   let txid: Hex;
   if (ASSET_SPECS[asset].native) {
-    txid = await wallet.sendTransaction({ to: recipient as Address, value: units });
+    txid = await retrying(() => wallet.sendTransaction({ to: recipient as Address, value: units }));
   } else {
-    const token = net.tokens[asset] as Address | undefined;
+    const token = net!.tokens[asset] as Address | undefined;
     if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
     const held = await pub.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [account.address] });
     if (held < units) {
-      const minted = await wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units - held] });
+      const minted = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units - held] }));
       await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
     }
-    txid = await wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] });
+    txid = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] }));
   }
   const receipt = await pub.waitForTransactionReceipt({ hash: txid, pollingInterval: 200, timeout: 30_000 });
   if (receipt.status !== 'success') fail(`the transfer ${txid} reverted`);
-  const result = { chain, network, asset, from: account.address, to: recipient, amount: amount.toString(), txid, block: Number(receipt.blockNumber) };
-  process.stdout.write(json ? `${JSON.stringify(result)}\n` : `sent ${result.amount} ${asset} to ${recipient} on ${network}: ${txid} (block ${result.block})\n`);
+  return { from: account.address, txid, block: Number(receipt.blockNumber) };
+}
+
+/** TRON: tronweb against the stand-in's HTTP API, built by the node, signed here, broadcast. */
+async function sendTron(): Promise<{ from: string; txid: string; block: number }> {
+  const tw = new TronWeb({ fullHost: net!.rpc_url, privateKey: net!.outside_account.private_key });
+  const from = net!.outside_account.address;
+  const token = net!.tokens[asset];
+  if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
+  const call = async (fn: string, params: { type: string; value: string }[]) => {
+    const built = await tw.transactionBuilder.triggerSmartContract(token, fn, { feeLimit: 100_000_000 }, params, from);
+    const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction));
+    if (!sent.result) throw new Error(`the node refused the transaction: ${(sent as { code?: string }).code ?? 'unknown'} ${Buffer.from(String((sent as { message?: string }).message ?? ''), 'hex').toString()}`);
+    for (let i = 0; i < 150; i++) {
+      const info = (await tw.trx.getTransactionInfo(built.transaction.txID)) as { blockNumber?: number; receipt?: { result?: string } };
+      if (info.blockNumber !== undefined) {
+        if (info.receipt?.result !== 'SUCCESS') fail(`the transfer ${built.transaction.txID} reverted`);
+        return { txid: built.transaction.txID, block: info.blockNumber };
+      }
+      await sleep(200);
+    }
+    throw new Error(`${built.transaction.txID} was not included within 30 s`);
+  };
+  const held = await tw.transactionBuilder.triggerConstantContract(token, 'balanceOf(address)', {}, [{ type: 'address', value: from }], from);
+  const balance = BigInt(`0x${held.constant_result?.[0] || '0'}`);
+  if (balance < units) await call('mint(address,uint256)', [{ type: 'address', value: from }, { type: 'uint256', value: (units - balance).toString() }]);
+  const sent = await call('transfer(address,uint256)', [{ type: 'address', value: recipient! }, { type: 'uint256', value: units.toString() }]);
+  return { from, ...sent };
+}
+
+try {
+  const sent = chain === 'TRON' ? await sendTron() : await sendEvm();
+  const result = { chain, network, asset, from: sent.from, to: recipient, amount: amount.toString(), txid: sent.txid, block: sent.block };
+  process.stdout.write(json ? `${JSON.stringify(result)}\n` : `sent ${result.amount} ${asset} to ${recipient} on ${network}: ${sent.txid} (block ${result.block})\n`);
   process.exit(0);
 } catch (err) {
   const message = (err as { shortMessage?: string; message?: string }).shortMessage ?? (err as Error).message;

@@ -78,12 +78,14 @@ try {
   fail(`the database did not start (${reasonOf(err)})`);
 }
 
-// The local chains (ETH_TESTNET and BSC_TESTNET on anvil), unless a network's node is configured.
+// The local chains (ETH_TESTNET and BSC_TESTNET on anvil, TRON_TESTNET on the stand-in), unless a network's node is configured.
 let chains: RunningLocalChains | null = null;
 const localSpecs: LocalChainSpec[] = LOCAL_EVM_CHAINS.filter((c) => !config.networks.find((n) => n.network === c.network)?.rpcUrl).map(
   (c) => ({ ...c, port: c.network === 'ETH_TESTNET' ? config.sandboxPorts.eth : config.sandboxPorts.bsc }),
 );
-if (localSpecs.length > 0) {
+// TRON_TESTNET's local stand-in (ADR 0023), unless its node is configured.
+const tronPort = config.networks.find((n) => n.network === 'TRON_TESTNET')?.rpcUrl ? undefined : config.sandboxPorts.tron;
+if (localSpecs.length > 0 || tronPort !== undefined) {
   const signer = new LocalHdSigner(resolveSecrets(config).masterSeed);
   const roles = ['gasTank', 'treasury', 'faucet'] as const; // the faucet last: it also gets tokens
   try {
@@ -91,6 +93,7 @@ if (localSpecs.length > 0) {
       dataDir,
       host: '127.0.0.1',
       specs: localSpecs,
+      tronPort,
       serviceAddresses: (network) => Promise.all(roles.map((r) => signer.deriveAddress(baseChainOf(network), servicePath(baseChainOf(network), r)))),
     });
   } catch (err) {

@@ -4,8 +4,9 @@
 // CONFIRMED after the sandbox's 2 confirmations, the balance shows the net,
 // and a local webhook receiver gets DEPOSIT_DETECTED and DEPOSIT_CONFIRMED
 // with valid signatures. The same for USDT_BSC (18 decimals on chain), USDC,
-// EURC, ETH and BNB. A busy local-node port is one line naming its setting,
-// and no local node outlives the sandbox.
+// EURC, ETH, BNB and USDT_TRON (through the TRON stand-in, with tronweb). A
+// busy local-node port is one line naming its setting, and no local node
+// outlives the sandbox.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -34,9 +35,10 @@ const api = (path: string, body?: unknown) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
+/** The sandbox's local nodes: the ETH and BSC anvils and the one behind the TRON stand-in, all keeping state in DATA_DIR. */
 const anvilCount = () => {
   try {
-    return execFileSync('pgrep', ['-f', `anvil.*--port ${port + 4}`]).toString().trim().split('\n').filter(Boolean).length;
+    return execFileSync('pgrep', ['-f', `anvil.*--state ${dataDir}`]).toString().trim().split('\n').filter(Boolean).length;
   } catch {
     return 0;
   }
@@ -44,7 +46,7 @@ const anvilCount = () => {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-deposits-'));
-  port = await freePortBlock(6);
+  port = await freePortBlock(7);
   const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, ...clean } = process.env;
   env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' };
   receiver = await startReceiver(() => 200);
@@ -88,14 +90,23 @@ describe('npm start: deposits on the local chains', () => {
       tokens: { USDT_BSC: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35' },
       outside_account: account,
     });
+    expect(file.networks.TRON_TESTNET).toEqual({
+      rpc_url: `http://127.0.0.1:${port + 6}`,
+      tokens: { USDT_TRON: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' },
+      outside_account: { address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/), private_key: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(Object.keys(file.networks).sort()).toEqual(['BSC_TESTNET', 'ETH_TESTNET', 'TRON_TESTNET']);
     expect(await rpc(file.networks.BSC_TESTNET!.rpc_url as string, 'eth_chainId')).toBe('0x61');
+    // The TRON HTTP API answers as a full node does.
+    const now = (await (await fetch(`${file.networks.TRON_TESTNET!.rpc_url as string}/wallet/getnowblock`, { method: 'POST' })).json()) as { blockID: string };
+    expect(now.blockID).toMatch(/^[0-9a-f]{64}$/);
     // A block about every second.
     const first = BigInt(await rpc<string>(file.networks.ETH_TESTNET!.rpc_url as string, 'eth_blockNumber'));
     await new Promise((r) => setTimeout(r, 2500));
     expect(BigInt(await rpc<string>(file.networks.ETH_TESTNET!.rpc_url as string, 'eth_blockNumber')) - first).toBeGreaterThanOrEqual(2n);
   });
 
-  it('credits a sandbox send of every EVM asset after 2 confirmations, with signed DEPOSIT_DETECTED and DEPOSIT_CONFIRMED', async () => {
+  it('credits a sandbox send of every asset after 2 confirmations, with signed DEPOSIT_DETECTED and DEPOSIT_CONFIRMED', async () => {
     const sends = [
       { chain: 'ETH', asset: 'USDT_ETH', amount: '25', net: '22.000000' },
       { chain: 'BSC', asset: 'USDT_BSC', amount: '12.5', net: '12.300000' },
@@ -103,6 +114,7 @@ describe('npm start: deposits on the local chains', () => {
       { chain: 'ETH', asset: 'EURC_ETH', amount: '400', net: '396.400000' },
       { chain: 'ETH', asset: 'ETH', amount: '0.1', net: '0.099100000000000000' },
       { chain: 'BSC', asset: 'BNB', amount: '0.25', net: '0.247750000000000000' },
+      { chain: 'TRON', asset: 'USDT_TRON', amount: '50', net: '49.000000' },
     ];
     const wallets: Record<string, string> = {};
     for (const s of sends) {
@@ -111,16 +123,16 @@ describe('npm start: deposits on the local chains', () => {
       wallets[s.asset] = w.body.id as string;
       const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', s.chain, '--asset', s.asset, '--to', w.body.address as string, '--amount', s.amount, '--json']);
       expect(sent.code, sent.stderr).toBe(0);
-      expect(JSON.parse(sent.stdout)).toMatchObject({ asset: s.asset, to: w.body.address, txid: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(JSON.parse(sent.stdout)).toMatchObject({ asset: s.asset, to: w.body.address, txid: expect.stringMatching(s.chain === 'TRON' ? /^[0-9a-f]{64}$/ : /^0x[0-9a-f]{64}$/) });
     }
     const balances = await poll(async () => {
       const res = await api('/v2/balances');
       const rows = res.body.data as { asset: string; available: string }[];
       return rows.length === sends.length ? Object.fromEntries(rows.map((r) => [r.asset, r.available])) : undefined;
-    }, 30_000, 'six credited deposits');
+    }, 30_000, 'seven credited deposits');
     expect(balances).toEqual(Object.fromEntries(sends.map((s) => [s.asset, s.net])));
 
-    const events = await poll(async () => (receiver.received.length >= 12 ? receiver.received : undefined), 30_000, 'twelve webhooks');
+    const events = await poll(async () => (receiver.received.length >= 14 ? receiver.received : undefined), 30_000, 'fourteen webhooks');
     const byWallet = new Map<string, string[]>();
     for (const got of events) {
       const verified = verifyWebhook({ rawBody: got.rawBody, headers: got.headers as Record<string, string>, secret: hookSecret });
@@ -140,7 +152,7 @@ describe('npm start: deposits on the local chains', () => {
 
   it('names a busy local-node port and its setting in one line', async () => {
     const busy = createServer();
-    const other = await freePortBlock(6);
+    const other = await freePortBlock(7);
     await new Promise<void>((r) => busy.listen(other + 4, '127.0.0.1', () => r()));
     try {
       const res = await runEntry('src/bootstrap/start.ts', { ...env, PORT: String(other), DATA_DIR: mkdtempSync(join(tmpdir(), 'wallet-e2e-busy-')) });
@@ -154,7 +166,7 @@ describe('npm start: deposits on the local chains', () => {
   });
 
   it('stops its local nodes with the sandbox', async () => {
-    expect(anvilCount()).toBe(1); // the ETH node on PORT+4
+    expect(anvilCount()).toBe(3); // ETH, BSC and the TRON stand-in's node
     sandbox!.child.kill('SIGTERM');
     expect((await sandbox!.exit()).code).toBe(0);
     await poll(async () => (anvilCount() === 0 ? true : undefined), 10_000, 'no local node left');

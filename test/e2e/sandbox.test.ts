@@ -43,7 +43,7 @@ async function stopSandbox(s: Spawned): Promise<{ code: number | null; ms: numbe
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-'));
-  port = await freePortBlock(6);
+  port = await freePortBlock(7);
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   // No EMBEDDED_PG_PORT: the sandbox picks a free port and remembers it in DATA_DIR.
   const { EMBEDDED_PG_PORT: _p, ...clean } = rest;
@@ -99,8 +99,8 @@ describe('npm start (local sandbox)', () => {
 
   it('runs a second sandbox beside the first with another PORT and DATA_DIR', async () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-3-'));
-    let otherPort = await freePortBlock(6);
-    while (Math.abs(port - otherPort) < 6) otherPort = await freePortBlock(6);
+    let otherPort = await freePortBlock(7);
+    while (Math.abs(port - otherPort) < 7) otherPort = await freePortBlock(7);
     const otherEnv = { ...env, DATA_DIR: otherDir, PORT: String(otherPort) };
     const other = spawnEntry('src/bootstrap/start.ts', otherEnv);
     try {
@@ -235,8 +235,8 @@ describe('npm start (local sandbox)', () => {
 describe('npm start under npm', () => {
   it('stops the whole sandbox when npm itself gets SIGTERM, and gives DATA_DIR back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wallet-e2e-npm-'));
-    let p = await freePortBlock(6);
-    while (Math.abs(port - p) < 6) p = await freePortBlock(6);
+    let p = await freePortBlock(7);
+    while (Math.abs(port - p) < 7) p = await freePortBlock(7);
     const npm = spawn('npm', ['start'], { env: { ...env, DATA_DIR: dir, PORT: String(p) }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     npm.stdout!.on('data', (d: Buffer) => (out += d.toString()));

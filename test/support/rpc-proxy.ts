@@ -1,4 +1,4 @@
-// A JSON-RPC proxy in front of a local node that a test can break on cue:
+// A proxy in front of a local node (JSON-RPC, or a TRON HTTP API) that a test can break on cue:
 // down (connections refused), answering 429 or 500, or refusing eth_getLogs
 // ranges wider than N blocks the way hosted providers do.
 import { createServer, type Server } from 'node:http';
@@ -68,7 +68,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       return;
     }
     try {
-      const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      // The request's path too: a TRON node's HTTP API is one path per call.
+      const upstream = await fetch(new URL(req.url ?? '/', target), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       res.writeHead(upstream.status, { 'content-type': 'application/json' }).end(Buffer.from(await upstream.arrayBuffer()));
     } catch {
       req.socket.destroy();

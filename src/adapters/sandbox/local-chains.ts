@@ -1,7 +1,8 @@
 // The local chains of `npm start` (docs/operations.md#the-local-sandbox): an
-// anvil for ETH_TESTNET (chain id 11155111) and one for BSC_TESTNET (97),
-// mining a block every second, their state kept in DATA_DIR/chains so a
-// restart continues the same chains. Each gets the sandbox stablecoins
+// anvil for ETH_TESTNET (chain id 11155111) and one for BSC_TESTNET (97), and
+// the TRON stand-in for TRON_TESTNET (ADR 0023), each mining a block every
+// second, their state kept in DATA_DIR/chains so a restart continues the same
+// chains. Each gets the sandbox stablecoins
 // (ADR 0013 order and addresses), funded service addresses (gas tank,
 // treasury, faucet dispenser) and an outside account that is not the
 // service's, which holds native currency and may mint the tokens; all of it
@@ -11,8 +12,10 @@ import { join } from 'node:path';
 import { createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Asset, Network } from '../../domain/money/networks.js';
+import { evmAddressFromBytes, evmBytesFromTronAddress, tronAddressFromEvmBytes } from '../chains/address-codec.js';
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { SANDBOX_DEPLOYER_KEY, deploySandboxTokens, type TokenSpec } from './contracts/sandbox-token.js';
+import { startTronStandin, type RunningTronStandin } from './tron-standin.js';
 
 /** anvil's well-known account #8 (test mnemonic): the sandbox's outside account. Public, local chains only. */
 export const OUTSIDE_ACCOUNT_KEY: Hex = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
@@ -60,6 +63,9 @@ export interface RunningLocalChains {
 
 /** Native currency given to each service address and the outside account (wei). */
 const NATIVE_FUNDING = 10_000n * 10n ** 18n;
+/** TRX given to each service address and the outside account on the TRON stand-in (sun). */
+const TRX_FUNDING = 10_000n * 10n ** 6n;
+const USDT_TRON: TokenSpec = { name: 'Tether USD (sandbox)', symbol: 'USDT', decimals: 6 };
 /** Tokens the faucet dispenser holds from the start, in whole units. */
 const FAUCET_TOKENS = 1_000_000n;
 
@@ -114,6 +120,34 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
   };
 }
 
+/** The TRON stand-in's set-up: its USDT (ADR 0013's address), TRX for the service addresses and the outside account, the faucet's stock. */
+async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]): Promise<SandboxNetwork> {
+  const node = standin.anvil.rpcUrl;
+  const deployer = privateKeyToAccount(SANDBOX_DEPLOYER_KEY);
+  const fresh = BigInt(await rpc<string>(node, 'eth_getTransactionCount', [deployer.address, 'latest'])) === 0n;
+  // The stand-in charges no gas, so the deployer needs no TRX.
+  const [token] = await deploySandboxTokens(node, [USDT_TRON], { gasPrice: 0n });
+  const outside = privateKeyToAccount(OUTSIDE_ACCOUNT_KEY);
+  const evmOf = (tron: string) => evmAddressFromBytes(evmBytesFromTronAddress(tron)!);
+  for (const a of [...serviceAddresses.map(evmOf), outside.address]) {
+    const balance = BigInt(await rpc<string>(node, 'eth_getBalance', [a, 'latest']));
+    if (balance < TRX_FUNDING / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${TRX_FUNDING.toString(16)}`]);
+  }
+  const faucet = serviceAddresses[serviceAddresses.length - 1];
+  if (fresh && faucet) {
+    const chain = { id: standin.anvil.chainId, name: 'TRON_TESTNET', nativeCurrency: { name: 'TRX', symbol: 'TRX', decimals: 6 }, rpcUrls: { default: { http: [node] } } };
+    const minter = createWalletClient({ account: deployer, transport: http(node), chain });
+    const units = FAUCET_TOKENS * 10n ** BigInt(USDT_TRON.decimals);
+    await minter.writeContract({ address: token!, abi: ERC20, functionName: 'mint', args: [evmOf(faucet) as Address, units], gas: 100_000n, gasPrice: 0n });
+  }
+  const tronOf = (evm: string) => tronAddressFromEvmBytes(Buffer.from(evm.slice(2), 'hex'));
+  return {
+    rpc_url: standin.url,
+    tokens: { USDT_TRON: tronOf(token!) },
+    outside_account: { address: tronOf(outside.address), private_key: OUTSIDE_ACCOUNT_KEY.slice(2) },
+  };
+}
+
 /**
  * Starts the chains of `specs`, each with its service addresses funded
  * (gas tank, treasury, faucet dispenser: the faucet last), and records them
@@ -123,11 +157,13 @@ export async function startLocalChains(opts: {
   dataDir: string;
   host: string;
   specs: LocalChainSpec[];
+  /** The TRON stand-in's HTTP port; none starts no TRON_TESTNET. */
+  tronPort?: number;
   serviceAddresses: (network: Network) => Promise<string[]>;
 }): Promise<RunningLocalChains> {
   const dir = join(opts.dataDir, 'chains');
   mkdirSync(dir, { recursive: true });
-  const running: RunningAnvil[] = [];
+  const running: { stop(): Promise<void> }[] = [];
   const stop = async () => {
     await Promise.all(running.map((a) => a.stop()));
   };
@@ -149,6 +185,14 @@ export async function startLocalChains(opts: {
       running.push(anvil);
       entries[spec.network] = await setUp(anvil, spec, await opts.serviceAddresses(spec.network));
       rpcUrls[spec.network] = anvil.rpcUrl;
+    }
+    if (opts.tronPort !== undefined) {
+      const standin = await startTronStandin({ port: opts.tronPort, host: opts.host, stateFile: join(dir, 'tron_testnet.json') }).catch((err: unknown) => {
+        throw new Error(`TRON_TESTNET: the local stand-in did not start on port ${opts.tronPort} (${(err as Error).message})`);
+      });
+      running.push(standin);
+      entries.TRON_TESTNET = await setUpTron(standin, await opts.serviceAddresses('TRON_TESTNET'));
+      rpcUrls.TRON_TESTNET = standin.url;
     }
     const file = writeSandboxNetworks(opts.dataDir, entries);
     return { rpcUrls, file, stop };

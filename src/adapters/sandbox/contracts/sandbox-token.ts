@@ -21,9 +21,10 @@ export interface TokenSpec {
 /**
  * Deploys `tokens` in order from the deployer, whose nonce must be 0 (a fresh
  * chain); a chain that already has code at every expected address is left
- * as it is. Returns the contract addresses in order.
+ * as it is. Returns the contract addresses in order. A node that charges no
+ * gas (the TRON stand-in's) takes `gasPrice: 0n`.
  */
-export async function deploySandboxTokens(rpcUrl: string, tokens: TokenSpec[]): Promise<Address[]> {
+export async function deploySandboxTokens(rpcUrl: string, tokens: TokenSpec[], opts: { gasPrice?: bigint } = {}): Promise<Address[]> {
   const account = privateKeyToAccount(SANDBOX_DEPLOYER_KEY);
   const transport = http(rpcUrl);
   const pub = createPublicClient({ transport, cacheTime: 0 });
@@ -43,7 +44,7 @@ export async function deploySandboxTokens(rpcUrl: string, tokens: TokenSpec[]): 
     return addresses;
   }
   for (const t of tokens) {
-    const hash = await wallet.deployContract({ abi: SANDBOX_TOKEN_ABI, bytecode: SANDBOX_TOKEN_BYTECODE, args: [t.name, t.symbol, t.decimals] });
+    const hash = await wallet.deployContract({ abi: SANDBOX_TOKEN_ABI, bytecode: SANDBOX_TOKEN_BYTECODE, args: [t.name, t.symbol, t.decimals], ...(opts.gasPrice !== undefined ? { gasPrice: opts.gasPrice } : {}) });
     const receipt = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
     if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`deploying ${t.symbol} failed`);
     addresses.push(getAddress(receipt.contractAddress));
