@@ -115,7 +115,7 @@ describe('ops deposit rescan', () => {
 
     const first = await ops('deposit', 'rescan', '--chain', 'ETH_TESTNET', '--txid', missed);
     expect(first.code).toBe(0);
-    expect(first.json).toMatchObject({ chain: 'ETH_TESTNET', txid: missed, found: 1, recorded: 1 });
+    expect(first.json).toMatchObject({ chain: 'ETH_TESTNET', txid: missed, transaction: 'success', found: 1, recorded: 1 });
     const second = await ops('deposit', 'rescan', '--chain', 'ETH_TESTNET', '--txid', missed.toUpperCase().replace('0X', '0x'));
     expect(second.json).toMatchObject({ found: 1, recorded: 0 });
     const rows = await sql<{ n: string }>(`select count(*)::text as n from deposits where txid = ?`, [missed]);
@@ -123,6 +123,23 @@ describe('ops deposit rescan', () => {
     // The scanner then confirms and credits it like any other.
     chain.mine();
     await poll(async () => ((await depositOf(w.id))?.status === 'CONFIRMED' ? true : undefined), 10_000, 'rescanned deposit credited');
+  });
+
+  it('tells a transaction the node does not have from one with nothing monitored', async () => {
+    const unknown = await ops('deposit', 'rescan', '--chain', 'ETH_TESTNET', '--txid', txid());
+    expect(unknown.code).toBe(0);
+    expect(unknown.json).toMatchObject({ transaction: 'not_included', found: 0, recorded: 0 });
+  });
+
+  it('refuses at once, queuing nothing, a network no chain-worker scans', async () => {
+    const jobs = async () => (await sql<{ n: string }>(`select count(*)::text as n from pgboss.job where name = 'deposit.rescan'`))[0]!.n;
+    const before = await jobs();
+    const started = Date.now();
+    const res = await ops('deposit', 'rescan', '--chain', 'BSC_TESTNET', '--txid', txid());
+    expect(res.code).toBe(1);
+    expect(res.json).toMatchObject({ ok: false, error: expect.stringMatching(/^no chain-worker is scanning BSC_TESTNET/) });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await jobs()).toBe(before);
   });
 
   it('refuses a malformed txid or network in one line and queues nothing', async () => {

@@ -97,6 +97,27 @@ describe('the deposit scanner', () => {
     expect(count[0]!.n).toBe('1');
   });
 
+  it('does not rewrite a CONFIRMING deposit at every step; the API counts it up to what the scanner read', async () => {
+    const w = await wallet();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 40_000_000n }]);
+    await catchUp();
+    // A deposit that needs 10 (as if the threshold had been 10 when it was first seen).
+    await sql(`update deposits set required_confirmations = 10 where wallet_id = ?`, [w.id]);
+    chain.mine();
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMING', confirmations: 2 });
+    chain.mine();
+    chain.mine();
+    chain.mine();
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMING', confirmations: 2 }); // stored as it was
+    const list = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'GET', `/v2/transactions/deposits?wallet_id=${w.id}`);
+    expect((list.body.data as { confirmations: number; required_confirmations: number }[])[0]).toMatchObject({ confirmations: 5, required_confirmations: 10 });
+    const id = (list.body.data as { id: string }[])[0]!.id;
+    const one = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'GET', `/v2/transactions/deposits/${id}`);
+    expect(one.body).toMatchObject({ status: 'CONFIRMING', confirmations: 5 });
+  });
+
   it('keeps required_confirmations fixed when the network threshold changes later', async () => {
     const w = await wallet();
     chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 10_000_000n }]);

@@ -219,9 +219,11 @@ export class EvmChainPort implements ChainPort {
     return out;
   }
 
-  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored): Promise<ObservedTransfer[]> {
-    const needNative = this.nativeAsset !== null;
-    const [blocks, logs] = await Promise.all([this.fullBlocks(from, to, needNative), this.transferLogs(from, to)]);
+  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]> {
+    // Block bodies only when some wallet is of the native asset; logs only when some wallet is of a token.
+    const needNative = this.nativeAsset !== null && (!assets || assets.has(this.nativeAsset));
+    const needLogs = !assets || [...this.tokenByContract.values()].some((a) => assets.has(a));
+    const [blocks, logs] = await Promise.all([this.fullBlocks(from, to, needNative), needLogs ? this.transferLogs(from, to) : Promise.resolve([])]);
     const byNumber = new Map(blocks.map((b) => [BigInt(b.number), b]));
     const refOf = (log: RpcLog): BlockRef => {
       const b = byNumber.get(BigInt(log.blockNumber));

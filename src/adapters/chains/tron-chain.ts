@@ -204,9 +204,9 @@ export class TronChainPort implements ChainPort {
     return infos as TronInfo[];
   }
 
-  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored): Promise<ObservedTransfer[]> {
+  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]> {
     const blocks = await this.blocks(from, to);
-    if (this.tokenByContract.size === 0) return [];
+    if (![...this.tokenByContract.values()].some((a) => !assets || assets.has(a))) return [];
     const infos: TronInfo[][] = new Array(blocks.length);
     let next = 0;
     const worker = async () => {

@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { depositView } from '../../application/deposits/deposit-view.js';
 import { ManageScreening, type ScreeningChange } from '../../application/deposits/manage-screening.js';
 import { ReviewDeposit } from '../../application/deposits/review-deposit.js';
+import { TOKENS } from '../../application/tokens.js';
 import { DomainError } from '../../domain/errors.js';
+import type { UnitOfWork } from '../../domain/ports.js';
 import { NETWORKS, baseChainOf } from '../../domain/money/networks.js';
 import { defineCommand, type OpsCommand } from './command.js';
 
@@ -64,6 +66,10 @@ export const DEPOSIT_COMMANDS: OpsCommand[] = [
       const boss = ctx.boss;
       if (!boss) throw new Error('the job queue is not available');
       const txid = baseChainOf(input.chain) === 'TRON' ? input.txid.replace(/^0x/, '').toLowerCase() : input.txid.toLowerCase();
+      // Only a chain-worker scanning the network has its node: with none, nothing would ever answer.
+      if (!(await ctx.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) => tx.scanState.scanning(input.chain)))) {
+        return { ok: false, chain: input.chain, txid, error: `no chain-worker is scanning ${input.chain} (no node configured for it, or no chain-worker running); nothing was queued` };
+      }
       const id = await boss.send('deposit.rescan', { network: input.chain, txid });
       if (!id) throw new DomainError('CONFLICT', 'the rescan could not be queued');
       const deadline = Date.now() + RESCAN_WAIT_MS;
@@ -81,6 +87,8 @@ export const DEPOSIT_COMMANDS: OpsCommand[] = [
     describe: (r) =>
       r.ok === false
         ? `rescan of ${r.txid as string}: ${r.error as string}`
-        : `rescan of ${r.txid as string}: ${r.found as number} transfer(s) to monitored addresses, ${r.recorded as number} newly recorded:\n${pretty(r)}`,
+        : r.transaction === 'success'
+          ? `rescan of ${r.txid as string}: ${r.found as number} transfer(s) to monitored addresses, ${r.recorded as number} newly recorded:\n${pretty(r)}`
+          : `rescan of ${r.txid as string}: the transaction is ${r.transaction === 'reverted' ? 'reverted' : 'not in a block of the node (unknown, pending or reorged out)'}; nothing recorded:\n${pretty(r)}`,
   }),
 ];

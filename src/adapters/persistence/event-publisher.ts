@@ -7,6 +7,7 @@ import { envelope, newDelivery } from '../../domain/webhooks/delivery-schedule.j
 import type { EventName } from '../../domain/webhooks/events.js';
 import type { EventPublisher, PublishedEvent } from '../../domain/webhooks/ports.js';
 import { EVENT_DATA_SCHEMAS } from '../webhooks/event-schemas.js';
+import { executeBound, pgArrayLiteral } from './pg-array.js';
 import { WebhookDeliveryEntity, WebhookEventEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
 
 export class PgEventPublisher implements EventPublisher {
@@ -40,9 +41,18 @@ export class PgEventPublisher implements EventPublisher {
     const now = this.clock.now();
     const rows = events.map((e) => {
       const data = EVENT_DATA_SCHEMAS[e.event].parse(e.data) as object;
-      return { id: this.random.uuid(), workspaceId: e.workspaceId, side: e.side, event: e.event, payload: envelope(e.event, now, data), createdAt: now };
+      return { id: this.random.uuid(), workspaceId: e.workspaceId, side: e.side, event: e.event, payload: envelope(e.event, now, data) };
     });
-    for (let i = 0; i < rows.length; i += 1000) await this.em.insertMany(WebhookEventEntity, rows.slice(i, i + 1000));
+    // One statement per few thousand events: each column as an array, unnested (a scanner step may publish thousands).
+    for (let i = 0; i < rows.length; i += 5000) {
+      const chunk = rows.slice(i, i + 5000);
+      await executeBound(
+        this.em,
+        `insert into webhook_events (id, workspace_id, side, event, payload, created_at)
+         select id, workspace_id, side, event, payload, ?::timestamptz from unnest(?::uuid[], ?::uuid[], ?::text[], ?::text[], ?::text[]) as t(id, workspace_id, side, event, payload)`,
+        [now.toISOString(), ...(['id', 'workspaceId', 'side', 'event', 'payload'] as const).map((k) => pgArrayLiteral(chunk.map((r) => r[k])))],
+      );
+    }
     // The subscribed endpoints once per workspace, side and event name.
     const endpointsOf = new Map<string, string[]>();
     for (const r of rows) {
@@ -59,6 +69,7 @@ export class PgEventPublisher implements EventPublisher {
         ).map((x) => x.id);
         endpointsOf.set(key, endpoints);
       }
+      if (endpoints.length === 0) continue;
       const deliveryIds = await createDeliveries(this.em, this.random, { eventId: r.id, event: r.event, payload: r.payload }, endpoints, now);
       for (const deliveryId of deliveryIds) await this.jobs.enqueue('webhook.deliver', { deliveryId });
     }

@@ -78,4 +78,18 @@ export class PgScanStateRepo implements ScanStateRepo {
   async release(network: Network, owner: string): Promise<void> {
     await this.sql(`update chain_cursors set lease_owner = null, lease_until = null where network = ? and lease_owner = ?`, [network, owner]);
   }
+
+  async tips(networks: readonly Network[]): Promise<Map<Network, bigint>> {
+    if (networks.length === 0) return new Map();
+    const rows = await this.sql<{ network: Network; tip: string }>(
+      `select network, (next_block - 1)::text as tip from chain_cursors where network in (${networks.map(() => '?').join(', ')}) and next_block is not null`,
+      [...networks],
+    );
+    return new Map(rows.map((r) => [r.network, BigInt(r.tip)]));
+  }
+
+  async scanning(network: Network): Promise<boolean> {
+    const rows = await this.sql<{ active: boolean }>(`select lease_until > now() as active from chain_cursors where network = ?`, [network]);
+    return rows[0]?.active === true;
+  }
 }

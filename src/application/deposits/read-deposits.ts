@@ -4,7 +4,7 @@
 // is simply not found.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
-import type { Deposit } from '../../domain/deposits/deposit.js';
+import { shownConfirmations, type Deposit } from '../../domain/deposits/deposit.js';
 import type { DepositFilter } from '../../domain/deposits/ports.js';
 import { DomainError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/ids.js';
@@ -21,19 +21,30 @@ export interface TransactionRecord {
   deposit: Deposit;
 }
 
+/** Open deposits with their confirmations counted up to what the scanner has read. */
+const withShownConfirmations = (deposits: Deposit[], tips: Map<Network, bigint>): Deposit[] =>
+  deposits.map((d) => ({ ...d, confirmations: shownConfirmations(d, tips.get(d.network) ?? null) }));
+
 @injectable()
 export class ReadDeposits {
   constructor(@inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork) {}
 
   list(principal: Principal, filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
     requireScope(principal, 'transactions:read');
-    return this.uow.run((tx) => tx.deposits.list(principal.workspaceId, networksOfSide(principal.side), filter, page));
+    return this.uow.run(async (tx) => {
+      const networks = networksOfSide(principal.side);
+      const found = await tx.deposits.list(principal.workspaceId, networks, filter, page);
+      return { ...found, data: withShownConfirmations(found.data, await tx.scanState.tips(networks)) };
+    });
   }
 
   async get(principal: Principal, id: string): Promise<Deposit> {
     requireScope(principal, 'transactions:read');
     const deposit = isUuid(id)
-      ? await this.uow.run((tx) => tx.deposits.get(principal.workspaceId, networksOfSide(principal.side), id.toLowerCase()))
+      ? await this.uow.run(async (tx) => {
+          const d = await tx.deposits.get(principal.workspaceId, networksOfSide(principal.side), id.toLowerCase());
+          return d ? withShownConfirmations([d], await tx.scanState.tips([d.network]))[0]! : null;
+        })
       : null;
     if (!deposit) throw new DomainError('NOT_FOUND', 'No such deposit');
     return deposit;

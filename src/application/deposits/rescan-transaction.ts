@@ -12,6 +12,8 @@ import { depositsOf } from './scan-network.js';
 import { publishDetected } from './settle-deposit.js';
 
 export interface RescanResult {
+  /** What the node says of the transaction: not in a block (unknown, pending or reorged out), reverted, or included and successful. */
+  transaction: 'not_included' | 'reverted' | 'success';
   /** Transfers of the transaction to monitored addresses, in a block. */
   found: number;
   /** Of those, the ones that were not recorded yet. */
@@ -32,7 +34,9 @@ export class RescanTransaction {
   async execute(port: ChainPort, txid: string): Promise<RescanResult> {
     const network = port.network;
     await this.monitored.refresh(network);
-    const transfers = await port.transfersOf(txid, (key) => this.monitored.has(network, key));
+    const receipt = await port.receipt(txid);
+    const transaction = receipt === null ? 'not_included' : receipt.status;
+    const transfers = receipt?.status === 'success' ? await port.transfersOf(txid, (key) => this.monitored.has(network, key)) : [];
     const required = (await this.networks.get(network)).requiredConfirmations;
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
@@ -45,7 +49,7 @@ export class RescanTransaction {
         const kept = await tx.deposits.byIdentity(network, d.txid, d.logIndex);
         if (kept) all.push({ id: kept.id, status: kept.status });
       }
-      return { found: fresh.length, recorded: recorded.length, deposits: all };
+      return { transaction, found: fresh.length, recorded: recorded.length, deposits: all };
     });
   }
 }

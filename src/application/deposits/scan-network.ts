@@ -126,7 +126,7 @@ export class ScanNetwork {
       }
       const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
       await this.monitored.refresh(network);
-      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key));
+      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), this.monitored.assets(network));
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMoved(`transfer ${t.txid} is in another block ${t.block.number}`);
       }

@@ -57,8 +57,12 @@ export interface ChainPort {
   blockByHash(hash: string): Promise<BlockRef | null>;
   /** The headers of [from, to], in order; throws when the node does not have one of them. */
   blocks(from: bigint, to: bigint): Promise<BlockRef[]>;
-  /** Transfers of the configured tokens and the native asset to monitored addresses in [from, to], ordered by block. */
-  transfers(from: bigint, to: bigint, isMonitored: IsMonitored): Promise<ObservedTransfer[]>;
+  /**
+   * Transfers of the configured tokens and the native asset to monitored addresses in [from, to], ordered by block.
+   * `assets`, when given, are the only assets any monitored wallet holds: the adapter may skip reading what no
+   * wallet can receive (block bodies when no wallet is of the native asset).
+   */
+  transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]>;
   /** The transfers of one included, successful transaction to monitored addresses (an operator's rescan); [] when it is not in a block. */
   transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]>;
   /** The receipt of an included transaction, null when it is not (or no longer) in a block. */

@@ -41,6 +41,19 @@ export function atHead(d: DepositProgress, head: bigint): { next: DepositProgres
   return { next: { ...d, confirmations, status }, credit: false };
 }
 
+/**
+ * The confirmations to show for a deposit when the scanner has read up to
+ * `tip`. An open deposit's stored count is written when its status changes
+ * (not at every block: that would rewrite every open deposit at every step),
+ * so it is brought up to the tip here, below its threshold (reaching it is
+ * the scanner's credit, in the same transaction as the tip). Other statuses
+ * show what was stored when they left the open states.
+ */
+export function shownConfirmations(d: DepositProgress, tip: bigint | null): number {
+  if ((d.status !== 'DETECTED' && d.status !== 'CONFIRMING') || tip === null) return d.confirmations;
+  return Math.max(d.confirmations, Math.min(d.requiredConfirmations - 1, confirmationsAt(d.blockNumber, tip)));
+}
+
 /** A deposit whose block was reorged out: FAILED when its transfer is gone, else kept with its identity in the new block. */
 export function afterReorg(d: DepositProgress, reincludedAt: bigint | null): DepositProgress {
   if (d.status !== 'DETECTED' && d.status !== 'CONFIRMING') return d;

@@ -2,7 +2,7 @@
 // cursor and recent block hashes per network, the operator's screening list
 // and the set of monitored addresses.
 import type { BlockRef } from '../chains/chain-port.js';
-import type { BaseChain, Network } from '../money/networks.js';
+import type { Asset, BaseChain, Network } from '../money/networks.js';
 import type { Page, PageRequest } from '../pagination.js';
 import type { Deposit, DepositStatus } from './deposit.js';
 
@@ -23,9 +23,11 @@ export interface DepositRepo {
   /** Deposits of the network in blocks above `block` with one of these statuses (after a reorg). */
   above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]>;
   /**
-   * The scanner's step, in one statement: DETECTED and CONFIRMING deposits of
-   * the network that stay below their threshold at `tip` get their
-   * confirmations (counted as confirmationsAt does, never lowered) and status.
+   * The scanner's step, in one statement: DETECTED deposits of the network
+   * that get a second confirmation at `tip`, below their threshold, become
+   * CONFIRMING with their confirmations (counted as confirmationsAt does).
+   * CONFIRMING ones are not rewritten at every step: readers bring their
+   * count up to the tip (shownConfirmations).
    */
   advanceConfirmations(network: Network, tip: bigint, at: Date): Promise<void>;
   /** DETECTED and CONFIRMING deposits of the network that reach their threshold at `tip`, oldest block first. */
@@ -66,6 +68,10 @@ export interface ScanStateRepo {
   rewind(network: Network, owner: string, next: bigint): Promise<boolean>;
   /** Lets the lease go (a clean shutdown), so another chain-worker takes over at once. */
   release(network: Network, owner: string): Promise<void>;
+  /** The last block the scanner has read, per network it has scanned (the tip its confirmations count to). */
+  tips(networks: readonly Network[]): Promise<Map<Network, bigint>>;
+  /** Whether a chain-worker holds the network's lease now (it has a node for it and is scanning). */
+  scanning(network: Network): Promise<boolean>;
 }
 
 /** The operator's deny list of sender addresses (screening). */
@@ -88,4 +94,6 @@ export interface MonitoredAddresses {
   refresh(network: Network): Promise<void>;
   has(network: Network, key: string): boolean;
   size(network: Network): number;
+  /** The assets of the network's monitored wallets. */
+  assets(network: Network): ReadonlySet<Asset>;
 }

@@ -1,7 +1,7 @@
 // The deposit lifecycle and the scanner's reorg arithmetic, pure.
 import { describe, expect, it } from 'vitest';
 import { commonAncestor, relation } from '../../../src/domain/chains/chain-port.js';
-import { afterReorg, atHead, confirmationsAt, depositIdentity, type DepositProgress } from '../../../src/domain/deposits/deposit.js';
+import { afterReorg, atHead, confirmationsAt, depositIdentity, shownConfirmations, type DepositProgress } from '../../../src/domain/deposits/deposit.js';
 
 const seen = (over: Partial<DepositProgress> = {}): DepositProgress => ({ status: 'DETECTED', blockNumber: 100n, requiredConfirmations: 2, confirmations: 1, ...over });
 
@@ -29,6 +29,16 @@ describe('deposit lifecycle', () => {
   it('never lowers confirmations when a lagging node reports an older head', () => {
     const d = seen({ status: 'CONFIRMING', confirmations: 2, requiredConfirmations: 5 });
     expect(atHead(d, 99n).next.confirmations).toBe(2);
+  });
+
+  it('shows an open deposit counted up to the tip read, below its threshold, and a settled one as stored', () => {
+    const open: DepositProgress = { status: 'CONFIRMING', blockNumber: 100n, requiredConfirmations: 19, confirmations: 2 };
+    expect(shownConfirmations(open, 104n)).toBe(5);
+    expect(shownConfirmations(open, 200n)).toBe(18); // reaching 19 is the scanner's credit, not a reader's
+    expect(shownConfirmations(open, 100n)).toBe(2); // never lower than stored
+    expect(shownConfirmations(open, null)).toBe(2); // no scanner yet
+    expect(shownConfirmations({ ...open, status: 'CONFIRMED', confirmations: 19 }, 500n)).toBe(19);
+    expect(shownConfirmations({ ...open, status: 'FAILED' }, 500n)).toBe(2);
   });
 
   it('leaves FLAGGED to the operator', () => {
