@@ -1,8 +1,9 @@
 // `npm run sandbox -- send --chain ETH --asset USDT_ETH --to ADDRESS --amount 25`:
 // a real on-chain transfer on the running sandbox's local chains, from the
 // outside account of DATA_DIR/sandbox.json (not the service's), so an
-// integrator can try deposits by hand. Tokens are minted to the outside
-// account first when it holds too few (the sandbox tokens' mint is public).
+// integrator can try deposits by hand, on ETH, BSC and TRON. The amount of a
+// token is minted to the outside account before each transfer (the sandbox
+// tokens' mint is public), so parallel sends never take each other's tokens.
 import { parseArgs } from 'node:util';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -60,7 +61,7 @@ try {
 const dataDir = process.env.DATA_DIR || '.data';
 const file = readSandboxFile(dataDir);
 const network = networkFor(chain, 'test');
-if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; start the sandbox first (npm start), with the same DATA_DIR`);
+if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; run this with the DATA_DIR of your running npm start (DATA_DIR=… npm run sandbox -- send …), or start the sandbox first`);
 const net = file.networks[network];
 if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (its node is configured elsewhere)`);
 
@@ -92,11 +93,8 @@ async function sendEvm(): Promise<{ from: string; txid: string; block: number }>
   } else {
     const token = net!.tokens[asset] as Address | undefined;
     if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
-    const held = await pub.readContract({ address: token, abi: ERC20, functionName: 'balanceOf', args: [account.address] });
-    if (held < units) {
-      const minted = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units - held] }));
-      await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
-    }
+    const minted = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units] }));
+    await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
     txid = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] }));
   }
   const receipt = await pub.waitForTransactionReceipt({ hash: txid, pollingInterval: 200, timeout: 30_000 });
@@ -124,9 +122,7 @@ async function sendTron(): Promise<{ from: string; txid: string; block: number }
     }
     throw new Error(`${built.transaction.txID} was not included within 30 s`);
   };
-  const held = await tw.transactionBuilder.triggerConstantContract(token, 'balanceOf(address)', {}, [{ type: 'address', value: from }], from);
-  const balance = BigInt(`0x${held.constant_result?.[0] || '0'}`);
-  if (balance < units) await call('mint(address,uint256)', [{ type: 'address', value: from }, { type: 'uint256', value: (units - balance).toString() }]);
+  await call('mint(address,uint256)', [{ type: 'address', value: from }, { type: 'uint256', value: units.toString() }]);
   const sent = await call('transfer(address,uint256)', [{ type: 'address', value: recipient! }, { type: 'uint256', value: units.toString() }]);
   return { from, ...sent };
 }
@@ -138,5 +134,7 @@ try {
   process.exit(0);
 } catch (err) {
   const message = (err as { shortMessage?: string; message?: string }).shortMessage ?? (err as Error).message;
-  fail(`the transfer failed: ${message.split('\n')[0]} (is the sandbox running? ${net.rpc_url})`);
+  const text = `${message} ${(err as { details?: string }).details ?? ''} ${String((err as { cause?: unknown }).cause ?? '')}`;
+  const unreachable = /fetch failed|ECONNREFUSED|HTTP request failed|socket hang up|ETIMEDOUT|Unable to get params|Network Error/i.test(text);
+  fail(`the transfer failed: ${message.split('\n')[0]}${unreachable ? ` (is the sandbox running? nothing answers at ${net.rpc_url})` : ''}`);
 }

@@ -117,14 +117,21 @@ describe('npm start: deposits on the local chains', () => {
       { chain: 'TRON', asset: 'USDT_TRON', amount: '50', net: '49.000000' },
     ];
     const wallets: Record<string, string> = {};
+    const addresses: Record<string, string> = {};
     for (const s of sends) {
       const w = await api('/v2/wallets', { chain: s.chain, asset: s.asset });
       expect(w.status).toBe(201);
       wallets[s.asset] = w.body.id as string;
-      const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', s.chain, '--asset', s.asset, '--to', w.body.address as string, '--amount', s.amount, '--json']);
-      expect(sent.code, sent.stderr).toBe(0);
-      expect(JSON.parse(sent.stdout)).toMatchObject({ asset: s.asset, to: w.body.address, txid: expect.stringMatching(s.chain === 'TRON' ? /^[0-9a-f]{64}$/ : /^0x[0-9a-f]{64}$/) });
+      addresses[s.asset] = w.body.address as string;
     }
+    // All at once, as an integrator's script might: four of them from the same outside account on ETH.
+    await Promise.all(
+      sends.map(async (s) => {
+        const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', s.chain, '--asset', s.asset, '--to', addresses[s.asset]!, '--amount', s.amount, '--json']);
+        expect(sent.code, sent.stderr).toBe(0);
+        expect(JSON.parse(sent.stdout)).toMatchObject({ asset: s.asset, to: addresses[s.asset], txid: expect.stringMatching(s.chain === 'TRON' ? /^[0-9a-f]{64}$/ : /^0x[0-9a-f]{64}$/) });
+      }),
+    );
     const balances = await poll(async () => {
       const res = await api('/v2/balances');
       const rows = res.body.data as { asset: string; available: string }[];

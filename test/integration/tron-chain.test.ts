@@ -1,7 +1,7 @@
 // The TRON side on the sandbox's stand-in: the stand-in refuses what a TRON
 // node refuses (a forged signature, a JSON that says something else than its
-// raw_data, a wrong txID, an expired or foreign transaction, a replay) and
-// runs nothing of it; the TronChainPort reads blocks, TRC-20 deposits to
+// raw_data, a wrong txID, an expired or foreign transaction, a replay, even
+// concurrent, two contracts in one transaction) and runs nothing of it; the TronChainPort reads blocks, TRC-20 deposits to
 // monitored addresses only, receipts, and sees a rollback; node failures are
 // retried and fall back to the next URL.
 import { sign, serializeSignature } from 'viem/accounts';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TronChainPort } from '../../src/adapters/chains/tron-chain.js';
 import { ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
-import { startTestTron, type TestTron } from '../support/tron-chain.js';
+import { TRON_OUTSIDE_KEY, startTestTron, type TestTron } from '../support/tron-chain.js';
 
 let tron: TestTron;
 let proxy: RpcProxy;
@@ -93,7 +93,7 @@ describe('the TRON stand-in checks a broadcast as a TRON node does', () => {
       const pb = utils.transaction.txJsonToPb({ raw_data: raw, visible: false });
       const raw_data_hex = utils.transaction.txPbToRawDataHex(pb).toLowerCase();
       const txID = utils.transaction.txPbToTxID(pb).replace(/^0x/, '');
-      const signature = serializeSignature(await sign({ hash: `0x${txID}`, privateKey: `0x${'5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a'}` })).slice(2);
+      const signature = serializeSignature(await sign({ hash: `0x${txID}`, privateKey: `0x${TRON_OUTSIDE_KEY}` })).slice(2);
       return { txID, raw_data: raw, raw_data_hex, signature: [signature], visible: false };
     };
     const expired = await resign({ ...tx.raw_data, expiration: Date.now() - 1000 });
@@ -104,6 +104,27 @@ describe('the TRON stand-in checks a broadcast as a TRON node does', () => {
     expect(await post('wallet/broadcasttransaction', tx)).toMatchObject({ result: false, code: 'DUP_TRANSACTION_ERROR' });
     await tron.mine();
     expect(await balanceOf(OTHER)).toBe(1_000_000n); // once
+  });
+
+  it('runs a transaction broadcast many times at once exactly once', async () => {
+    const before = await balanceOf(OTHER);
+    const tx = await signedTransfer(OTHER, 2_000_000n);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => post<{ result: boolean; code?: string }>('wallet/broadcasttransaction', tx)));
+    expect(answers.filter((a) => a.result === true)).toHaveLength(1);
+    expect(answers.filter((a) => a.code === 'DUP_TRANSACTION_ERROR')).toHaveLength(15);
+    await tron.mine();
+    expect((await balanceOf(OTHER)) - before).toBe(2_000_000n);
+  });
+
+  it('refuses a transaction of two contracts, as java-tron does', async () => {
+    const tx = await signedTransfer(OTHER, 1_000_000n);
+    const { utils } = await import('tronweb');
+    const raw = { ...tx.raw_data, contract: [tx.raw_data.contract[0], tx.raw_data.contract[0]] };
+    const pb = utils.transaction.txJsonToPb({ raw_data: raw, visible: false });
+    const txID = utils.transaction.txPbToTxID(pb).replace(/^0x/, '');
+    const signature = serializeSignature(await sign({ hash: `0x${txID}`, privateKey: `0x${TRON_OUTSIDE_KEY}` })).slice(2);
+    const res = await post('wallet/broadcasttransaction', { txID, raw_data: raw, raw_data_hex: utils.transaction.txPbToRawDataHex(pb), signature: [signature] });
+    expect(res).toMatchObject({ result: false, code: 'CONTRACT_VALIDATE_ERROR' });
   });
 
   it('moves TRX with a TransferContract signed by tronweb, and shows the balance', async () => {

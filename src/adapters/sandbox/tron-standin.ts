@@ -22,6 +22,9 @@ import { freePort } from './local-ports.js';
 
 const { txJsonToPb, txPbToRawDataHex } = tronUtils.transaction;
 const { deserializeTransaction } = tronUtils.deserializeTx;
+/** java-tron's Transaction.raw protobuf, which tronweb's utilities register on globalThis. */
+const RawTransaction = (globalThis as unknown as { TronWebProto: { Transaction: { raw: { deserializeBinary(b: Uint8Array): { getContractList(): unknown[] } } } } })
+  .TronWebProto.Transaction.raw;
 
 /** Most blocks of one getblockbylimitnext call, as on java-tron. */
 const MAX_BLOCK_RANGE = 100;
@@ -172,6 +175,8 @@ class TronStandin {
   /** backing tx hash → the TRON transaction it ran, and TRON txID → backing hash. */
   private readonly byHash = new Map<string, TronTransaction>();
   private readonly hashById = new Map<string, Hex>();
+  /** txIDs being checked or run right now: a second broadcast of one is a replay, however close behind. */
+  private readonly inFlight = new Set<string>();
 
   constructor(
     private readonly node: string,
@@ -460,14 +465,32 @@ class TronStandin {
     const rawHex = t.raw_data_hex.toLowerCase();
     // What runs is decoded from raw_data_hex (the decoder writes hex in capitals); the JSON must say the same, or it is refused.
     let jsonHex: string;
+    let contracts: number;
     try {
       jsonHex = txPbToRawDataHex(txJsonToPb({ raw_data: t.raw_data, visible: t.visible ?? false })).toLowerCase();
+      // Counted in the signed bytes and in the JSON (tronweb's encoder reads only the JSON's first contract).
+      const signed = RawTransaction.deserializeBinary(Buffer.from(rawHex, 'hex')).getContractList().length;
+      const shown = Array.isArray(t.raw_data.contract) ? t.raw_data.contract.length : 0;
+      contracts = signed === shown ? signed : -1;
     } catch (err) {
       return refusal('OTHER_ERROR', claimed, `raw_data is not a transaction: ${(err as Error).message}`);
     }
     if (jsonHex !== rawHex) return refusal('OTHER_ERROR', claimed, 'raw_data does not match raw_data_hex');
     const txID = sha256Hex(rawHex);
     if (txID !== t.txID.toLowerCase()) return refusal('SIGERROR', claimed, 'txID is not the sha256 of raw_data');
+    // As java-tron: one contract per transaction.
+    if (contracts !== 1) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'a transaction carries exactly one contract');
+    // Claimed before the first await, so two concurrent broadcasts of one transaction cannot both run it.
+    if (this.hashById.has(txID) || this.inFlight.has(txID)) return refusal('DUP_TRANSACTION_ERROR', txID, 'the transaction was broadcast before');
+    this.inFlight.add(txID);
+    try {
+      return await this.checkAndRun(t, txID, rawHex);
+    } finally {
+      this.inFlight.delete(txID);
+    }
+  }
+
+  private async checkAndRun(t: z.infer<typeof broadcastBody>, txID: string, rawHex: string) {
     let decoded: { type: ContractType; raw: Record<string, unknown>; value: Record<string, unknown> } | null = null;
     for (const type of SUPPORTED) {
       try {
@@ -493,7 +516,6 @@ class TronStandin {
     if (!(await this.referencesThisChain(String(decoded.raw.ref_block_bytes).toLowerCase(), String(decoded.raw.ref_block_hash).toLowerCase()))) {
       return refusal('TAPOS_ERROR', txID, 'ref_block is not a recent block of this chain');
     }
-    if (this.hashById.has(txID)) return refusal('DUP_TRANSACTION_ERROR', txID, 'the transaction was broadcast before');
     const from = evmOf(owner);
     let request: Record<string, unknown>;
     if (decoded.type === 'TransferContract') {
