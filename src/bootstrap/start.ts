@@ -94,7 +94,7 @@ if (localSpecs.length > 0 || tronPort !== undefined) {
       host: '127.0.0.1',
       specs: localSpecs,
       tronPort,
-      serviceAddresses: (network) => Promise.all(roles.map((r) => signer.deriveAddress(baseChainOf(network), servicePath(baseChainOf(network), r)))),
+      serviceAddresses: (network) => Promise.all(roles.map((r) => signer.deriveAddress(baseChainOf(network), servicePath(network, r)))),
     });
   } catch (err) {
     dbChild?.kill('SIGTERM');

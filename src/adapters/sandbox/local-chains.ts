@@ -9,7 +9,7 @@
 // is written to DATA_DIR/sandbox.json. Never on the production path.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Asset, Network } from '../../domain/money/networks.js';
 import { evmAddressFromBytes, evmBytesFromTronAddress, tronAddressFromEvmBytes } from '../chains/address-codec.js';
@@ -69,7 +69,13 @@ const USDT_TRON: TokenSpec = { name: 'Tether USD (sandbox)', symbol: 'USDT', dec
 /** Tokens the faucet dispenser holds from the start, in whole units. */
 const FAUCET_TOKENS = 1_000_000n;
 
-const ERC20 = parseAbi(['function mint(address to, uint256 value) returns (bool)']);
+const ERC20 = parseAbi(['function mint(address to, uint256 value) returns (bool)', 'function balanceOf(address owner) view returns (uint256)']);
+
+/** The token balance of `owner` on the node (for the faucet's stock). */
+async function tokenBalance(rpcUrl: string, token: Address, owner: string): Promise<bigint> {
+  const data = encodeFunctionData({ abi: ERC20, functionName: 'balanceOf', args: [owner as Address] });
+  return BigInt(await rpc<string>(rpcUrl, 'eth_call', [{ to: token, data }, 'latest']));
+}
 
 export const sandboxFilePath = (dataDir: string) => join(dataDir, 'sandbox.json');
 
@@ -92,8 +98,7 @@ export function writeSandboxNetworks(dataDir: string, networks: SandboxFile['net
 
 async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses: string[]): Promise<SandboxNetwork> {
   const deployer = privateKeyToAccount(SANDBOX_DEPLOYER_KEY);
-  // A fresh chain (the deployer never sent anything) gets its tokens and the faucet's stock; a kept one has them.
-  const fresh = BigInt(await rpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [deployer.address, 'latest'])) === 0n;
+  // A fresh chain gets its tokens; a kept one has them.
   const addresses = await deploySandboxTokens(
     anvil.rpcUrl,
     spec.tokens.map((t) => t.spec),
@@ -106,8 +111,10 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
   const chain = { id: spec.chainId, name: spec.network, nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [anvil.rpcUrl] } } };
   const minter = createWalletClient({ account: deployer, transport: http(anvil.rpcUrl), chain });
   const faucet = serviceAddresses[serviceAddresses.length - 1];
-  if (fresh && faucet) {
+  if (faucet) {
+    // The faucet's stock, once: on a fresh chain, or a kept one whose faucet address is new (ADR 0024).
     for (const [i, a] of addresses.entries()) {
+      if ((await tokenBalance(anvil.rpcUrl, a, faucet)) > 0n) continue;
       const units = FAUCET_TOKENS * 10n ** BigInt(spec.tokens[i]!.spec.decimals);
       await minter.writeContract({ address: a, abi: ERC20, functionName: 'mint', args: [faucet as Address, units], gas: 100_000n });
     }
@@ -124,7 +131,6 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
 async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]): Promise<SandboxNetwork> {
   const node = standin.anvil.rpcUrl;
   const deployer = privateKeyToAccount(SANDBOX_DEPLOYER_KEY);
-  const fresh = BigInt(await rpc<string>(node, 'eth_getTransactionCount', [deployer.address, 'latest'])) === 0n;
   // The stand-in charges no gas, so the deployer needs no TRX.
   const [token] = await deploySandboxTokens(node, [USDT_TRON], { gasPrice: 0n });
   const outside = privateKeyToAccount(OUTSIDE_ACCOUNT_KEY);
@@ -134,7 +140,7 @@ async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]
     if (balance < TRX_FUNDING / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${TRX_FUNDING.toString(16)}`]);
   }
   const faucet = serviceAddresses[serviceAddresses.length - 1];
-  if (fresh && faucet) {
+  if (faucet && (await tokenBalance(node, token!, evmOf(faucet))) === 0n) {
     const chain = { id: standin.anvil.chainId, name: 'TRON_TESTNET', nativeCurrency: { name: 'TRX', symbol: 'TRX', decimals: 6 }, rpcUrls: { default: { http: [node] } } };
     const minter = createWalletClient({ account: deployer, transport: http(node), chain });
     const units = FAUCET_TOKENS * 10n ** BigInt(USDT_TRON.decimals);

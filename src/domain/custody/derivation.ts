@@ -3,8 +3,9 @@
 // TRON. Each (workspace, network) gets its own account from ONE global
 // sequence, so no two workspaces or networks ever share an address; account 0
 // is reserved for the service's own addresses (treasury, gas tank, faucet
-// dispenser), which use the change branch 1 of it.
-import type { BaseChain } from '../money/networks.js';
+// dispenser), which use the change branch 1 of it, each network its own
+// (ADR 0024).
+import { baseChainOf, type BaseChain, type Network } from '../money/networks.js';
 
 export const SERVICE_ACCOUNT = 0;
 export const FIRST_WORKSPACE_ACCOUNT = 1;
@@ -32,13 +33,29 @@ export const depositPath = (chain: BaseChain, account: number, index: number): D
   index,
 });
 
-/** The service's own addresses per chain: index r of m/44'/coin'/0'/1/r, by role. */
+/** The service's own addresses, by role: the last digit of their index. */
 export const SERVICE_ROLES = { treasury: 0, gasTank: 1, faucet: 2 } as const;
 export type ServiceRole = keyof typeof SERVICE_ROLES;
 
-export const servicePath = (chain: BaseChain, role: ServiceRole): DerivationPath => ({
-  coinType: coinTypeOf(chain),
+/**
+ * Each network's tens in the service's index: m/44'/coin'/0'/1/(10·slot + role),
+ * so no two networks share a treasury, gas tank or faucet dispenser, not even
+ * ETH and BSC (one coin type) or a mainnet and its testnet. Indexes 0 to 9
+ * were the shared addresses of earlier versions and are never used again
+ * (ADR 0024).
+ */
+export const SERVICE_NETWORK_SLOTS: Record<Network, number> = {
+  TRON_MAINNET: 1,
+  TRON_TESTNET: 2,
+  BSC_MAINNET: 3,
+  BSC_TESTNET: 4,
+  ETH_MAINNET: 5,
+  ETH_TESTNET: 6,
+};
+
+export const servicePath = (network: Network, role: ServiceRole): DerivationPath => ({
+  coinType: coinTypeOf(baseChainOf(network)),
   account: SERVICE_ACCOUNT,
   change: 1,
-  index: SERVICE_ROLES[role],
+  index: 10 * SERVICE_NETWORK_SLOTS[network] + SERVICE_ROLES[role],
 });

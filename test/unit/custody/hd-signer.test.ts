@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ChainAddressCodec } from '../../../src/adapters/chains/address-codec.js';
 import { LocalHdSigner } from '../../../src/adapters/signer/hd-signer.js';
 import { depositPath, formatPath, MAX_INDEX, servicePath } from '../../../src/domain/custody/derivation.js';
+import { NETWORKS, baseChainOf } from '../../../src/domain/money/networks.js';
 
 // Public vectors (BIP-39 test mnemonic; Hardhat/anvil's default mnemonic).
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -58,15 +59,25 @@ describe('LocalHdSigner: independent re-derivation', () => {
   });
 
   it('derives the service addresses on the change branch 1, apart from every deposit address', async () => {
-    const treasury = await abandon.deriveAddress('ETH', servicePath('ETH', 'treasury'));
-    const gasTank = await abandon.deriveAddress('ETH', servicePath('ETH', 'gasTank'));
-    expect(treasury).toBe(mnemonicToAccount(ABANDON, { path: "m/44'/60'/0'/1/0" }).address);
-    expect(treasury).not.toBe(await abandon.deriveAddress('ETH', depositPath('ETH', 0, 0)));
-    expect(gasTank).not.toBe(await abandon.deriveAddress('ETH', depositPath('ETH', 0, 1)));
-    expect(new Set([treasury, gasTank, await abandon.deriveAddress('ETH', servicePath('ETH', 'faucet'))]).size).toBe(3);
-    const tronTreasury = await abandon.deriveAddress('TRON', servicePath('TRON', 'treasury'));
-    expect(tronTreasury).toBe(TronWeb.fromMnemonic(ABANDON, "m/44'/195'/0'/1/0").address);
-    expect(tronTreasury).not.toBe(await abandon.deriveAddress('TRON', depositPath('TRON', 0, 0)));
+    const treasury = await abandon.deriveAddress('ETH', servicePath('ETH_MAINNET', 'treasury'));
+    const gasTank = await abandon.deriveAddress('ETH', servicePath('ETH_MAINNET', 'gasTank'));
+    expect(treasury).toBe(mnemonicToAccount(ABANDON, { path: "m/44'/60'/0'/1/50" }).address);
+    expect(gasTank).toBe(mnemonicToAccount(ABANDON, { path: "m/44'/60'/0'/1/51" }).address);
+    expect(treasury).not.toBe(await abandon.deriveAddress('ETH', depositPath('ETH', 0, 50)));
+    expect(new Set([treasury, gasTank, await abandon.deriveAddress('ETH', servicePath('ETH_MAINNET', 'faucet'))]).size).toBe(3);
+    const tronTreasury = await abandon.deriveAddress('TRON', servicePath('TRON_MAINNET', 'treasury'));
+    expect(tronTreasury).toBe(TronWeb.fromMnemonic(ABANDON, "m/44'/195'/0'/1/10").address);
+    expect(tronTreasury).not.toBe(await abandon.deriveAddress('TRON', depositPath('TRON', 0, 10)));
+  });
+
+  it('gives each network its own treasury, gas tank and faucet dispenser, none on the old shared indexes 0 to 9', async () => {
+    const all = await Promise.all(
+      NETWORKS.flatMap((n) => (['treasury', 'gasTank', 'faucet'] as const).map((r) => abandon.deriveAddress(baseChainOf(n), servicePath(n, r)))),
+    );
+    expect(new Set(all.map((a) => a.toLowerCase())).size).toBe(18);
+    for (const n of NETWORKS) for (const r of ['treasury', 'gasTank', 'faucet'] as const) expect(servicePath(n, r).index).toBeGreaterThanOrEqual(10);
+    expect(formatPath(servicePath('ETH_TESTNET', 'treasury'))).toBe("m/44'/60'/0'/1/60");
+    expect(formatPath(servicePath('BSC_TESTNET', 'faucet'))).toBe("m/44'/60'/0'/1/42");
   });
 
   it('gives every chain a valid address in its own format', async () => {
@@ -83,7 +94,7 @@ describe('LocalHdSigner: account cache', () => {
     for (let i = 0; i < 50; i++) await signer.deriveAddress('ETH', depositPath('ETH', 7, i));
     expect(signer.cachedAccounts).toBe(1);
     await signer.deriveAddress('TRON', depositPath('TRON', 7, 0));
-    await signer.deriveAddress('ETH', servicePath('ETH', 'treasury'));
+    await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'treasury'));
     expect(signer.cachedAccounts).toBe(3);
   });
 
