@@ -1,0 +1,170 @@
+// An outgoing transfer and its lifecycle: the one pipeline through which the
+// service moves money on chain (gas top-ups and sweeps, later withdrawals and
+// faucet drips; issue 15, ADR 0025). Pure: callers pass the time, the head
+// and what the node said. What each state records before the side effect
+// that follows it is what makes a crash at any point safe:
+//
+//   REQUESTED   the row, written in the same transaction as the business
+//               change that wants the transfer. Nothing is on chain.
+//   SIGNED      the sender's nonce (EVM; allocated in PostgreSQL), the signed
+//               bytes and their txid, recorded BEFORE any broadcast. After a
+//               crash the same bytes are broadcast again: a node that has
+//               them says "already known", one that does not takes them.
+//   BROADCAST   a node accepted the bytes at least once.
+//   CONFIRMING  one attempt's txid is in a block (which one is recorded).
+//   CONFIRMED   it has the network's confirmations.
+//   FAILED      reverted in a block, or dropped for good; the owner is told.
+//
+// A transaction not mined in time is replaced at the SAME nonce with a higher
+// fee (EVM): a new attempt, the earlier ones kept, since any of them may still
+// be the one mined. A transfer never gets a second nonce. On TRON there is no
+// nonce: an attempt is dead once the head is past its expiration, and only
+// then may a new one be signed.
+import type { Asset, Network } from '../money/networks.js';
+
+export type TransferKind = 'GAS_TOPUP' | 'SWEEP' | 'WITHDRAWAL' | 'FAUCET';
+export type TransferStatus = 'REQUESTED' | 'SIGNED' | 'BROADCAST' | 'CONFIRMING' | 'CONFIRMED' | 'FAILED';
+
+/** EVM fee parameters (EIP-1559), in wei. */
+export interface EvmFees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/** One signed form of the transfer: what was broadcast, or will be. */
+export interface TransferAttempt {
+  txid: string;
+  /** The signed bytes, hex (EVM raw transaction; TRON the signed transaction JSON). */
+  raw: string;
+  /** EVM: the fees this attempt pays. */
+  fees: EvmFees | null;
+  /** TRON: the transaction's expiration (ms since epoch), after which it can never be included. */
+  expiresAt: number | null;
+  signedAt: Date;
+}
+
+export interface OutgoingTransfer {
+  id: string;
+  kind: TransferKind;
+  network: Network;
+  asset: Asset;
+  from: string;
+  to: string;
+  /** Base units on chain. */
+  amount: bigint;
+  status: TransferStatus;
+  /** EVM: the sender's nonce, fixed at the first signing and never changed. */
+  nonce: bigint | null;
+  attempts: TransferAttempt[];
+  /** The attempt found in a block, and where. */
+  included: { txid: string; blockNumber: bigint } | null;
+  requestedAt: Date;
+  broadcastAt: Date | null;
+  confirmedAt: Date | null;
+  failure: string | null;
+}
+
+export class TransferStateError extends Error {
+  constructor(
+    readonly transfer: Pick<OutgoingTransfer, 'id' | 'status'>,
+    action: string,
+  ) {
+    super(`transfer ${transfer.id} is ${transfer.status}: cannot ${action}`);
+    this.name = 'TransferStateError';
+  }
+}
+
+export function requestTransfer(t: Omit<OutgoingTransfer, 'status' | 'nonce' | 'attempts' | 'included' | 'broadcastAt' | 'confirmedAt' | 'failure'>): OutgoingTransfer {
+  if (t.amount <= 0n) throw new Error('a transfer moves a positive amount');
+  return { ...t, status: 'REQUESTED', nonce: null, attempts: [], included: null, broadcastAt: null, confirmedAt: null, failure: null };
+}
+
+const last = (t: OutgoingTransfer): TransferAttempt | undefined => t.attempts[t.attempts.length - 1];
+
+/**
+ * The first signing: the nonce (EVM) and the signed bytes, recorded before
+ * anything is broadcast. Only a REQUESTED transfer is signed this way; a
+ * replacement goes through `replaced`.
+ */
+export function signed(t: OutgoingTransfer, attempt: TransferAttempt, nonce: bigint | null): OutgoingTransfer {
+  if (t.status !== 'REQUESTED') throw new TransferStateError(t, 'sign');
+  return { ...t, status: 'SIGNED', nonce, attempts: [attempt] };
+}
+
+/** A node accepted the latest attempt (or already knew it). */
+export function broadcast(t: OutgoingTransfer, at: Date): OutgoingTransfer {
+  if (t.status !== 'SIGNED' && t.status !== 'BROADCAST') throw new TransferStateError(t, 'broadcast');
+  return { ...t, status: 'BROADCAST', broadcastAt: t.broadcastAt ?? at };
+}
+
+/** Fees of a replacement: at least `bumpPercent` (nodes require 10) above the previous, and at least what the network asks now. */
+export function replacementFees(previous: EvmFees, now: EvmFees, bumpPercent = 15): EvmFees {
+  const bump = (v: bigint) => v + (v * BigInt(bumpPercent) + 99n) / 100n;
+  const max = (a: bigint, b: bigint) => (a > b ? a : b);
+  const maxPriorityFeePerGas = max(bump(previous.maxPriorityFeePerGas), now.maxPriorityFeePerGas);
+  const maxFeePerGas = max(max(bump(previous.maxFeePerGas), now.maxFeePerGas), maxPriorityFeePerGas);
+  return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+/** EVM: broadcast and not in a block `afterMs` after its latest attempt was signed. */
+export function needsReplacement(t: OutgoingTransfer, now: Date, afterMs: number): boolean {
+  const a = last(t);
+  return t.status === 'BROADCAST' && t.nonce !== null && a !== undefined && a.fees !== null && now.getTime() - a.signedAt.getTime() >= afterMs;
+}
+
+/** EVM: a new attempt at the same nonce with higher fees; the earlier attempts stay, any of them may be mined. */
+export function replaced(t: OutgoingTransfer, attempt: TransferAttempt): OutgoingTransfer {
+  const previous = last(t);
+  if (t.status !== 'BROADCAST' || t.nonce === null || !previous?.fees || !attempt.fees) throw new TransferStateError(t, 'replace');
+  if (attempt.fees.maxFeePerGas <= previous.fees.maxFeePerGas || attempt.fees.maxPriorityFeePerGas <= previous.fees.maxPriorityFeePerGas) {
+    throw new Error(`transfer ${t.id}: a replacement must pay more than the attempt it replaces`);
+  }
+  return { ...t, status: 'SIGNED', attempts: [...t.attempts, attempt] };
+}
+
+/** TRON: every attempt has expired by `headTime` (the head block's time), so none can ever be included. */
+export function allAttemptsExpired(t: OutgoingTransfer, headTime: number): boolean {
+  return t.attempts.length > 0 && t.attempts.every((a) => a.expiresAt !== null && a.expiresAt < headTime);
+}
+
+/** TRON: a fresh attempt once every earlier one is dead (no nonce to keep). */
+export function resigned(t: OutgoingTransfer, attempt: TransferAttempt, headTime: number): OutgoingTransfer {
+  if ((t.status !== 'BROADCAST' && t.status !== 'SIGNED') || t.nonce !== null || !allAttemptsExpired(t, headTime)) throw new TransferStateError(t, 're-sign');
+  return { ...t, status: 'SIGNED', attempts: [...t.attempts, attempt] };
+}
+
+/** One of its attempts is in a block. */
+export function includedIn(t: OutgoingTransfer, txid: string, blockNumber: bigint): OutgoingTransfer {
+  if (t.status !== 'SIGNED' && t.status !== 'BROADCAST' && t.status !== 'CONFIRMING') throw new TransferStateError(t, 'be included');
+  if (!t.attempts.some((a) => a.txid === txid)) throw new Error(`transfer ${t.id}: ${txid} is not one of its attempts`);
+  return { ...t, status: 'CONFIRMING', included: { txid, blockNumber } };
+}
+
+/** Its block was reorged out and no attempt is in a block now: broadcast again (the same bytes). */
+export function unincluded(t: OutgoingTransfer): OutgoingTransfer {
+  if (t.status !== 'CONFIRMING') throw new TransferStateError(t, 'leave its block');
+  return { ...t, status: 'BROADCAST', included: null };
+}
+
+/** Confirmations at `tip` of the included attempt (its own block is the first). */
+export function transferConfirmations(t: OutgoingTransfer, tip: bigint): number {
+  if (!t.included || tip < t.included.blockNumber) return 0;
+  return Number(tip - t.included.blockNumber + 1n);
+}
+
+export function confirmed(t: OutgoingTransfer, tip: bigint, required: number, at: Date): OutgoingTransfer {
+  if (t.status !== 'CONFIRMING') throw new TransferStateError(t, 'confirm');
+  if (transferConfirmations(t, tip) < required) return t;
+  return { ...t, status: 'CONFIRMED', confirmedAt: at };
+}
+
+/** Reverted in a block, or dropped for good (EVM: the sender's nonce moved past it with none of its attempts mined). */
+export function failed(t: OutgoingTransfer, reason: string): OutgoingTransfer {
+  if (t.status === 'CONFIRMED' || t.status === 'FAILED') throw new TransferStateError(t, 'fail');
+  return { ...t, status: 'FAILED', failure: reason };
+}
+
+/** EVM: the sender's confirmed nonce passed ours and none of our attempts has a receipt: another transaction took the nonce. */
+export function nonceTakenByAnother(t: OutgoingTransfer, confirmedNonce: bigint, anyAttemptMined: boolean): boolean {
+  return t.nonce !== null && confirmedNonce > t.nonce && !anyAttemptMined && (t.status === 'BROADCAST' || t.status === 'SIGNED');
+}

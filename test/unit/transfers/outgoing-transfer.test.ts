@@ -1,0 +1,94 @@
+// The outgoing transfer's lifecycle (ADR 0025): signed before broadcast,
+// replaced only at its own nonce with higher fees, included by any of its
+// attempts, back to broadcast after a reorg, failed only before it is final.
+import { describe, expect, it } from 'vitest';
+import {
+  allAttemptsExpired,
+  broadcast,
+  confirmed,
+  failed,
+  includedIn,
+  needsReplacement,
+  nonceTakenByAnother,
+  replaced,
+  replacementFees,
+  requestTransfer,
+  resigned,
+  signed,
+  TransferStateError,
+  unincluded,
+  type OutgoingTransfer,
+  type TransferAttempt,
+} from '../../../src/domain/transfers/outgoing-transfer.js';
+
+const at = (s: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, s));
+const gwei = 10n ** 9n;
+const evmAttempt = (txid: string, maxFee: bigint, tip: bigint, s = 0): TransferAttempt => ({
+  txid,
+  raw: `0x02${txid.slice(2)}`,
+  fees: { maxFeePerGas: maxFee, maxPriorityFeePerGas: tip },
+  expiresAt: null,
+  signedAt: at(s),
+});
+
+const request = (network: OutgoingTransfer['network'] = 'ETH_TESTNET'): OutgoingTransfer =>
+  requestTransfer({ id: 't1', kind: 'SWEEP', network, asset: 'USDT_ETH', from: '0xfrom', to: '0xtreasury', amount: 60_000_000n, requestedAt: at(0) });
+
+describe('outgoing transfer', () => {
+  it('is signed with its nonce before it is broadcast, and broadcast again with the same bytes', () => {
+    const t = signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei), 7n);
+    expect(t).toMatchObject({ status: 'SIGNED', nonce: 7n, attempts: [{ txid: '0xaa' }] });
+    const b = broadcast(t, at(1));
+    expect(broadcast(b, at(5))).toMatchObject({ status: 'BROADCAST', broadcastAt: at(1), attempts: [{ txid: '0xaa' }] });
+    expect(() => signed(b, evmAttempt('0xbb', 1n, 1n), 8n)).toThrow(TransferStateError);
+    expect(() => broadcast(request(), at(1))).toThrow(TransferStateError);
+  });
+
+  it('is replaced at the same nonce with fees at least 15 % higher, keeping the earlier attempts', () => {
+    const b = broadcast(signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei, 0), 7n), at(1));
+    expect(needsReplacement(b, at(59), 60_000)).toBe(false);
+    expect(needsReplacement(b, new Date(at(0).getTime() + 60_000), 60_000)).toBe(true);
+    const fees = replacementFees(b.attempts[0]!.fees!, { maxFeePerGas: 20n * gwei, maxPriorityFeePerGas: 1n * gwei });
+    expect(fees).toEqual({ maxFeePerGas: 34_500_000_000n, maxPriorityFeePerGas: 1_150_000_000n });
+    // The network now asks more than the bump: its price wins.
+    expect(replacementFees(b.attempts[0]!.fees!, { maxFeePerGas: 80n * gwei, maxPriorityFeePerGas: 3n * gwei })).toEqual({ maxFeePerGas: 80n * gwei, maxPriorityFeePerGas: 3n * gwei });
+    const r = replaced(b, { ...evmAttempt('0xbb', fees.maxFeePerGas, fees.maxPriorityFeePerGas, 60) });
+    expect(r).toMatchObject({ status: 'SIGNED', nonce: 7n });
+    expect(r.attempts.map((a) => a.txid)).toEqual(['0xaa', '0xbb']);
+    expect(() => replaced(b, evmAttempt('0xcc', 30n * gwei, 1n * gwei))).toThrow(/must pay more/);
+  });
+
+  it('is included by whichever attempt was mined, confirmed at its confirmations, and rebroadcast after a reorg', () => {
+    let t = broadcast(signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei), 7n), at(1));
+    t = broadcast(replaced(t, evmAttempt('0xbb', 40n * gwei, 2n * gwei, 60)), at(61));
+    const mined = includedIn(t, '0xaa', 100n); // the first attempt, after all
+    expect(mined).toMatchObject({ status: 'CONFIRMING', included: { txid: '0xaa', blockNumber: 100n } });
+    expect(confirmed(mined, 101n, 3, at(70)).status).toBe('CONFIRMING');
+    expect(confirmed(mined, 102n, 3, at(70))).toMatchObject({ status: 'CONFIRMED', confirmedAt: at(70) });
+    expect(unincluded(mined)).toMatchObject({ status: 'BROADCAST', included: null });
+    expect(() => includedIn(t, '0xdd', 100n)).toThrow(/not one of its attempts/);
+  });
+
+  it('fails when reverted or when another transaction took its nonce, never once confirmed', () => {
+    const b = broadcast(signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei), 7n), at(1));
+    expect(nonceTakenByAnother(b, 7n, false)).toBe(false); // nonce 7 not used yet
+    expect(nonceTakenByAnother(b, 8n, true)).toBe(false); // ours was mined
+    expect(nonceTakenByAnother(b, 8n, false)).toBe(true);
+    expect(failed(b, 'nonce taken')).toMatchObject({ status: 'FAILED', failure: 'nonce taken' });
+    const done = confirmed(includedIn(b, '0xaa', 1n), 10n, 1, at(9));
+    expect(() => failed(done, 'late')).toThrow(TransferStateError);
+  });
+
+  it('on TRON signs a new attempt only once every earlier one has expired', () => {
+    const tron = (txid: string, expiresAt: number): TransferAttempt => ({ txid, raw: '{}', fees: null, expiresAt, signedAt: at(0) });
+    const b = broadcast(signed(request('TRON_TESTNET'), tron('aa', 1_000), null), at(1));
+    expect(needsReplacement(b, at(59), 1)).toBe(false); // no fee replacement on TRON
+    expect(allAttemptsExpired(b, 1_000)).toBe(false);
+    expect(() => resigned(b, tron('bb', 5_000), 1_000)).toThrow(TransferStateError);
+    expect(resigned(b, tron('bb', 5_000), 1_001).attempts.map((a) => a.txid)).toEqual(['aa', 'bb']);
+  });
+
+  it('moves a positive amount', () => {
+    expect(() => requestTransfer({ ...request(), amount: 0n })).toThrow(/positive/);
+  });
+});
