@@ -173,32 +173,46 @@ export async function startLocalChains(opts: {
   const stop = async () => {
     await Promise.all(running.map((a) => a.stop()));
   };
+  // The chains start side by side (each waits for its own blocks while it deploys); the first failure, in the
+  // order of `specs` then TRON, is the one reported, after every node that did start is stopped.
+  const tasks: Promise<[Network, SandboxNetwork, string]>[] = opts.specs.map(async (spec): Promise<[Network, SandboxNetwork, string]> => {
+    const anvil = await startAnvil({
+      port: spec.port,
+      chainId: spec.chainId,
+      host: opts.host,
+      blockTimeSeconds: 1,
+      stateFile: join(dir, `${spec.network.toLowerCase()}.json`),
+      // Dumped every 10 s as well as on exit, so a killed sandbox loses at most that much of its chains.
+      args: ['--state-interval', '10'],
+    }).catch((err: unknown) => {
+      throw new Error(`${spec.network}: the local node did not start on port ${spec.port} (${(err as Error).message})`, { cause: err });
+    });
+    running.push(anvil);
+    return [spec.network, await setUp(anvil, spec, await opts.serviceAddresses(spec.network)), anvil.rpcUrl];
+  });
+  if (opts.tronPort !== undefined) {
+    const tronPort = opts.tronPort;
+    tasks.push(
+      (async (): Promise<[Network, SandboxNetwork, string]> => {
+        const standin = await startTronStandin({ port: tronPort, host: opts.host, stateFile: join(dir, 'tron_testnet.json') }).catch((err: unknown) => {
+          throw new Error(`TRON_TESTNET: the local stand-in did not start on port ${tronPort} (${(err as Error).message})`, { cause: err });
+        });
+        running.push(standin);
+        return ['TRON_TESTNET', await setUpTron(standin, await opts.serviceAddresses('TRON_TESTNET')), standin.url];
+      })(),
+    );
+  }
   try {
+    const settled = await Promise.allSettled(tasks);
+    const failure = settled.find((r) => r.status === 'rejected');
+    if (failure) throw failure.reason;
     const entries: SandboxFile['networks'] = {};
     const rpcUrls: Partial<Record<Network, string>> = {};
-    for (const spec of opts.specs) {
-      const anvil = await startAnvil({
-        port: spec.port,
-        chainId: spec.chainId,
-        host: opts.host,
-        blockTimeSeconds: 1,
-        stateFile: join(dir, `${spec.network.toLowerCase()}.json`),
-        // Dumped every 10 s as well as on exit, so a killed sandbox loses at most that much of its chains.
-        args: ['--state-interval', '10'],
-      }).catch((err: unknown) => {
-        throw new Error(`${spec.network}: the local node did not start on port ${spec.port} (${(err as Error).message})`);
-      });
-      running.push(anvil);
-      entries[spec.network] = await setUp(anvil, spec, await opts.serviceAddresses(spec.network));
-      rpcUrls[spec.network] = anvil.rpcUrl;
-    }
-    if (opts.tronPort !== undefined) {
-      const standin = await startTronStandin({ port: opts.tronPort, host: opts.host, stateFile: join(dir, 'tron_testnet.json') }).catch((err: unknown) => {
-        throw new Error(`TRON_TESTNET: the local stand-in did not start on port ${opts.tronPort} (${(err as Error).message})`);
-      });
-      running.push(standin);
-      entries.TRON_TESTNET = await setUpTron(standin, await opts.serviceAddresses('TRON_TESTNET'));
-      rpcUrls.TRON_TESTNET = standin.url;
+    for (const r of settled) {
+      if (r.status !== 'fulfilled') continue;
+      const [network, entry, url] = r.value;
+      entries[network] = entry;
+      rpcUrls[network] = url;
     }
     const file = writeSandboxNetworks(opts.dataDir, entries);
     return { rpcUrls, file, stop };
