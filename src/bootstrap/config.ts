@@ -1,6 +1,7 @@
 // The one configuration module: every setting comes from the environment and
 // is validated here. A missing or malformed setting stops the process at start
 // with one line naming the variable and what is wrong.
+import { readFileSync, statSync } from 'node:fs';
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import ipaddr from 'ipaddr.js';
@@ -225,8 +226,35 @@ export interface ParseOptions {
   requireSecrets?: boolean;
 }
 
+/**
+ * MASTER_SEED_FILE: the mnemonic read from a file that only its owner may
+ * read (mode 0600 or 0400), instead of the environment, where every child
+ * process and crash dump would see it. Its content is never printed.
+ */
+function seedFromFile(path: string, alsoInEnv: string | undefined): string {
+  if (alsoInEnv) throw new ConfigError('MASTER_SEED_FILE: set it or MASTER_SEED, not both');
+  let mode: number;
+  let text: string;
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw new ConfigError(`MASTER_SEED_FILE: ${path} is not a file`);
+    mode = st.mode & 0o777;
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`MASTER_SEED_FILE: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if ((mode & 0o077) !== 0) {
+    throw new ConfigError(`MASTER_SEED_FILE: ${path} may be read by others (mode 0${mode.toString(8)}); make it the owner's only (chmod 600)`);
+  }
+  const mnemonic = text.trim().split(/\s+/).join(' ');
+  if (!validateMnemonic(mnemonic, wordlist)) throw new ConfigError(`MASTER_SEED_FILE: ${path} does not hold a valid BIP-39 English mnemonic`);
+  return mnemonic;
+}
+
 /** Parses the environment. Throws ConfigError with a one-line message. */
 export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Config {
+  if (env.MASTER_SEED_FILE) env = { ...env, MASTER_SEED: seedFromFile(env.MASTER_SEED_FILE, env.MASTER_SEED) };
   const res = schema.safeParse(env);
   if (!res.success) {
     const issue = res.error.issues[0]!;
@@ -242,7 +270,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       ['MASTER_SEED', c.MASTER_SEED],
     ] as const;
     for (const [name, value] of opts.requireSecrets === false ? required.slice(0, 1) : required) {
-      if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)`);
+      if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)${name === 'MASTER_SEED' ? '; or MASTER_SEED_FILE, a file only its owner may read' : ''}`);
     }
   }
   if (production && c.WEBHOOK_ALLOW_PRIVATE === 'true') {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../../src/bootstrap/config.js';
 
@@ -70,6 +73,29 @@ describe('configuration', () => {
     const c = parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed });
     expect(c.production).toBe(true);
     expect(c.host).toBe('0.0.0.0');
+  });
+
+  it('reads the seed from MASTER_SEED_FILE only when no one but its owner may read the file, never printing it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-file-'));
+    try {
+      const file = join(dir, 'seed');
+      writeFileSync(file, `  ${seed.replaceAll(' ', '\n')}\n`, { mode: 0o600 });
+      const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED_FILE: file };
+      expect(parseConfig(prod).masterSeed).toBe(seed);
+      chmodSync(file, 0o640);
+      expect(messageOf(prod)).toBe(`MASTER_SEED_FILE: ${file} may be read by others (mode 0640); make it the owner's only (chmod 600)`);
+      chmodSync(file, 0o400);
+      expect(parseConfig(prod).masterSeed).toBe(seed);
+      expect(messageOf({ ...prod, MASTER_SEED: seed })).toBe('MASTER_SEED_FILE: set it or MASTER_SEED, not both');
+      expect(messageOf({ ...prod, MASTER_SEED_FILE: join(dir, 'missing') })).toBe(`MASTER_SEED_FILE: cannot read ${join(dir, 'missing')} (ENOENT)`);
+      const bad = join(dir, 'bad');
+      writeFileSync(bad, 'not a mnemonic at all', { mode: 0o600 });
+      const message = messageOf({ ...prod, MASTER_SEED_FILE: bad });
+      expect(message).toBe(`MASTER_SEED_FILE: ${bad} does not hold a valid BIP-39 English mnemonic`);
+      expect(message).not.toContain('mnemonic at all');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lets migrations run in production with only DATABASE_URL', () => {
