@@ -127,6 +127,15 @@ describe('the TRON stand-in checks a broadcast as a TRON node does', () => {
     expect(res).toMatchObject({ result: false, code: 'CONTRACT_VALIDATE_ERROR' });
   });
 
+  it('shows a balance beyond 2^53 sun exactly, as a JSON integer', async () => {
+    const { rpc } = await import('../../src/adapters/sandbox/anvil.js');
+    const whale = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
+    const hex = tron.tronWeb.address.toHex(whale);
+    await rpc(tron.standin.anvil.rpcUrl, 'anvil_setBalance', [`0x${hex.slice(2)}`, `0x${(2n ** 60n + 1n).toString(16)}`]);
+    const text = await (await fetch(`${tron.standin.url}/wallet/getaccount`, { method: 'POST', body: JSON.stringify({ address: hex }) })).text();
+    expect(text).toBe(`{"address":"${hex.toLowerCase()}","balance":${2n ** 60n + 1n}}`);
+  });
+
   it('moves TRX with a TransferContract signed by tronweb, and shows the balance', async () => {
     const before = await tron.tronWeb.trx.getBalance(OTHER);
     const built = await tron.tronWeb.transactionBuilder.sendTrx(OTHER, 2_500_000, tron.outside);

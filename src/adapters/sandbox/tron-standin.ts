@@ -97,6 +97,15 @@ function requestAddress(value: unknown, visible: boolean): string | null {
   return /^41[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : null;
 }
 
+/**
+ * JSON as java-tron writes it: amounts (int64 sun, token units) are plain JSON
+ * integers. They are bigints here and never pass through a JS number: each is
+ * written as a marked string, then unquoted.
+ */
+const BIG = '\u0000big:';
+export const tronJson = (body: unknown): string =>
+  JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? `${BIG}${v}` : v)).replace(/"\\u0000big:(-?\d+)"/g, '$1');
+
 /** A java-tron style refusal of a broadcast (the message hex-encoded, as the node sends it). */
 const refusal = (code: string, txid: string, message: string) => ({ result: false, code, txid, message: hexText(message) });
 
@@ -204,7 +213,7 @@ class TronStandin {
   async handle(req: IncomingMessage, res: ServerResponse) {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
+      res.end(tronJson(body));
     };
     try {
       const chunks: Buffer[] = [];
@@ -254,7 +263,7 @@ class TronStandin {
     const contract = !tx.to
       ? { type: 'CreateSmartContract', parameter: { value: { owner_address }, type_url: 'type.googleapis.com/protocol.CreateSmartContract' } }
       : tx.input === '0x'
-        ? { type: 'TransferContract', parameter: { value: { owner_address, to_address: tronHex(tx.to), amount: Number(BigInt(tx.value)) }, type_url: 'type.googleapis.com/protocol.TransferContract' } }
+        ? { type: 'TransferContract', parameter: { value: { owner_address, to_address: tronHex(tx.to), amount: BigInt(tx.value) }, type_url: 'type.googleapis.com/protocol.TransferContract' } }
         : {
             type: 'TriggerSmartContract',
             parameter: { value: { owner_address, contract_address: tronHex(tx.to), data: strip0x(tx.input) }, type_url: 'type.googleapis.com/protocol.TriggerSmartContract' },
@@ -383,7 +392,7 @@ class TronStandin {
       this.call<Hex>('eth_getTransactionCount', [evmOf(address), 'latest']),
     ]);
     if (BigInt(balance) === 0n && BigInt(nonce) === 0n) return {}; // never activated
-    return { address: body.visible === true ? tronUtils.address.fromHex(address) : address, balance: Number(BigInt(balance)) };
+    return { address: body.visible === true ? tronUtils.address.fromHex(address) : address, balance: BigInt(balance) };
   }
 
   async getchainparameters() {
