@@ -4,6 +4,8 @@
 // integrator can try deposits by hand, on ETH, BSC and TRON. The amount of a
 // token is minted to the outside account before each transfer (the sandbox
 // tokens' mint is public), so parallel sends never take each other's tokens.
+import { closeSync, openSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -127,8 +129,35 @@ async function sendTron(): Promise<{ from: string; txid: string; block: number }
   return { from, ...sent };
 }
 
+/**
+ * One send at a time per network from the outside account, across processes: two sends that picked
+ * the same nonce would make the node replace one transaction by the other. A lock file older than
+ * a minute is left by a killed send and is taken over.
+ */
+async function exclusively<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = join(dataDir, 'chains', `${network.toLowerCase()}.send.lock`);
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 60_000) rmSync(lock, { force: true });
+      } catch {
+        /* released meanwhile */
+      }
+      await sleep(50 + Math.random() * 100);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 try {
-  const sent = chain === 'TRON' ? await sendTron() : await sendEvm();
+  const sent = await exclusively(() => (chain === 'TRON' ? sendTron() : sendEvm()));
   const result = { chain, network, asset, from: sent.from, to: recipient, amount: amount.toString(), txid: sent.txid, block: sent.block };
   process.stdout.write(json ? `${JSON.stringify(result)}\n` : `sent ${result.amount} ${asset} to ${recipient} on ${network}: ${sent.txid} (block ${result.block})\n`);
   process.exit(0);
