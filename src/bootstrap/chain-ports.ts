@@ -2,6 +2,7 @@
 // BSC networks on the EVM adapter; TRON networks on the TRON adapter. A network
 // without a node URL is not scanned.
 import type { ChainPort } from '../domain/chains/chain-port.js';
+import type { ChainSender } from '../domain/transfers/ports.js';
 import { baseChainOf } from '../domain/money/networks.js';
 import { EvmChainPort } from '../adapters/chains/evm-chain.js';
 import { TronChainPort } from '../adapters/chains/tron-chain.js';
@@ -20,3 +21,7 @@ export function createChainPorts(config: Config): ChainPort[] {
   }
   return ports;
 }
+
+/** The adapters that can also send (the EVM one today; TRON's sending side comes with its sweeps). */
+export const sendersOf = (ports: ChainPort[]): (ChainPort & ChainSender)[] =>
+  ports.filter((p): p is ChainPort & ChainSender => typeof (p as Partial<ChainSender>).sign === 'function');

@@ -1,20 +1,26 @@
 // Entrypoint and composition root of the chain-worker process: one deposit
-// scanner per network with a node (ScannerLoop over ScanNetwork), the
-// operator's rescans (deposit.rescan jobs) and a heartbeat.
+// scanner per network with a node (ScannerLoop over ScanNetwork), one sending
+// loop per network that can send (SenderLoop: sweeps and the outgoing-transfer
+// pipeline), the operator's rescans (deposit.rescan jobs) and a heartbeat.
+// It is the only process that signs.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
 import { ScanNetwork } from '../application/deposits/scan-network.js';
+import { RunSweeps } from '../application/sweeps/run-sweeps.js';
+import { ProcessTransfers, TransferOutcomes } from '../application/transfers/process-transfers.js';
+import type { TransferRepo } from '../domain/transfers/ports.js';
+import { SenderLoop, type SenderLoopOptions } from '../adapters/chains/sender-loop.js';
 import { TOKENS } from '../application/tokens.js';
 import type { ChainPort } from '../domain/chains/chain-port.js';
 import type { DepositRepo } from '../domain/deposits/ports.js';
 import type { Clock, UnitOfWork } from '../domain/ports.js';
 import { ScannerLoop, type ScannerLoopOptions } from '../adapters/chains/scanner-loop.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
-import { createScannerMetrics } from '../adapters/metrics/metrics.js';
+import { createScannerMetrics, createSendingMetrics } from '../adapters/metrics/metrics.js';
 import type { Config } from './config.js';
-import { createChainPorts } from './chain-ports.js';
+import { createChainPorts, sendersOf } from './chain-ports.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
 
@@ -23,6 +29,7 @@ export interface ChainWorkerOptions {
   ports?: ChainPort[];
   clock?: Clock;
   scan?: Partial<ScannerLoopOptions>;
+  sending?: Partial<SenderLoopOptions>;
 }
 
 export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}): Promise<RunningWorker> {
@@ -65,7 +72,22 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
       );
       const loopOptions: ScannerLoopOptions = { ...config.scanner, owner, ...opts.scan };
       for (const p of ports) logger.info({ network: p.network }, 'scanning for deposits');
+      const senders = sendersOf(ports);
+      for (const p of senders) logger.info({ network: p.network }, 'sending: sweeps and outgoing transfers');
+      const sendingMetrics = createSendingMetrics(metrics.registry, () =>
+        uow.run((tx) => (tx.transfers as TransferRepo).countByKindAndStatus()),
+      );
+      // One registry of who owns which transfers, shared by the pipeline and the use cases that request them.
+      container.registerInstance(TransferOutcomes, new TransferOutcomes());
       return [
+        new SenderLoop(
+          container.resolve(RunSweeps),
+          container.resolve(ProcessTransfers),
+          senders,
+          { ...config.sending, ...opts.sending },
+          logger,
+          sendingMetrics,
+        ),
         new ScannerLoop(container.resolve(ScanNetwork), ports, loopOptions, logger, scannerMetrics, (port) =>
           uow.run((tx) => tx.scanState.release(port.network, owner)),
         ),

@@ -58,6 +58,8 @@ const schema = z.object({
   SCAN_POLL_MS: z.coerce.number().int().min(20).max(60000).optional(),
   SCAN_BATCH_BLOCKS: z.coerce.number().int().min(1).max(5000).default(100),
   SCAN_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(30),
+  SEND_INTERVAL_MS: z.coerce.number().int().min(50).max(60000).optional(),
+  TRANSFER_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86400).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).max(320).default('Wallet service <no-reply@wallet-service.local>'),
   TRUST_PROXY: z
@@ -122,6 +124,14 @@ export interface Config {
     maxBackoffMs: number;
     startBlocks: Partial<Record<Network, bigint>>;
   };
+  /**
+   * The sending loop (docs/operations.md#sweeps-and-the-gas-tank): how often
+   * it steps (500 ms in the sandbox, 2 s in production), after how long an
+   * unmined transaction is replaced with higher fees at its nonce (30 s in the
+   * sandbox, 3 minutes in production), how often a pending one is broadcast
+   * again, and how many transfers or sweeps one step looks at.
+   */
+  sending: { intervalMs: number; replaceAfterMs: number; rebroadcastAfterMs: number; batch: number; maxBackoffMs: number };
   /** Operator notices: over SMTP when SMTP_URL is set, else written as files under DATA_DIR/mail outside production. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Buckets of failed authentications per source address (and ten times that per key id). */
@@ -323,6 +333,13 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       keepBlocks: 64,
       maxBackoffMs: 30_000,
       startBlocks: startBlocks(env),
+    },
+    sending: {
+      intervalMs: c.SEND_INTERVAL_MS ?? (production ? 2000 : 500),
+      replaceAfterMs: (c.TRANSFER_REPLACE_AFTER_SECONDS ?? (production ? 180 : 30)) * 1000,
+      rebroadcastAfterMs: production ? 60_000 : 10_000,
+      batch: 50,
+      maxBackoffMs: 30_000,
     },
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },

@@ -16,6 +16,7 @@ import type { Wallet, WalletFilter } from './wallets/wallet.js';
 import type { Balance, JournalEntry } from './ledger/journal.js';
 import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
+import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
 
 export interface Clock {
   now(): Date;
@@ -90,6 +91,8 @@ export interface WalletRepo {
   /** ARCHIVED wallets are left out unless the filter asks for that status. */
   list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>>;
   setStatus(id: string, status: Wallet['status']): Promise<void>;
+  /** SWEPT wallets among these go back to ACTIVE (they received a new deposit). */
+  reactivate(ids: readonly string[]): Promise<void>;
   /** The wallets of the network at these canonical addresses, whatever their workspace (the deposit scanner). */
   byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]>;
 }
@@ -156,6 +159,8 @@ export interface TxContext {
   deposits: DepositRepo;
   scanState: ScanStateRepo;
   screening: ScreeningRepo;
+  transfers: TransferRepo;
+  sweeps: SweepRepo;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;
@@ -256,6 +261,12 @@ export interface NetworkRegistry {
 export interface SignerPort {
   /** The public address at `path`, in the chain's canonical format. */
   deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string>;
+  /**
+   * Signs a 32-byte digest (a transaction's hash: keccak256 on EVM, the txID
+   * on TRON) with the key at `path`. The key is derived, used and wiped
+   * inside the signer; only the signature leaves it.
+   */
+  signDigest(chain: BaseChain, path: DerivationPath, digest: Uint8Array): Promise<DigestSignature>;
 }
 
 /** Address formats of the chains: EIP-55 hex for ETH and BSC, base58check (0x41) for TRON. */

@@ -1,6 +1,7 @@
 // In-memory fakes of every port: small honest implementations (they keep state
 // and enforce the same rules), so a use case can be tested in a few lines with
 // no database. Not for integration tests: those use the real PostgreSQL.
+import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EventPublisher, PublishedEvent, WebhookDeliveryRepo, WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
@@ -283,6 +284,12 @@ export class InMemoryWalletRepo implements WalletRepo {
       .sort(newestFirst);
     return pageOf(all, page);
   }
+  async reactivate(ids: readonly string[]): Promise<void> {
+    for (const id of ids) {
+      const w = this.store.wallets.get(id);
+      if (w?.status === 'SWEPT') this.store.wallets.set(id, { ...w, status: 'ACTIVE' });
+    }
+  }
   async setStatus(id: string, status: Wallet['status']): Promise<void> {
     const w = this.store.wallets.get(id);
     if (w) this.store.wallets.set(id, { ...w, status });
@@ -358,6 +365,9 @@ export class InMemoryFeeConfig implements FeeConfigRepo {
 export class FakeSigner implements SignerPort {
   async deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string> {
     return `${chain}:${formatPath(path)}`;
+  }
+  async signDigest(): Promise<never> {
+    throw new Error('FakeSigner does not sign');
   }
 }
 
@@ -485,6 +495,8 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         deposits: unavailable<DepositRepo>('deposits'),
         scanState: unavailable<ScanStateRepo>('scanState'),
         screening: unavailable<ScreeningRepo>('screening'),
+        transfers: unavailable<TransferRepo>('transfers'),
+        sweeps: unavailable<SweepRepo>('sweeps'),
       });
     } catch (err) {
       rollback();

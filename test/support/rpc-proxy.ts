@@ -13,6 +13,8 @@ export interface RpcProxy {
   maxLogRange: number | null;
   /** Requests seen, by method. */
   calls: Map<string, number>;
+  /** Requests carrying one of these methods are answered 500 (the node "lost" them), the rest pass. */
+  failMethods: Set<string>;
   /** Fails the next `n` requests with `mode` then passes. */
   failNext(n: number, mode: Exclude<ProxyMode, 'pass'>): void;
   close(): Promise<void>;
@@ -27,6 +29,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     mode: 'pass',
     maxLogRange: null,
     calls: new Map(),
+    failMethods: new Set(),
     failNext(n, mode) {
       failures = n;
       failMode = mode;
@@ -52,6 +55,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     }
     const parsed = JSON.parse(body) as { id: number; method: string; params: { fromBlock: string; toBlock: string }[] } | { id: number; method: string; params: { fromBlock: string; toBlock: string }[] }[];
     for (const r of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.set(r.method, (proxy.calls.get(r.method) ?? 0) + 1);
+    if ((Array.isArray(parsed) ? parsed : [parsed]).some((r) => proxy.failMethods.has(r.method))) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      return;
+    }
     if (proxy.maxLogRange !== null) {
       // Each request on its own: the too-wide eth_getLogs gets the provider's error, the rest the node's answers.
       const items = Array.isArray(parsed) ? parsed : [parsed];

@@ -18,10 +18,17 @@ import {
   HttpRequestError,
   TimeoutError,
   createPublicClient,
+  encodeFunctionData,
+  erc20Abi,
   fallback,
   getAddress,
   http,
+  keccak256,
+  numberToHex,
+  serializeTransaction,
+  type Hex,
   type PublicClient,
+  type TransactionSerializableEIP1559,
   type Transport,
 } from 'viem';
 import {
@@ -33,6 +40,16 @@ import {
   type TransactionReceipt,
 } from '../../domain/chains/chain-port.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
+import type { EvmFees } from '../../domain/transfers/outgoing-transfer.js';
+import {
+  BroadcastRejected,
+  type ChainSender,
+  type SentReceipt,
+  type SignDigest,
+  type SignedTransaction,
+  type TransferCall,
+  type UnsignedTransfer,
+} from '../../domain/transfers/ports.js';
 
 /** keccak256("Transfer(address,address,uint256)") */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -56,6 +73,7 @@ interface RpcBlock {
   number: `0x${string}`;
   hash: `0x${string}`;
   parentHash: `0x${string}`;
+  baseFeePerGas?: `0x${string}`;
   transactions?: { hash: `0x${string}`; from: `0x${string}`; to: `0x${string}` | null; value: `0x${string}` }[];
 }
 
@@ -76,6 +94,8 @@ interface RpcReceipt {
   transactionHash: string;
   to: string | null;
   logs: RpcLog[];
+  gasUsed: `0x${string}`;
+  effectiveGasPrice?: `0x${string}`;
 }
 
 const hex = (n: bigint) => `0x${n.toString(16)}` as const;
@@ -86,7 +106,20 @@ const RANGE_TOO_LARGE =
 
 const blockRef = (b: RpcBlock): BlockRef => ({ number: BigInt(b.number), hash: b.hash, parentHash: b.parentHash });
 
-export class EvmChainPort implements ChainPort {
+/** Gas of a plain native transfer to an address without code (the treasury, a deposit address). */
+export const NATIVE_TRANSFER_GAS = 21_000n;
+/** Percent added to the node's gas estimate of a token transfer. */
+const GAS_LIMIT_MARGIN_PERCENT = 20n;
+
+/** How nodes (geth, reth, anvil, BSC) phrase a refused raw transaction. */
+const KNOWN_TX = /already known|already imported|known transaction|transaction already exists/i;
+const REFUSALS: [RegExp, BroadcastRejected['reason']][] = [
+  [/nonce too low|nonce is too low|old nonce/i, 'nonce_too_low'],
+  [/underpriced|fee too low|max fee per gas less than block base fee|gas price too low/i, 'underpriced'],
+  [/insufficient funds|insufficient balance/i, 'insufficient_funds'],
+];
+
+export class EvmChainPort implements ChainPort, ChainSender {
   readonly network: Network;
   private readonly client: PublicClient<Transport>;
   private readonly tokenByContract = new Map<string, Asset>();
@@ -281,10 +314,105 @@ export class EvmChainPort implements ChainPort {
   }
 
   async receipt(txid: string): Promise<TransactionReceipt | null> {
+    const r = await this.sentReceipt(txid);
+    return r && { txid: r.txid, status: r.status, block: r.block };
+  }
+
+  // The sending side (ChainSender): what the outgoing-transfer pipeline needs.
+
+  async sentReceipt(txid: string): Promise<SentReceipt | null> {
     const r = await this.call<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
     if (!r?.blockHash) return null;
     const header = await this.call<RpcBlock | null>('eth_getBlockByHash', [r.blockHash, false]);
     if (!header) return null;
-    return { txid: txid.toLowerCase(), status: r.status === '0x1' ? 'success' : 'reverted', block: blockRef(header) };
+    const price = BigInt(r.effectiveGasPrice ?? '0x0');
+    return {
+      txid: txid.toLowerCase(),
+      status: r.status === '0x1' ? 'success' : 'reverted',
+      block: blockRef(header),
+      feePaid: BigInt(r.gasUsed) * price,
+    };
+  }
+
+  async nativeBalance(address: string): Promise<bigint> {
+    return BigInt(await this.call<Hex>('eth_getBalance', [address, 'latest']));
+  }
+
+  private contractOf(asset: Asset): Hex {
+    for (const [contract, a] of this.tokenByContract) if (a === asset) return contract as Hex;
+    throw new Error(`${this.network}: no contract is configured for ${asset}`);
+  }
+
+  async tokenBalance(asset: Asset, address: string): Promise<bigint> {
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address as Hex] });
+    const out = await this.call<Hex>('eth_call', [{ to: this.contractOf(asset), data }, 'latest']);
+    return out === '0x' ? 0n : BigInt(out);
+  }
+
+  async feeQuote(): Promise<EvmFees> {
+    const [latest, tip] = await Promise.all([
+      this.call<RpcBlock | null>('eth_getBlockByNumber', ['latest', false]),
+      this.call<Hex>('eth_maxPriorityFeePerGas', []).then(BigInt, () => 1_000_000_000n),
+    ]);
+    const base = BigInt(latest?.baseFeePerGas ?? '0x0');
+    // Room for the base fee to double before the transaction is mined (it rises at most 12.5 % per block).
+    return { maxFeePerGas: 2n * base + tip, maxPriorityFeePerGas: tip };
+  }
+
+  private callOf(call: TransferCall): { to: Hex; value: bigint; data: Hex | undefined } {
+    if (ASSET_SPECS[call.asset].native) return { to: call.to as Hex, value: call.amount, data: undefined };
+    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [call.to as Hex, call.amount] });
+    return { to: this.contractOf(call.asset), value: 0n, data };
+  }
+
+  async gasLimit(call: TransferCall): Promise<bigint> {
+    if (ASSET_SPECS[call.asset].native) return NATIVE_TRANSFER_GAS;
+    const { to, data } = this.callOf(call);
+    const estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }]));
+    return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
+  }
+
+  async minedNonce(address: string): Promise<bigint> {
+    return BigInt(await this.call<Hex>('eth_getTransactionCount', [address, 'latest']));
+  }
+
+  private chainId: Promise<number> | undefined;
+
+  async sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction> {
+    if (tx.nonce === null || tx.gasLimit === null || tx.fees === null) throw new Error(`${this.network}: a transaction needs a nonce, a gas limit and fees`);
+    this.chainId ??= this.call<Hex>('eth_chainId', []).then((id) => Number(BigInt(id)));
+    const { to, value, data } = this.callOf(tx);
+    const unsigned: TransactionSerializableEIP1559 = {
+      type: 'eip1559',
+      chainId: await this.chainId,
+      nonce: Number(tx.nonce),
+      to,
+      value,
+      data,
+      gas: tx.gasLimit,
+      maxFeePerGas: tx.fees.maxFeePerGas,
+      maxPriorityFeePerGas: tx.fees.maxPriorityFeePerGas,
+    };
+    const sig = await sign(keccak256(serializeTransaction(unsigned), 'bytes'));
+    const raw = serializeTransaction(unsigned, {
+      r: numberToHex(sig.r, { size: 32 }),
+      s: numberToHex(sig.s, { size: 32 }),
+      yParity: sig.recovery,
+    });
+    return { txid: keccak256(raw), raw, expiresAt: null };
+  }
+
+  async broadcast(raw: string): Promise<'accepted' | 'known'> {
+    try {
+      await this.client.request({ method: 'eth_sendRawTransaction', params: [raw as Hex] });
+      return 'accepted';
+    } catch (err) {
+      const mapped = this.unavailable(err, 'eth_sendRawTransaction');
+      if (mapped instanceof ChainUnavailableError) throw mapped;
+      const text = err instanceof BaseError ? `${err.details ?? ''} ${err.shortMessage}` : String(err);
+      if (KNOWN_TX.test(text)) return 'known';
+      const refusal = REFUSALS.find(([re]) => re.test(text));
+      throw new BroadcastRejected(refusal?.[1] ?? 'invalid', `${this.network}: ${text.trim().slice(0, 300)}`);
+    }
   }
 }

@@ -5,6 +5,7 @@
 // it, and backs off (doubling up to 30 s) while the node fails: its cursor
 // stays where it was, so it catches up later without skipping a block.
 import type { Logger } from 'pino';
+import { WakeableSleep } from './wakeable-sleep.js';
 import { ChainUnavailableError, type ChainPort } from '../../domain/chains/chain-port.js';
 import type { ScanNetwork, ScanOptions, ScanOutcome } from '../../application/deposits/scan-network.js';
 import type { Network } from '../../domain/money/networks.js';
@@ -20,7 +21,7 @@ export interface ScannerLoopOptions extends Omit<ScanOptions, 'startBlock'> {
 
 export class ScannerLoop {
   private running = false;
-  private wake: (() => void) | null = null;
+  private readonly pause = new WakeableSleep();
   private loops: Promise<void>[] = [];
 
   constructor(
@@ -39,25 +40,15 @@ export class ScannerLoop {
 
   async stop(graceMs: number): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.pause.wakeAll();
     await Promise.race([Promise.all(this.loops), new Promise((r) => setTimeout(r, graceMs))]);
     await Promise.all(this.ports.map((p) => this.release(p).catch(() => undefined)));
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      const prev = this.wake;
-      function done() {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wake = () => {
-        prev?.();
-        done();
-      };
-    });
+    return this.pause.sleep(ms);
   }
+
 
   private async loop(port: ChainPort): Promise<void> {
     const network = port.network;

@@ -138,3 +138,47 @@ export function createScannerMetrics(
     }),
   };
 }
+
+/** Metrics of the outgoing-transfer pipeline and the sweeps (docs/operations.md#sweeps-and-the-gas-tank). */
+export interface SendingMetrics {
+  requestToBroadcast: Histogram<'network' | 'kind'>;
+  requestToConfirmed: Histogram<'network' | 'kind'>;
+  gasSpent: Counter<'network'>;
+  gasTankBalance: Gauge<'network'>;
+  gasTankLow: Gauge<'network'>;
+}
+
+export function createSendingMetrics(
+  registry: Registry,
+  transfersByState: () => Promise<{ network: string; kind: string; status: string; count: number }[]>,
+): SendingMetrics {
+  new Gauge({
+    name: 'outgoing_transfers',
+    help: 'Outgoing transfers (gas top-ups, sweeps, withdrawals, faucet drips) by network, kind and state',
+    labelNames: ['network', 'kind', 'status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await transfersByState()) this.set({ network: r.network, kind: r.kind, status: r.status }, r.count);
+    },
+  });
+  const seconds = (name: string, help: string) =>
+    new Histogram({ name, help, labelNames: ['network', 'kind'], buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900], registers: [registry] });
+  return {
+    requestToBroadcast: seconds('transfer_request_to_broadcast_seconds', 'Time from a transfer being requested to a node accepting it'),
+    requestToConfirmed: seconds('transfer_request_to_confirmed_seconds', 'Time from a transfer being requested to its required confirmations'),
+    gasSpent: new Counter({
+      name: 'gas_spent_total',
+      help: 'Native currency (ETH, BNB, TRX in whole units) the service paid for gas and energy of its transfers',
+      labelNames: ['network'],
+      registers: [registry],
+    }),
+    gasTankBalance: new Gauge({ name: 'gas_tank_balance', help: "The gas tank's native balance in whole units", labelNames: ['network'], registers: [registry] }),
+    gasTankLow: new Gauge({
+      name: 'gas_tank_low',
+      help: '1 while the gas tank cannot pay for a top-up a waiting sweep needs (sweeps wait; nothing credited is touched)',
+      labelNames: ['network'],
+      registers: [registry],
+    }),
+  };
+}

@@ -23,6 +23,8 @@ import { MikroWithdrawalPolicyRepo } from './withdrawal-policy-repo.js';
 import { PgDepositRepo } from './deposit-repo.js';
 import { PgScanStateRepo } from './scan-state-repo.js';
 import { PgScreeningRepo } from './screening-repo.js';
+import { PgSweepRepo } from './sweep-repo.js';
+import { PgTransferRepo } from './transfer-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -54,6 +56,8 @@ export class MikroUnitOfWork implements UnitOfWork {
         deposits: new PgDepositRepo(tem),
         scanState: new PgScanStateRepo(tem),
         screening: new PgScreeningRepo(tem),
+        transfers: new PgTransferRepo(tem),
+        sweeps: new PgSweepRepo(tem),
         events: new PgEventPublisher(tem, jobs, this.clock, this.random),
         jobs,
       };

@@ -39,6 +39,11 @@ export class MikroWalletRepo implements WalletRepo {
     return this.em.find(WalletEntity, { network, address: { $in: [...new Set(addresses)] } });
   }
 
+  async reactivate(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.em.nativeUpdate(WalletEntity, { id: { $in: [...new Set(ids)] }, status: 'SWEPT' }, { status: 'ACTIVE' });
+  }
+
   async setStatus(id: string, status: Wallet['status']): Promise<void> {
     await this.em.nativeUpdate(WalletEntity, { id }, { status });
   }

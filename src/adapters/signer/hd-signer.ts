@@ -6,6 +6,7 @@
 // all are in #private fields, and the object prints as
 // `LocalHdSigner { [redacted] }` in JSON and util.inspect.
 import { ECDH } from 'node:crypto';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
@@ -13,6 +14,7 @@ import { keccak256 } from 'viem';
 import { coinTypeOf, MAX_INDEX, type DerivationPath } from '../../domain/custody/derivation.js';
 import type { BaseChain } from '../../domain/money/networks.js';
 import type { SignerPort } from '../../domain/ports.js';
+import type { DigestSignature } from '../../domain/transfers/ports.js';
 import { evmAddressFromBytes, tronAddressFromEvmBytes } from '../chains/address-codec.js';
 
 const BIP44_PURPOSE = 44;
@@ -88,8 +90,29 @@ export class LocalHdSigner implements SignerPort {
     return REDACTED;
   }
 
-  // Signing (a later issue) will derive the private key of a path from #root
-  // here, use it and wipe it; it must never be returned to a caller.
+  async signDigest(chain: BaseChain, path: DerivationPath, digest: Uint8Array): Promise<DigestSignature> {
+    if (path.coinType !== coinTypeOf(chain)) {
+      throw new Error(`coin type ${path.coinType} is not the one of ${chain} (${coinTypeOf(chain)})`);
+    }
+    if (!(digest instanceof Uint8Array) || digest.length !== 32) throw new Error('signDigest: the digest must be 32 bytes');
+    checkIndex(path.index, 'index');
+    checkIndex(path.account, 'account');
+    // The private key of the path, derived from the root each time, used once and wiped.
+    const purpose = this.#root.deriveChild(HARDENED_OFFSET + BIP44_PURPOSE);
+    const coin = purpose.deriveChild(HARDENED_OFFSET + path.coinType);
+    const account = coin.deriveChild(HARDENED_OFFSET + path.account);
+    const change = account.deriveChild(path.change);
+    const leaf = change.deriveChild(path.index);
+    for (const n of [purpose, coin, account, change]) n.wipePrivateData();
+    const key = leaf.privateKey;
+    if (!key) throw new Error('derived node has no private key');
+    try {
+      const signature = secp256k1.Signature.fromBytes(secp256k1.sign(digest, key, { prehash: false, format: 'recovered' }), 'recovered');
+      return { r: signature.r, s: signature.s, recovery: signature.recovery === 1 ? 1 : 0 };
+    } finally {
+      leaf.wipePrivateData();
+    }
+  }
 
   #publicKeyAt(path: DerivationPath): Uint8Array {
     const key = this.#accountNode(path).deriveChild(path.index).publicKey;

@@ -16,11 +16,17 @@ import { depositEventData } from './deposit-view.js';
 const publish = (tx: TxContext, d: Deposit, event: 'DEPOSIT_DETECTED' | 'DEPOSIT_CONFIRMED' | 'DEPOSIT_FLAGGED' | 'DEPOSIT_REJECTED') =>
   tx.events.publish({ workspaceId: d.workspaceId, side: sideOf(d.network), event, data: depositEventData(d) });
 
-/** DEPOSIT_DETECTED of newly recorded deposits, in one go. */
-export const publishDetected = (tx: TxContext, deposits: Deposit[]) =>
-  tx.events.publishMany(
+/**
+ * DEPOSIT_DETECTED of newly recorded deposits, in one go; a SWEPT wallet that
+ * received one is ACTIVE again.
+ */
+export const publishDetected = async (tx: TxContext, deposits: Deposit[]) => {
+  if (deposits.length === 0) return;
+  await tx.wallets.reactivate(deposits.map((d) => d.walletId));
+  await tx.events.publishMany(
     deposits.map((d) => ({ workspaceId: d.workspaceId, side: sideOf(d.network), event: 'DEPOSIT_DETECTED' as const, data: depositEventData(d) })),
   );
+};
 
 /**
  * The fee inputs of each workspace, read once per unit of work: a scanner step

@@ -59,3 +59,12 @@ export const servicePath = (network: Network, role: ServiceRole): DerivationPath
   change: 1,
   index: 10 * SERVICE_NETWORK_SLOTS[network] + SERVICE_ROLES[role],
 });
+
+/** The inverse of formatPath; throws on anything else. */
+export function parsePath(text: string): DerivationPath {
+  const m = /^m\/44'\/(60|195)'\/(\d+)'\/([01])\/(\d+)$/.exec(text);
+  const account = m ? Number(m[2]) : NaN;
+  const index = m ? Number(m[4]) : NaN;
+  if (!m || account > MAX_INDEX || index > MAX_INDEX) throw new Error(`not a derivation path of the service: ${text}`);
+  return { coinType: Number(m[1]) as CoinType, account, change: m[3] === '1' ? 1 : 0, index };
+}

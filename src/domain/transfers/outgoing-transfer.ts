@@ -20,6 +20,7 @@
 // be the one mined. A transfer never gets a second nonce. On TRON there is no
 // nonce: an attempt is dead once the head is past its expiration, and only
 // then may a new one be signed.
+import type { DerivationPath } from '../custody/derivation.js';
 import type { Asset, Network } from '../money/networks.js';
 
 export type TransferKind = 'GAS_TOPUP' | 'SWEEP' | 'WITHDRAWAL' | 'FAUCET';
@@ -49,19 +50,29 @@ export interface OutgoingTransfer {
   network: Network;
   asset: Asset;
   from: string;
+  /** Where the sender's key is (the signer derives it; no key is ever stored). */
+  fromPath: DerivationPath;
   to: string;
   /** Base units on chain. */
   amount: bigint;
+  /** The business record that wants the transfer (a sweep, a withdrawal), told when it ends. */
+  ownerId: string | null;
+  /** EVM: the gas limit every attempt carries. */
+  gasLimit: bigint | null;
+  /** EVM: the highest maxFeePerGas any attempt may pay (a native sweep reserved exactly that much gas). */
+  feeCap: bigint | null;
   status: TransferStatus;
   /** EVM: the sender's nonce, fixed at the first signing and never changed. */
   nonce: bigint | null;
   attempts: TransferAttempt[];
-  /** The attempt found in a block, and where. */
-  included: { txid: string; blockNumber: bigint } | null;
+  /** Its attempt found in a block, where, and whether it reverted there (it fails once that is final). */
+  included: { txid: string; blockNumber: bigint; reverted: boolean } | null;
   requestedAt: Date;
   broadcastAt: Date | null;
   confirmedAt: Date | null;
   failure: string | null;
+  /** Native base units the included attempt paid for gas (EVM) or energy and bandwidth (TRON). */
+  feePaid: bigint | null;
 }
 
 export class TransferStateError extends Error {
@@ -74,10 +85,32 @@ export class TransferStateError extends Error {
   }
 }
 
-export function requestTransfer(t: Omit<OutgoingTransfer, 'status' | 'nonce' | 'attempts' | 'included' | 'broadcastAt' | 'confirmedAt' | 'failure'>): OutgoingTransfer {
+export type TransferRequest = Omit<
+  OutgoingTransfer,
+  'status' | 'nonce' | 'attempts' | 'included' | 'broadcastAt' | 'confirmedAt' | 'failure' | 'feePaid' | 'gasLimit' | 'feeCap' | 'ownerId'
+> &
+  Partial<Pick<OutgoingTransfer, 'gasLimit' | 'feeCap' | 'ownerId'>>;
+
+export function requestTransfer(t: TransferRequest): OutgoingTransfer {
   if (t.amount <= 0n) throw new Error('a transfer moves a positive amount');
-  return { ...t, status: 'REQUESTED', nonce: null, attempts: [], included: null, broadcastAt: null, confirmedAt: null, failure: null };
+  return {
+    gasLimit: null,
+    feeCap: null,
+    ownerId: null,
+    ...t,
+    status: 'REQUESTED',
+    nonce: null,
+    attempts: [],
+    included: null,
+    broadcastAt: null,
+    confirmedAt: null,
+    failure: null,
+    feePaid: null,
+  };
 }
+
+/** Final: nothing more happens to it on chain. */
+export const isFinal = (t: Pick<OutgoingTransfer, 'status'>): boolean => t.status === 'CONFIRMED' || t.status === 'FAILED';
 
 const last = (t: OutgoingTransfer): TransferAttempt | undefined => t.attempts[t.attempts.length - 1];
 
@@ -133,17 +166,23 @@ export function resigned(t: OutgoingTransfer, attempt: TransferAttempt, headTime
   return { ...t, status: 'SIGNED', attempts: [...t.attempts, attempt] };
 }
 
-/** One of its attempts is in a block. */
-export function includedIn(t: OutgoingTransfer, txid: string, blockNumber: bigint): OutgoingTransfer {
+/** One of its attempts is in a block, having paid `feePaid` (native base units); a reverted one fails at its confirmations. */
+export function includedIn(
+  t: OutgoingTransfer,
+  txid: string,
+  blockNumber: bigint,
+  feePaid: bigint | null = null,
+  reverted = false,
+): OutgoingTransfer {
   if (t.status !== 'SIGNED' && t.status !== 'BROADCAST' && t.status !== 'CONFIRMING') throw new TransferStateError(t, 'be included');
   if (!t.attempts.some((a) => a.txid === txid)) throw new Error(`transfer ${t.id}: ${txid} is not one of its attempts`);
-  return { ...t, status: 'CONFIRMING', included: { txid, blockNumber } };
+  return { ...t, status: 'CONFIRMING', included: { txid, blockNumber, reverted }, feePaid: feePaid ?? t.feePaid };
 }
 
 /** Its block was reorged out and no attempt is in a block now: broadcast again (the same bytes). */
 export function unincluded(t: OutgoingTransfer): OutgoingTransfer {
   if (t.status !== 'CONFIRMING') throw new TransferStateError(t, 'leave its block');
-  return { ...t, status: 'BROADCAST', included: null };
+  return { ...t, status: 'BROADCAST', included: null, feePaid: null };
 }
 
 /** Confirmations at `tip` of the included attempt (its own block is the first). */
@@ -155,6 +194,7 @@ export function transferConfirmations(t: OutgoingTransfer, tip: bigint): number 
 export function confirmed(t: OutgoingTransfer, tip: bigint, required: number, at: Date): OutgoingTransfer {
   if (t.status !== 'CONFIRMING') throw new TransferStateError(t, 'confirm');
   if (transferConfirmations(t, tip) < required) return t;
+  if (t.included?.reverted) return { ...t, status: 'FAILED', failure: 'reverted', confirmedAt: at };
   return { ...t, status: 'CONFIRMED', confirmedAt: at };
 }
 

@@ -183,3 +183,29 @@ describe('LocalHdSigner: secrets stay inside', () => {
     await expect(padded.deriveAddress('ETH', depositPath('ETH', 0, 0))).resolves.toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
   });
 });
+
+describe('LocalHdSigner: signing', () => {
+  const signer = new LocalHdSigner('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about');
+  const digest = new Uint8Array(32).map((_, i) => i + 1);
+
+  it('signs a digest with the key of the path: the signature recovers that path’s address, and no other', async () => {
+    const { recoverAddress, numberToHex } = await import('viem');
+    for (const [chain, path] of [
+      ['ETH', depositPath('ETH', 3, 7)],
+      ['ETH', servicePath('ETH_TESTNET', 'gasTank')],
+    ] as const) {
+      const sig = await signer.signDigest(chain, path, digest);
+      const recovered = await recoverAddress({
+        hash: numberToHex(BigInt(`0x${Buffer.from(digest).toString('hex')}`), { size: 32 }),
+        signature: { r: numberToHex(sig.r, { size: 32 }), s: numberToHex(sig.s, { size: 32 }), yParity: sig.recovery },
+      });
+      expect(recovered).toBe(await signer.deriveAddress(chain, path));
+      expect(recovered).not.toBe(await signer.deriveAddress(chain, depositPath('ETH', 3, 8)));
+    }
+  });
+
+  it('refuses a digest that is not 32 bytes and a path of another chain', async () => {
+    await expect(signer.signDigest('ETH', depositPath('ETH', 1, 0), new Uint8Array(31))).rejects.toThrow(/32 bytes/);
+    await expect(signer.signDigest('TRON', depositPath('ETH', 1, 0), digest)).rejects.toThrow(/coin type/);
+  });
+});

@@ -32,7 +32,7 @@ const evmAttempt = (txid: string, maxFee: bigint, tip: bigint, s = 0): TransferA
 });
 
 const request = (network: OutgoingTransfer['network'] = 'ETH_TESTNET'): OutgoingTransfer =>
-  requestTransfer({ id: 't1', kind: 'SWEEP', network, asset: 'USDT_ETH', from: '0xfrom', to: '0xtreasury', amount: 60_000_000n, requestedAt: at(0) });
+  requestTransfer({ id: 't1', kind: 'SWEEP', network, asset: 'USDT_ETH', from: '0xfrom', fromPath: { coinType: 60, account: 1, change: 0, index: 0 }, to: '0xtreasury', amount: 60_000_000n, requestedAt: at(0) });
 
 describe('outgoing transfer', () => {
   it('is signed with its nonce before it is broadcast, and broadcast again with the same bytes', () => {
@@ -67,6 +67,15 @@ describe('outgoing transfer', () => {
     expect(confirmed(mined, 102n, 3, at(70))).toMatchObject({ status: 'CONFIRMED', confirmedAt: at(70) });
     expect(unincluded(mined)).toMatchObject({ status: 'BROADCAST', included: null });
     expect(() => includedIn(t, '0xdd', 100n)).toThrow(/not one of its attempts/);
+  });
+
+  it('keeps the gas a mined attempt paid, and fails a reverted one only once its block has the confirmations', () => {
+    const b = broadcast(signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei), 7n), at(1));
+    const reverted = includedIn(b, '0xaa', 100n, 42_000n * gwei, true);
+    expect(reverted).toMatchObject({ status: 'CONFIRMING', feePaid: 42_000n * gwei, included: { reverted: true } });
+    expect(confirmed(reverted, 101n, 3, at(9)).status).toBe('CONFIRMING'); // a reorg may still bring it back
+    expect(confirmed(reverted, 102n, 3, at(9))).toMatchObject({ status: 'FAILED', failure: 'reverted', feePaid: 42_000n * gwei });
+    expect(unincluded(reverted)).toMatchObject({ status: 'BROADCAST', feePaid: null });
   });
 
   it('fails when reverted or when another transaction took its nonce, never once confirmed', () => {

@@ -31,6 +31,8 @@ export interface DepositRow {
   detectedAt: Date;
   confirmedAt: Date | null;
   sweptAt: Date | null;
+  /** The sweep that moves (or moved) it to the treasury. */
+  sweepId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -45,6 +47,7 @@ export const DepositEntity = new EntitySchema<DepositRow>({
     { name: 'deposits_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
     { name: 'deposits_wallet_idx', properties: ['walletId'] },
     { name: 'deposits_scan_idx', properties: ['network', 'status', 'blockNumber'] },
+    { name: 'deposits_sweep_idx', properties: ['sweepId'] },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -71,6 +74,7 @@ export const DepositEntity = new EntitySchema<DepositRow>({
     detectedAt: { type: 'Date', columnType: 'timestamptz' },
     confirmedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     sweptAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    sweepId: { type: 'uuid', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },

@@ -14,6 +14,7 @@ import { WalletEntity } from './wallet-entity.js';
 import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity, WebhookNoticeEntity } from './webhook-entities.js';
 import { BeneficiaryEntity, WithdrawalPolicyEntity } from './security-entities.js';
 import { WorkspaceEntity } from './workspace-entity.js';
+import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -40,8 +41,18 @@ export const ENTITIES = [
   ChainCursorEntity,
   ChainBlockEntity,
   ScreeningEntryEntity,
+  OutgoingTransferEntity,
+  TransferAttemptEntity,
+  SenderNonceEntity,
+  SweepEntity,
+  SweepPolicyEntity,
 ];
 export {
+  OutgoingTransferEntity,
+  TransferAttemptEntity,
+  SenderNonceEntity,
+  SweepEntity,
+  SweepPolicyEntity,
   ChainBlockEntity,
   ChainCursorEntity,
   DepositEntity,

@@ -1,0 +1,107 @@
+// The chain-worker's sending loop: per network that can send, every
+// `intervalMs` one sweep step (RunSweeps) and one pass of the
+// outgoing-transfer pipeline (ProcessTransfers). Logs what moved, keeps the
+// sending metrics, and warns ONCE when the gas tank runs too low for a
+// top-up (the gas_tank_low gauge stays 1 until a top-up goes through again).
+import type { Logger } from 'pino';
+import { WakeableSleep } from './wakeable-sleep.js';
+import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
+import type { Network } from '../../domain/money/networks.js';
+import type { ChainSender } from '../../domain/transfers/ports.js';
+import type { ProcessTransfers, TransferStepOptions } from '../../application/transfers/process-transfers.js';
+import type { RunSweeps } from '../../application/sweeps/run-sweeps.js';
+import type { SendingMetrics } from '../metrics/metrics.js';
+
+export interface SenderLoopOptions extends TransferStepOptions {
+  intervalMs: number;
+  maxBackoffMs: number;
+}
+
+/** Whole units of a native base amount (18 decimals on EVM, 6 on TRON), for metrics only. */
+const whole = (units: bigint, decimals: number): number => Number(units) / 10 ** decimals;
+
+export class SenderLoop {
+  private running = false;
+  private readonly pause = new WakeableSleep();
+  private loops: Promise<void>[] = [];
+  private readonly tankLow = new Map<Network, boolean>();
+
+  constructor(
+    private readonly sweeps: RunSweeps,
+    private readonly transfers: ProcessTransfers,
+    private readonly senders: ChainSender[],
+    private readonly opts: SenderLoopOptions,
+    private readonly logger: Logger,
+    private readonly metrics: SendingMetrics,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loops = this.senders.map((s) => this.loop(s));
+  }
+
+  async stop(graceMs: number): Promise<void> {
+    this.running = false;
+    this.pause.wakeAll();
+    await Promise.race([Promise.all(this.loops), new Promise((r) => setTimeout(r, graceMs))]);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return this.pause.sleep(ms);
+  }
+
+
+  private async loop(sender: ChainSender): Promise<void> {
+    const network = sender.network;
+    const log = this.logger.child({ network });
+    const decimals = network.startsWith('TRON') ? 6 : 18;
+    let failures = 0;
+    this.metrics.gasTankLow.set({ network }, 0);
+    while (this.running) {
+      try {
+        const sweeps = await this.sweeps.step(sender, { batch: this.opts.batch });
+        const transfers = await this.transfers.step(sender, this.opts);
+        failures = 0;
+        const tank = await this.sweeps.serviceAddress(network, 'gasTank');
+        this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));
+        const low = sweeps.gasTankLow !== null;
+        if (low !== (this.tankLow.get(network) ?? false)) {
+          this.tankLow.set(network, low);
+          this.metrics.gasTankLow.set({ network }, low ? 1 : 0);
+          if (sweeps.gasTankLow) {
+            log.warn(
+              { gasTank: sweeps.gasTankLow.address, available: sweeps.gasTankLow.available.toString(), needed: sweeps.gasTankLow.needed.toString() },
+              'gas tank too low for a sweep top-up: sweeps wait until it is refilled (deposits still confirm and credit)',
+            );
+          } else {
+            log.info({ gasTank: tank }, 'gas tank refilled: sweeps resume');
+          }
+        }
+        for (const t of [...transfers.confirmed, ...transfers.failed]) {
+          const seconds = (Date.now() - t.requestedAt.getTime()) / 1000;
+          if (t.status === 'CONFIRMED') this.metrics.requestToConfirmed.observe({ network, kind: t.kind }, seconds);
+          if (t.broadcastAt) this.metrics.requestToBroadcast.observe({ network, kind: t.kind }, (t.broadcastAt.getTime() - t.requestedAt.getTime()) / 1000);
+          if (t.feePaid) this.metrics.gasSpent.inc({ network }, whole(t.feePaid, decimals));
+          log.info(
+            { transfer: t.id, kind: t.kind, status: t.status, txid: t.included?.txid ?? null, feePaid: t.feePaid?.toString() ?? null, failure: t.failure },
+            t.status === 'CONFIRMED' ? 'transfer confirmed' : 'transfer failed',
+          );
+        }
+        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || transfers.signed || transfers.replaced) {
+          log.info(
+            { sweepsStarted: sweeps.started, topUps: sweeps.toppedUp, sweepTransfers: sweeps.sweeping, signed: transfers.signed, replaced: transfers.replaced },
+            'sending',
+          );
+        }
+      } catch (err) {
+        failures++;
+        const delay = Math.min(this.opts.maxBackoffMs, this.opts.intervalMs * 2 ** Math.min(failures, 10));
+        const kind = err instanceof ChainUnavailableError ? err.kind : 'other';
+        log.warn({ err, kind, failures, retryInMs: delay }, 'sending step failed; every transfer stays as recorded');
+        await this.sleep(delay);
+        continue;
+      }
+      await this.sleep(this.opts.intervalMs);
+    }
+  }
+}

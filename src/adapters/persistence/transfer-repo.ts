@@ -1,0 +1,199 @@
+// TransferRepo in PostgreSQL (ADR 0025): transfers and their attempts, and
+// the per-sender nonce row whose lock makes concurrent signers queue. Every
+// statement runs in the caller's transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { formatPath, parsePath } from '../../domain/custody/derivation.js';
+import type { Asset, Network } from '../../domain/money/networks.js';
+import type { OutgoingTransfer, TransferAttempt, TransferKind, TransferStatus } from '../../domain/transfers/outgoing-transfer.js';
+import type { TransferCount, TransferRepo } from '../../domain/transfers/ports.js';
+import { executeBound, pgArrayLiteral } from './pg-array.js';
+
+interface TransferRow {
+  id: string;
+  kind: TransferKind;
+  network: Network;
+  asset: Asset;
+  from_address: string;
+  from_path: string;
+  to_address: string;
+  amount: string;
+  owner_id: string | null;
+  gas_limit: string | null;
+  fee_cap: string | null;
+  status: TransferStatus;
+  nonce: string | null;
+  included_txid: string | null;
+  included_block: string | null;
+  included_reverted: boolean | null;
+  fee_paid: string | null;
+  failure: string | null;
+  requested_at: Date;
+  broadcast_at: Date | null;
+  confirmed_at: Date | null;
+}
+
+interface AttemptRow {
+  transfer_id: string;
+  seq: number;
+  txid: string;
+  raw: string;
+  max_fee_per_gas: string | null;
+  max_priority_fee_per_gas: string | null;
+  expires_at: string | null;
+  signed_at: Date;
+}
+
+// The driver hands timestamps back as text here: every one goes through new Date.
+const big = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
+const text = (v: bigint | null): string | null => (v === null ? null : v.toString());
+
+const toAttempt = (a: AttemptRow): TransferAttempt => ({
+  txid: a.txid,
+  raw: a.raw,
+  fees:
+    a.max_fee_per_gas === null || a.max_priority_fee_per_gas === null
+      ? null
+      : { maxFeePerGas: BigInt(a.max_fee_per_gas), maxPriorityFeePerGas: BigInt(a.max_priority_fee_per_gas) },
+  expiresAt: a.expires_at === null ? null : Number(a.expires_at),
+  signedAt: new Date(a.signed_at),
+});
+
+const toTransfer = (r: TransferRow, attempts: AttemptRow[]): OutgoingTransfer => ({
+  id: r.id,
+  kind: r.kind,
+  network: r.network,
+  asset: r.asset,
+  from: r.from_address,
+  fromPath: parsePath(r.from_path),
+  to: r.to_address,
+  amount: BigInt(r.amount),
+  ownerId: r.owner_id,
+  gasLimit: big(r.gas_limit),
+  feeCap: big(r.fee_cap),
+  status: r.status,
+  nonce: big(r.nonce),
+  attempts: attempts.sort((a, b) => a.seq - b.seq).map(toAttempt),
+  included:
+    r.included_txid === null || r.included_block === null
+      ? null
+      : { txid: r.included_txid, blockNumber: BigInt(r.included_block), reverted: r.included_reverted ?? false },
+  requestedAt: new Date(r.requested_at),
+  broadcastAt: r.broadcast_at === null ? null : new Date(r.broadcast_at),
+  confirmedAt: r.confirmed_at === null ? null : new Date(r.confirmed_at),
+  failure: r.failure,
+  feePaid: big(r.fee_paid),
+});
+
+export class PgTransferRepo implements TransferRepo {
+  constructor(private readonly em: EntityManager) {}
+
+  private sql<T extends object>(q: string, params: unknown[]): Promise<T[]> {
+    return executeBound<T>(this.em, q, params);
+  }
+
+  private async withAttempts(rows: TransferRow[]): Promise<OutgoingTransfer[]> {
+    if (rows.length === 0) return [];
+    const attempts = await this.sql<AttemptRow>(`select * from transfer_attempts where transfer_id = any(?::uuid[])`, [pgArrayLiteral(rows.map((r) => r.id))]);
+    return rows.map((r) => toTransfer(r, attempts.filter((a) => a.transfer_id === r.id)));
+  }
+
+  async add(t: OutgoingTransfer): Promise<void> {
+    await this.sql(
+      `insert into outgoing_transfers (id, kind, network, asset, from_address, from_path, to_address, amount, owner_id, gas_limit, fee_cap,
+         status, nonce, requested_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [t.id, t.kind, t.network, t.asset, t.from, formatPath(t.fromPath), t.to, t.amount.toString(), t.ownerId, text(t.gasLimit), text(t.feeCap), t.status, text(t.nonce), t.requestedAt, t.requestedAt],
+    );
+    await this.insertAttempts(t, 0);
+  }
+
+  async get(id: string): Promise<OutgoingTransfer | null> {
+    const rows = await this.sql<TransferRow>(`select * from outgoing_transfers where id = ?`, [id]);
+    return (await this.withAttempts(rows))[0] ?? null;
+  }
+
+  async openIds(network: Network, limit: number): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(
+      `select id from outgoing_transfers where network = ? and status not in ('CONFIRMED', 'FAILED') order by requested_at limit ?`,
+      [network, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async lock(id: string): Promise<OutgoingTransfer | null> {
+    const rows = await this.sql<TransferRow>(`select * from outgoing_transfers where id = ? for update skip locked`, [id]);
+    return (await this.withAttempts(rows))[0] ?? null;
+  }
+
+  async claim(network: Network, statuses: readonly TransferStatus[], limit: number): Promise<OutgoingTransfer[]> {
+    const rows = await this.sql<TransferRow>(
+      `select * from outgoing_transfers where network = ? and status = any(?::text[])
+       order by requested_at limit ? for update skip locked`,
+      [network, pgArrayLiteral([...statuses]), limit],
+    );
+    return this.withAttempts(rows);
+  }
+
+  async save(t: OutgoingTransfer): Promise<void> {
+    await this.sql(
+      `update outgoing_transfers set status = ?, nonce = ?, included_txid = ?, included_block = ?, included_reverted = ?,
+         fee_paid = ?, failure = ?, broadcast_at = ?, confirmed_at = ?, updated_at = now()
+       where id = ?`,
+      [
+        t.status,
+        text(t.nonce),
+        t.included?.txid ?? null,
+        t.included ? t.included.blockNumber.toString() : null,
+        t.included ? t.included.reverted : null,
+        text(t.feePaid),
+        t.failure,
+        t.broadcastAt,
+        t.confirmedAt,
+        t.id,
+      ],
+    );
+    const [stored] = await this.sql<{ n: number }>(`select count(*)::int as n from transfer_attempts where transfer_id = ?`, [t.id]);
+    await this.insertAttempts(t, stored?.n ?? 0);
+  }
+
+  private async insertAttempts(t: OutgoingTransfer, from: number): Promise<void> {
+    for (let seq = from; seq < t.attempts.length; seq++) {
+      const a = t.attempts[seq]!;
+      await this.sql(
+        `insert into transfer_attempts (transfer_id, seq, txid, raw, max_fee_per_gas, max_priority_fee_per_gas, expires_at, signed_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [t.id, seq, a.txid, a.raw, text(a.fees?.maxFeePerGas ?? null), text(a.fees?.maxPriorityFeePerGas ?? null), a.expiresAt === null ? null : String(a.expiresAt), a.signedAt],
+      );
+    }
+  }
+
+  async takeNonce(network: Network, address: string, minedNonce: bigint): Promise<bigint> {
+    const [row] = await this.sql<{ nonce: string }>(
+      `insert into sender_nonces (network, address, next_nonce) values (?, ?, ?::numeric + 1)
+       on conflict (network, address) do update set next_nonce = greatest(sender_nonces.next_nonce, ?::numeric) + 1
+       returning next_nonce - 1 as nonce`,
+      [network, address, minedNonce.toString(), minedNonce.toString()],
+    );
+    return BigInt(row!.nonce);
+  }
+
+  async committedOutflow(network: Network, address: string): Promise<bigint> {
+    const [row] = await this.sql<{ total: string | null }>(
+      `select sum(case when t.asset in ('ETH', 'BNB') then t.amount else 0 end
+                  + coalesce(t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, 0), 0))::text as total
+       from outgoing_transfers t
+       left join lateral (select max_fee_per_gas from transfer_attempts a where a.transfer_id = t.id order by seq desc limit 1) last on true
+       where t.network = ? and t.from_address = ? and t.status in ('REQUESTED', 'SIGNED', 'BROADCAST')`,
+      [network, address],
+    );
+    return BigInt(row?.total ?? '0');
+  }
+
+  async countByKindAndStatus(): Promise<TransferCount[]> {
+    const rows = await this.sql<{ network: Network; kind: TransferKind; status: TransferStatus; count: number }>(
+      `select network, kind, status, count(*)::int as count from outgoing_transfers group by network, kind, status`,
+      [],
+    );
+    return rows;
+  }
+}

@@ -1,0 +1,219 @@
+// Sweeps (ADR 0026): the chain-worker starts a sweep for every wallet whose
+// credited, unswept deposits of its asset reached the policy's minimum, and
+// moves each open sweep on: a native sweep sends the balance minus its own
+// gas; a token sweep first has the gas tank top the address up with just
+// enough native currency (gas limit × fee × margin). Every transfer goes
+// through the outgoing-transfer pipeline, requested in the same transaction
+// as the sweep's change. When the sweep transfer is confirmed its deposits
+// become SWEPT (DEPOSIT_SWEPT with the fee object) and the wallet SWEPT when
+// nothing of it is left; when it fails its deposits are free to be swept
+// again. A gas tank too low for a top-up leaves sweeps waiting, and nothing
+// credited is touched; they go on by themselves once it is refilled.
+import { inject, injectable } from 'tsyringe';
+import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
+import type { Deposit } from '../../domain/deposits/deposit.js';
+import { Amount } from '../../domain/money/amount.js';
+import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, sideOf, type Asset, type Network } from '../../domain/money/networks.js';
+import { formatRate } from '../../domain/money/rate.js';
+import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
+import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import type { ChainSender } from '../../domain/transfers/ports.js';
+import {
+  effectivePolicies,
+  nativeSweepAmount,
+  policyDue,
+  sweepGasBudget,
+  topUpAmount,
+  type Sweep,
+} from '../../domain/transfers/sweep.js';
+import { depositEventData } from '../deposits/deposit-view.js';
+import { TOKENS } from '../tokens.js';
+import { TransferOutcomes } from '../transfers/process-transfers.js';
+
+export interface SweepStepReport {
+  started: number;
+  toppedUp: number;
+  sweeping: number;
+  /** The gas tank could not pay for a top-up some sweep needs: what it holds and what it would need. */
+  gasTankLow: { address: string; available: bigint; needed: bigint } | null;
+}
+
+const nativeAssetOf = (network: Network): Asset => {
+  const native = CHAIN_ASSETS[baseChainOf(network)].find((a) => ASSET_SPECS[a].native);
+  if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
+  return native;
+};
+
+/** DEPOSIT_SWEPT's data: the deposit view with the fee object. */
+export function depositSweptData(d: Deposit) {
+  const fmt = (units: bigint) => Amount.ofUnits(d.asset, units).toString();
+  const fee = d.fee;
+  return {
+    ...depositEventData(d),
+    fee: {
+      gross_amount: fmt(d.amount),
+      fee_amount: fmt(fee?.feeAmount ?? 0n),
+      net_amount: fmt(fee?.netAmount ?? d.amount),
+      applied_rate: formatRate(fee?.appliedRatePpm ?? 0n),
+      applied_min_fee: fmt(fee?.appliedMinFee ?? 0n),
+    },
+  };
+}
+
+@injectable()
+export class RunSweeps {
+  private readonly serviceAddresses = new Map<string, Promise<string>>();
+
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.Signer) private readonly signer: SignerPort,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TransferOutcomes) outcomes: TransferOutcomes,
+  ) {
+    outcomes.on(['GAS_TOPUP', 'SWEEP'], (tx, t) => this.onTransferFinal(tx, t));
+  }
+
+  /** The address of one of the network's service accounts (treasury, gas tank, faucet dispenser). */
+  serviceAddress(network: Network, role: ServiceRole): Promise<string> {
+    const key = `${network}:${role}`;
+    let found = this.serviceAddresses.get(key);
+    if (!found) {
+      found = this.signer.deriveAddress(baseChainOf(network), servicePath(network, role));
+      this.serviceAddresses.set(key, found);
+    }
+    return found;
+  }
+
+  async step(sender: ChainSender, opts: { batch: number }): Promise<SweepStepReport> {
+    const report: SweepStepReport = { started: 0, toppedUp: 0, sweeping: 0, gasTankLow: null };
+    report.started = await this.plan(sender.network, opts.batch);
+    const open = await this.uow.run((tx) => tx.sweeps.claimOpen(sender.network, opts.batch));
+    for (const s of open.filter((x) => x.status === 'WAITING_GAS')) {
+      await this.uow.run(async (tx) => {
+        const [sweep] = (await tx.sweeps.claimOpen(sender.network, opts.batch)).filter((x) => x.id === s.id);
+        if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
+      });
+    }
+    return report;
+  }
+
+  /** New sweeps for the wallets that reached their asset's minimum (and whose policy's schedule is due). */
+  private async plan(network: Network, batch: number): Promise<number> {
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      const policies = effectivePolicies(network, CHAIN_ASSETS[baseChainOf(network)], await tx.sweeps.policies()).filter((p) => policyDue(p, now));
+      if (policies.length === 0) return 0;
+      const candidates = await tx.sweeps.candidates(network, new Map(policies.map((p) => [p.asset, p.minimum])), batch);
+      let started = 0;
+      for (const c of candidates) {
+        const sweep: Sweep = {
+          id: this.random.uuid(),
+          network,
+          asset: c.asset,
+          walletId: c.walletId,
+          address: c.address,
+          addressPath: depositPath(baseChainOf(network), c.derivationAccount, c.derivationIndex),
+          status: 'WAITING_GAS',
+          depositTotal: c.total,
+          topUpTransferId: null,
+          sweepTransferId: null,
+          failure: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        if (await tx.sweeps.add(sweep, c.depositIds)) started++;
+      }
+      for (const p of policies) if (p.intervalSeconds > 0) await tx.sweeps.markRun(network, p.asset, now);
+      return started;
+    });
+  }
+
+  private transfer(sweep: Sweep, fields: Pick<OutgoingTransfer, 'kind' | 'asset' | 'from' | 'fromPath' | 'to' | 'amount' | 'gasLimit' | 'feeCap'>): OutgoingTransfer {
+    return requestTransfer({ id: this.random.uuid(), network: sweep.network, ownerId: sweep.id, requestedAt: this.clock.now(), ...fields });
+  }
+
+  /** A waiting sweep: the sweep transfer when the address can pay its gas, else a top-up when the gas tank can pay for it. */
+  private async advance(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport): Promise<void> {
+    const network = sweep.network;
+    const treasury = await this.serviceAddress(network, 'treasury');
+    const native = nativeAssetOf(network);
+    const quote = await sender.feeQuote();
+    const now = this.clock.now();
+    if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
+    const balance = await sender.nativeBalance(sweep.address);
+    let request: OutgoingTransfer;
+    if (ASSET_SPECS[sweep.asset].native) {
+      const gasLimit = await sender.gasLimit({ asset: native, from: sweep.address, to: treasury, amount: balance });
+      const amount = gasLimit === null ? null : nativeSweepAmount(balance, gasLimit, quote.maxFeePerGas);
+      if (gasLimit === null || amount === null) return; // fees above what the balance can pay: wait for them to fall
+      request = this.transfer(sweep, { kind: 'SWEEP', asset: native, from: sweep.address, fromPath: sweep.addressPath, to: treasury, amount, gasLimit, feeCap: quote.maxFeePerGas });
+    } else {
+      const tokens = await sender.tokenBalance(sweep.asset, sweep.address);
+      if (tokens === 0n) {
+        await this.fail(tx, sweep, 'the address holds none of the asset', now);
+        return;
+      }
+      const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount: tokens };
+      const gasLimit = (await sender.gasLimit(call)) ?? 0n;
+      const need = topUpAmount(sweepGasBudget(gasLimit, quote), balance);
+      if (need === 0n) {
+        request = this.transfer(sweep, { kind: 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit, feeCap: balance / gasLimit });
+      } else {
+        const tank = await this.serviceAddress(network, 'gasTank');
+        const topUp = this.transfer(sweep, {
+          kind: 'GAS_TOPUP',
+          asset: native,
+          from: tank,
+          fromPath: servicePath(network, 'gasTank'),
+          to: sweep.address,
+          amount: need,
+          gasLimit: await sender.gasLimit({ asset: native, from: tank, to: sweep.address, amount: need }),
+          feeCap: null,
+        });
+        const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank));
+        const needed = need + (topUp.gasLimit ?? 0n) * quote.maxFeePerGas;
+        if (available < needed) {
+          report.gasTankLow = { address: tank, available, needed };
+          return; // nothing requested: the sweep waits for the gas tank to be refilled
+        }
+        await tx.transfers.add(topUp);
+        await tx.sweeps.update({ ...sweep, status: 'TOPPING_UP', topUpTransferId: topUp.id, updatedAt: now });
+        report.toppedUp++;
+        return;
+      }
+    }
+    await tx.transfers.add(request);
+    await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
+    report.sweeping++;
+  }
+
+  private async fail(tx: TxContext, sweep: Sweep, reason: string, at: Date): Promise<void> {
+    await tx.sweeps.update({ ...sweep, status: 'FAILED', failure: reason, updatedAt: at });
+    await tx.sweeps.releaseDeposits(sweep.id);
+  }
+
+  /** Inside the transaction that ends a top-up or sweep transfer. */
+  private async onTransferFinal(tx: TxContext, t: OutgoingTransfer): Promise<void> {
+    const sweep = await tx.sweeps.byTransfer(t.id);
+    if (!sweep) return;
+    const now = this.clock.now();
+    if (t.kind === 'GAS_TOPUP') {
+      // Confirmed or not, the waiting sweep looks at the address's balance again.
+      if (sweep.status === 'TOPPING_UP') await tx.sweeps.update({ ...sweep, status: 'WAITING_GAS', updatedAt: now });
+      return;
+    }
+    if (sweep.status !== 'SWEEPING') return;
+    if (t.status === 'FAILED') {
+      await this.fail(tx, sweep, `sweep transfer failed: ${t.failure ?? 'unknown'}`, now);
+      return;
+    }
+    const ids = await tx.sweeps.markSwept(sweep.id, now);
+    const deposits = (await Promise.all(ids.map((id) => tx.deposits.lockById(id)))).filter((d): d is Deposit => d !== null);
+    await tx.events.publishMany(
+      deposits.map((d) => ({ workspaceId: d.workspaceId, side: sideOf(d.network), event: 'DEPOSIT_SWEPT' as const, data: depositSweptData(d) })),
+    );
+    await tx.sweeps.update({ ...sweep, status: 'SWEPT', updatedAt: now });
+    await tx.sweeps.markWalletSwept(sweep.walletId);
+  }
+}

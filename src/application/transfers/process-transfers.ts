@@ -1,0 +1,214 @@
+// The chain-worker's side of the outgoing-transfer pipeline (ADR 0025): for
+// each open transfer of a network, one step of its lifecycle. Signing commits
+// the nonce, the signed bytes and the txid BEFORE anything is broadcast; a
+// broadcast only ever sends recorded bytes; inclusion, confirmation and
+// failure are read from the node and written idempotently. When a transfer
+// ends, its gas is booked as the service's cost and its owner (the sweep, the
+// withdrawal) is told, in the same transaction.
+import { inject, injectable } from 'tsyringe';
+import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
+import { spendGas } from '../../domain/ledger/entries.js';
+import { Amount } from '../../domain/money/amount.js';
+import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
+import type { Clock, NetworkRegistry, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
+import {
+  broadcast,
+  confirmed,
+  failed,
+  includedIn,
+  isFinal,
+  needsReplacement,
+  nonceTakenByAnother,
+  replaced,
+  replacementFees,
+  signed,
+  unincluded,
+  type EvmFees,
+  type OutgoingTransfer,
+  type TransferAttempt,
+  type TransferKind,
+} from '../../domain/transfers/outgoing-transfer.js';
+import { BroadcastRejected, type ChainSender, type SignDigest } from '../../domain/transfers/ports.js';
+import { TOKENS } from '../tokens.js';
+
+/** Told, inside the transaction that makes a transfer final, that it is (CONFIRMED or FAILED). */
+export type TransferOutcomeHandler = (tx: TxContext, transfer: OutgoingTransfer) => Promise<void>;
+
+/** Who owns each kind of transfer: the use case that requested it registers here. */
+@injectable()
+export class TransferOutcomes {
+  private readonly handlers = new Map<TransferKind, TransferOutcomeHandler>();
+  on(kinds: readonly TransferKind[], handler: TransferOutcomeHandler): void {
+    for (const k of kinds) this.handlers.set(k, handler);
+  }
+  async tell(tx: TxContext, t: OutgoingTransfer): Promise<void> {
+    await this.handlers.get(t.kind)?.(tx, t);
+  }
+}
+
+export interface TransferStepOptions {
+  /** A transaction not mined this long after its latest attempt was signed is replaced at its nonce with higher fees (EVM). */
+  replaceAfterMs: number;
+  /** How often the latest attempt of a pending transfer is broadcast again (a node may have dropped it). */
+  rebroadcastAfterMs: number;
+  /** Most transfers looked at per step. */
+  batch: number;
+}
+
+export interface TransferStepReport {
+  signed: number;
+  broadcast: number;
+  replaced: number;
+  confirmed: OutgoingTransfer[];
+  failed: OutgoingTransfer[];
+}
+
+const nativeAssetOf = (network: Network): Asset | null => CHAIN_ASSETS[baseChainOf(network)].find((a) => ASSET_SPECS[a].native) ?? null;
+
+const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
+  if (cap === null || fees.maxFeePerGas <= cap) return fees;
+  return { maxFeePerGas: cap, maxPriorityFeePerGas: fees.maxPriorityFeePerGas < cap ? fees.maxPriorityFeePerGas : cap };
+};
+
+@injectable()
+export class ProcessTransfers {
+  /** When each transfer's latest attempt was last broadcast by this process. */
+  private readonly lastBroadcast = new Map<string, number>();
+
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.Signer) private readonly signer: SignerPort,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
+    @inject(TransferOutcomes) private readonly outcomes: TransferOutcomes,
+  ) {}
+
+  /** One pass over the network's open transfers. */
+  async step(sender: ChainSender, opts: TransferStepOptions): Promise<TransferStepReport> {
+    const report: TransferStepReport = { signed: 0, broadcast: 0, replaced: 0, confirmed: [], failed: [] };
+    const ids = await this.uow.run((tx) => tx.transfers.openIds(sender.network, opts.batch));
+    if (ids.length === 0) return report;
+    const required = (await this.networks.get(sender.network)).requiredConfirmations;
+    let quote: Promise<EvmFees | null> | undefined;
+    const fees = () => (quote ??= sender.feeQuote());
+    for (const id of ids) {
+      const toBroadcast = await this.uow.run(async (tx) => {
+        const t = await tx.transfers.lock(id);
+        if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
+        return this.advance(tx, t, sender, opts, required, fees, report);
+      });
+      if (toBroadcast) await this.send(sender, toBroadcast, report);
+    }
+    return report;
+  }
+
+  /** One step of one transfer, in its transaction; returns the transfer when its latest attempt should go out now. */
+  private async advance(
+    tx: TxContext,
+    t: OutgoingTransfer,
+    sender: ChainSender,
+    opts: TransferStepOptions,
+    required: number,
+    fees: () => Promise<EvmFees | null>,
+    report: TransferStepReport,
+  ): Promise<OutgoingTransfer | null> {
+    const now = this.clock.now();
+    if (t.status === 'REQUESTED') {
+      const next = await this.sign(tx, t, sender, await fees());
+      report.signed++;
+      return next;
+    }
+    // What the chain says of every attempt. The mined nonce is read first: a
+    // nonce that moved past ours with no receipt found afterwards is not ours.
+    const mined = t.nonce === null ? null : await sender.minedNonce(t.from);
+    const receipts = await Promise.all(t.attempts.map((a) => sender.sentReceipt(a.txid)));
+    const receipt = receipts.find((r) => r !== null) ?? null;
+    let next = t;
+    if (receipt) {
+      const moved = !t.included || t.included.txid !== receipt.txid || t.included.blockNumber !== receipt.block.number;
+      if (moved) next = includedIn(t.status === 'CONFIRMING' ? unincluded(t) : t, receipt.txid, receipt.block.number, receipt.feePaid, receipt.status === 'reverted');
+      next = confirmed(next, (await sender.head()).number, required, now);
+    } else {
+      if (t.status === 'CONFIRMING') next = unincluded(t); // its block was reorged out: the same bytes go out again
+      if (mined !== null && nonceTakenByAnother(next, mined, false)) next = failed(next, 'dropped: another transaction took its nonce');
+    }
+    if (next.status === 'CONFIRMED' || next.status === 'FAILED') {
+      await tx.transfers.save(next);
+      await this.settle(tx, next);
+      (next.status === 'CONFIRMED' ? report.confirmed : report.failed).push(next);
+      this.lastBroadcast.delete(next.id);
+      return null;
+    }
+    if (next.status === 'BROADCAST' && needsReplacement(next, now, opts.replaceAfterMs)) {
+      const replacement = await this.replace(next, sender, await fees());
+      if (replacement) {
+        await tx.transfers.save(replacement);
+        report.replaced++;
+        return replacement;
+      }
+    }
+    if (next !== t) await tx.transfers.save(next);
+    if (next.status === 'SIGNED') return next;
+    const last = this.lastBroadcast.get(next.id) ?? 0;
+    return next.status === 'BROADCAST' && Date.now() - last >= opts.rebroadcastAfterMs ? next : null;
+  }
+
+  private signer_(t: OutgoingTransfer): SignDigest {
+    const chain = baseChainOf(t.network);
+    return (digest) => this.signer.signDigest(chain, t.fromPath, digest);
+  }
+
+  /** The first signing: nonce taken under the sender's row lock, bytes recorded; committed before the broadcast. */
+  private async sign(tx: TxContext, t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer> {
+    const mined = await sender.minedNonce(t.from);
+    const nonce = mined === null ? null : await tx.transfers.takeNonce(t.network, t.from, mined);
+    const fees = quote && capped(quote, t.feeCap);
+    const tx_ = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce, gasLimit: t.gasLimit, fees }, this.signer_(t));
+    const attempt: TransferAttempt = { txid: tx_.txid, raw: tx_.raw, fees, expiresAt: tx_.expiresAt, signedAt: this.clock.now() };
+    const next = signed(t, attempt, nonce);
+    await tx.transfers.save(next);
+    return next;
+  }
+
+  /** EVM: the same transfer at the same nonce, paying at least 15 % more; null when its fee cap leaves no room. */
+  private async replace(t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer | null> {
+    const previous = t.attempts[t.attempts.length - 1];
+    if (!previous?.fees || !quote || t.nonce === null) return null;
+    const fees = capped(replacementFees(previous.fees, quote), t.feeCap);
+    if (fees.maxFeePerGas <= previous.fees.maxFeePerGas || fees.maxPriorityFeePerGas <= previous.fees.maxPriorityFeePerGas) return null;
+    const tx_ = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce: t.nonce, gasLimit: t.gasLimit, fees }, this.signer_(t));
+    return replaced(t, { txid: tx_.txid, raw: tx_.raw, fees, expiresAt: tx_.expiresAt, signedAt: this.clock.now() });
+  }
+
+  /** Broadcasts the latest attempt (recorded already); a node that has it says so, which is as good. */
+  private async send(sender: ChainSender, t: OutgoingTransfer, report: TransferStepReport): Promise<void> {
+    const attempt = t.attempts[t.attempts.length - 1];
+    if (!attempt) return;
+    this.lastBroadcast.set(t.id, Date.now());
+    try {
+      await sender.broadcast(attempt.raw);
+    } catch (err) {
+      // Refused or unreachable: the bytes stay recorded; the next step reads the chain and tries again.
+      if (err instanceof BroadcastRejected || err instanceof ChainUnavailableError) return;
+      throw err;
+    }
+    report.broadcast++;
+    if (t.status !== 'SIGNED') return;
+    await this.uow.run(async (tx) => {
+      const current = await tx.transfers.lock(t.id);
+      if (current?.status === 'SIGNED') await tx.transfers.save(broadcast(current, this.clock.now()));
+    });
+  }
+
+  /** A final transfer: its gas booked as the service's cost, its owner told. */
+  private async settle(tx: TxContext, t: OutgoingTransfer): Promise<void> {
+    const native = nativeAssetOf(t.network);
+    if (native && t.feePaid && t.feePaid > 0n) {
+      await tx.ledger.post(
+        spendGas({ id: this.random.uuid(), network: t.network, at: this.clock.now(), reference: `transfer:${t.id}`, gas: Amount.ofUnits(native, t.feePaid) }),
+      );
+    }
+    await this.outcomes.tell(tx, t);
+  }
+}

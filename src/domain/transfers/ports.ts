@@ -1,0 +1,155 @@
+// What the outgoing-transfer pipeline and the sweeps need (ADR 0025): the
+// sending side of a chain (balances, fees, building and broadcasting signed
+// transactions), the transfers' storage with the per-sender nonces, and the
+// sweeps' storage.
+import type { BlockRef } from '../chains/chain-port.js';
+import type { DerivationPath } from '../custody/derivation.js';
+import type { Asset, Network } from '../money/networks.js';
+import type { EvmFees, OutgoingTransfer, TransferKind, TransferStatus } from './outgoing-transfer.js';
+import type { Sweep, SweepCandidate, SweepPolicy } from './sweep.js';
+
+/** A secp256k1 signature of a 32-byte digest. */
+export interface DigestSignature {
+  r: bigint;
+  s: bigint;
+  recovery: 0 | 1;
+}
+
+/** Signs a digest with the key of the transfer's sender (the SignerPort, bound to one path). */
+export type SignDigest = (digest: Uint8Array) => Promise<DigestSignature>;
+
+/** What a transaction moves: an asset (token or native) from one address to another. */
+export interface TransferCall {
+  asset: Asset;
+  from: string;
+  to: string;
+  /** Base units on chain. */
+  amount: bigint;
+}
+
+export interface UnsignedTransfer extends TransferCall {
+  /** EVM: the sender's nonce; null on TRON. */
+  nonce: bigint | null;
+  /** EVM: gas limit and fees; null on TRON. */
+  gasLimit: bigint | null;
+  fees: EvmFees | null;
+}
+
+export interface SignedTransaction {
+  txid: string;
+  /** EVM: the raw transaction hex; TRON: the signed transaction JSON. */
+  raw: string;
+  /** TRON: when it expires (ms since epoch); null on EVM. */
+  expiresAt: number | null;
+}
+
+/** An included transaction of ours: whether it succeeded, where, and what it paid in native base units. */
+export interface SentReceipt {
+  txid: string;
+  status: 'success' | 'reverted';
+  block: BlockRef;
+  feePaid: bigint;
+}
+
+/** The node refused a broadcast for a reason that retrying the same bytes will not change. */
+export class BroadcastRejected extends Error {
+  constructor(
+    readonly reason: 'nonce_too_low' | 'underpriced' | 'insufficient_funds' | 'expired' | 'invalid',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BroadcastRejected';
+  }
+}
+
+/**
+ * The sending side of a chain. Like ChainPort, transient node failures are
+ * retried inside and what remains is a ChainUnavailableError.
+ */
+export interface ChainSender {
+  readonly network: Network;
+  head(): Promise<BlockRef & { timestamp?: number }>;
+  /** Native base units (wei, sun) held by the address. */
+  nativeBalance(address: string): Promise<bigint>;
+  /** Token base units on chain held by the address. */
+  tokenBalance(asset: Asset, address: string): Promise<bigint>;
+  /** EVM: fees that get a transaction into the next blocks now; null on TRON. */
+  feeQuote(): Promise<EvmFees | null>;
+  /** EVM: the gas limit to give this transfer (the node's estimate with a margin); null on TRON. */
+  gasLimit(call: TransferCall): Promise<bigint | null>;
+  /** EVM: how many transactions of the address are in blocks (its next unmined nonce); null on TRON. */
+  minedNonce(address: string): Promise<bigint | null>;
+  /** Builds the transaction and signs it through `sign`: the signed bytes and txid, nothing broadcast. */
+  sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction>;
+  /** Broadcasts signed bytes; 'known' when the node already had them. Throws BroadcastRejected or ChainUnavailableError. */
+  broadcast(raw: string): Promise<'accepted' | 'known'>;
+  /** The receipt of one of our transactions, null while (or when no longer) in a block. */
+  sentReceipt(txid: string): Promise<SentReceipt | null>;
+}
+
+export interface TransferCount {
+  network: Network;
+  kind: TransferKind;
+  status: TransferStatus;
+  count: number;
+}
+
+/** Outgoing transfers and their attempts, and the next nonce of each sender. */
+export interface TransferRepo {
+  add(transfer: OutgoingTransfer): Promise<void>;
+  get(id: string): Promise<OutgoingTransfer | null>;
+  /**
+   * Up to `limit` transfers of the network in these statuses, each locked
+   * until the transaction ends; rows another transaction holds are skipped
+   * (two chain-workers never work on one transfer at once).
+   */
+  claim(network: Network, statuses: readonly TransferStatus[], limit: number): Promise<OutgoingTransfer[]>;
+  /** Ids of the network's transfers that are not final, oldest first. */
+  openIds(network: Network, limit: number): Promise<string[]>;
+  /** The transfer, locked until the transaction ends; null when another transaction holds it (or there is none). */
+  lock(id: string): Promise<OutgoingTransfer | null>;
+  /** Writes status, nonce, inclusion, times, failure and fee, and inserts attempts not stored yet. */
+  save(transfer: OutgoingTransfer): Promise<void>;
+  /**
+   * The sender's next nonce, taken under the row lock of (network, address)
+   * and moved on by one: never lower than `minedNonce` (what the chain has
+   * mined), so a nonce an outside signer used is skipped, never reused.
+   */
+  takeNonce(network: Network, address: string, minedNonce: bigint): Promise<bigint>;
+  /** Native base units that not-yet-final transfers from the address may still spend (amount plus reserved gas). */
+  committedOutflow(network: Network, address: string): Promise<bigint>;
+  countByKindAndStatus(): Promise<TransferCount[]>;
+}
+
+/** Sweeps, their deposits and the operator's sweep policies. */
+export interface SweepRepo {
+  /**
+   * Wallets of the network whose credited, unswept deposits of one asset add
+   * up to at least the asset's minimum, with no sweep open, up to `limit`.
+   */
+  candidates(network: Network, minimums: ReadonlyMap<Asset, bigint>, limit: number): Promise<SweepCandidate[]>;
+  /** Adds the sweep and ties the deposits to it; false (nothing written) when a sweep of the wallet is open or a deposit was taken. */
+  add(sweep: Sweep, depositIds: readonly string[]): Promise<boolean>;
+  /** Open sweeps of the network, locked until the transaction ends (others' locked rows skipped). */
+  claimOpen(network: Network, limit: number): Promise<Sweep[]>;
+  update(sweep: Sweep): Promise<void>;
+  /** A sweep that failed gives its deposits back (to be swept again later). */
+  releaseDeposits(sweepId: string): Promise<void>;
+  /** The CONFIRMED deposits of the sweep become SWEPT at `at`; their ids. */
+  markSwept(sweepId: string, at: Date): Promise<string[]>;
+  /** The wallet becomes SWEPT when nothing of it is left unswept (an ARCHIVED one stays ARCHIVED). */
+  markWalletSwept(walletId: string): Promise<void>;
+  /** The sweep that requested this transfer (top-up or sweep), locked until the transaction ends. */
+  byTransfer(transferId: string): Promise<Sweep | null>;
+  /** The policies the operator set (the defaults apply elsewhere). */
+  policies(): Promise<SweepPolicy[]>;
+  setPolicy(policy: SweepPolicy): Promise<void>;
+  /** Notes that sweeps of the asset were started at `at` (the policy's schedule). */
+  markRun(network: Network, asset: Asset, at: Date): Promise<void>;
+}
+
+/** The signing path of a service or deposit address with the address itself. */
+export interface SenderKey {
+  address: string;
+  path: DerivationPath;
+}

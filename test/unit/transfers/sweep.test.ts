@@ -1,0 +1,55 @@
+// Sweep amounts and policies (ADR 0026): the top-up is what the address lacks
+// for gas × fee × margin; a native sweep keeps back exactly its own gas at the
+// fee cap; the default minimums and the schedule of an operator's policy.
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_SWEEP_MINIMUMS,
+  defaultSweepPolicy,
+  effectivePolicies,
+  nativeSweepAmount,
+  policyDue,
+  sweepGasBudget,
+  topUpAmount,
+} from '../../../src/domain/transfers/sweep.js';
+
+const gwei = 10n ** 9n;
+
+describe('sweep amounts', () => {
+  it('budgets gas limit × max fee plus the margin, rounded up, and tops up only what the address lacks', () => {
+    const budget = sweepGasBudget(60_000n, { maxFeePerGas: 3n * gwei, maxPriorityFeePerGas: gwei });
+    expect(budget).toBe(270_000n * gwei); // 60,000 × 3 gwei × 1.5
+    expect(topUpAmount(budget, 0n)).toBe(budget);
+    expect(topUpAmount(budget, 100_000n * gwei)).toBe(170_000n * gwei);
+    expect(topUpAmount(budget, budget)).toBe(0n);
+    expect(topUpAmount(budget, budget + 1n)).toBe(0n);
+  });
+
+  it('sweeps a native balance minus its own gas at the fee cap, and nothing when the gas is not covered', () => {
+    expect(nativeSweepAmount(10n ** 16n, 21_000n, 10n * gwei)).toBe(10n ** 16n - 210_000n * gwei);
+    expect(nativeSweepAmount(210_000n * gwei, 21_000n, 10n * gwei)).toBeNull();
+    expect(nativeSweepAmount(0n, 21_000n, 10n * gwei)).toBeNull();
+  });
+});
+
+describe('sweep policies', () => {
+  it('defaults to the documented minimums, the same on mainnet and testnet, sweeping as soon as reached', () => {
+    expect(DEFAULT_SWEEP_MINIMUMS).toEqual({ USDT_TRON: '10', USDT_BSC: '5', USDT_ETH: '50', USDC_ETH: '50', EURC_ETH: '50', ETH: '0.01', BNB: '0.01' });
+    expect(defaultSweepPolicy('BSC_TESTNET', 'USDT_BSC')).toMatchObject({ minimum: 5_000_000n, intervalSeconds: 0 });
+    expect(defaultSweepPolicy('ETH_MAINNET', 'ETH')).toMatchObject({ minimum: 10n ** 16n });
+  });
+
+  it("takes the operator's policy where set and the default elsewhere", () => {
+    const set = { network: 'ETH_TESTNET' as const, asset: 'USDT_ETH' as const, minimum: 1_000_000n, intervalSeconds: 600, lastRunAt: null };
+    const all = effectivePolicies('ETH_TESTNET', ['USDT_ETH', 'USDC_ETH'], [set, { ...set, network: 'ETH_MAINNET' }]);
+    expect(all).toEqual([set, defaultSweepPolicy('ETH_TESTNET', 'USDC_ETH')]);
+  });
+
+  it('starts sweeps at most once per interval of a batching schedule', () => {
+    const at = (s: number) => new Date(Date.UTC(2026, 10, 25, 12, 0, s));
+    const p = { ...defaultSweepPolicy('ETH_TESTNET', 'USDT_ETH'), intervalSeconds: 30 };
+    expect(policyDue(p, at(0))).toBe(true);
+    expect(policyDue({ ...p, lastRunAt: at(0) }, at(29))).toBe(false);
+    expect(policyDue({ ...p, lastRunAt: at(0) }, at(30))).toBe(true);
+    expect(policyDue({ ...p, intervalSeconds: 0, lastRunAt: at(0) }, at(0))).toBe(true);
+  });
+});
