@@ -16,6 +16,7 @@
 //   ChainUnavailableError with its kind.
 // - Identity: a transfer's `logIndex` is its position among its transaction's
 //   Transfer logs of the configured tokens, as on the EVM adapter (ADR 0021).
+import type { BalanceReader } from '../../domain/transfers/ports.js';
 import {
   ChainUnavailableError,
   type BlockRef,
@@ -67,7 +68,7 @@ const HEX_ID = /^[0-9a-fA-F]{64}$/;
 
 const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 
-export class TronChainPort implements ChainPort {
+export class TronChainPort implements ChainPort, BalanceReader {
   readonly network: Network;
   private readonly urls: string[];
   private readonly tokenByContract = new Map<string, Asset>();
@@ -244,4 +245,33 @@ export class TronChainPort implements ChainPort {
     const failed = info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
     return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block };
   }
+
+  // Balances (BalanceReader): the treasury status and, later, TRON sweeps.
+
+  /** TRX in sun; 0 for an address never activated (the node knows no account). */
+  async nativeBalance(address: string): Promise<bigint> {
+    const account = await this.post<{ balance?: unknown }>('wallet/getaccount', { address, visible: true });
+    const balance = account.balance ?? 0;
+    // The node writes sun as a JSON number: one past 2^53 could not be read exactly, so it is refused rather than rounded.
+    if (typeof balance !== 'number' || !Number.isSafeInteger(balance) || balance < 0) {
+      throw new ChainUnavailableError(this.network, 'bad_response', `getaccount: a balance that cannot be read exactly (${String(balance).slice(0, 40)})`);
+    }
+    return BigInt(balance);
+  }
+
+  async tokenBalance(asset: Asset, address: string): Promise<bigint> {
+    const contract = [...this.tokenByContract].find(([, a]) => a === asset)?.[0];
+    const owner = evmBytesFromTronAddress(address);
+    if (!contract || !owner) throw new Error(`${this.network}: no contract for ${asset}, or ${address} is not a TRON address`);
+    const out = await this.post<{ constant_result?: string[] }>('wallet/triggerconstantcontract', {
+      owner_address: `41${Buffer.from(owner).toString('hex')}`,
+      contract_address: `41${contract}`,
+      function_selector: 'balanceOf(address)',
+      parameter: Buffer.from(owner).toString('hex').padStart(64, '0'),
+    });
+    const word = out.constant_result?.[0];
+    if (word === undefined || !/^[0-9a-fA-F]{1,64}$/.test(word)) throw new ChainUnavailableError(this.network, 'bad_response', 'triggerconstantcontract: no result');
+    return BigInt(`0x${word}`);
+  }
+
 }

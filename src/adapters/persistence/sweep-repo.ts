@@ -1,4 +1,4 @@
-// SweepRepo in PostgreSQL (ADR 0026): which wallets are due a sweep, the
+// SweepRepo in PostgreSQL (ADR 0027): which wallets are due a sweep, the
 // sweeps themselves (a partial unique index keeps one open per wallet), the
 // deposits each one moves, and the operator's sweep policies.
 import type { EntityManager } from '@mikro-orm/postgresql';

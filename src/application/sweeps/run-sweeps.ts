@@ -1,4 +1,4 @@
-// Sweeps (ADR 0026): the chain-worker starts a sweep for every wallet whose
+// Sweeps (ADR 0027): the chain-worker starts a sweep for every wallet whose
 // credited, unswept deposits of its asset reached the policy's minimum, and
 // moves each open sweep on: a native sweep sends the balance minus its own
 // gas; a token sweep first has the gas tank top the address up with just

@@ -62,17 +62,21 @@ export class BroadcastRejected extends Error {
   }
 }
 
-/**
- * The sending side of a chain. Like ChainPort, transient node failures are
- * retried inside and what remains is a ChainUnavailableError.
- */
-export interface ChainSender {
+/** Balances read from a chain's node (the treasury status, the sweeps). */
+export interface BalanceReader {
   readonly network: Network;
-  head(): Promise<BlockRef & { timestamp?: number }>;
   /** Native base units (wei, sun) held by the address. */
   nativeBalance(address: string): Promise<bigint>;
   /** Token base units on chain held by the address. */
   tokenBalance(asset: Asset, address: string): Promise<bigint>;
+}
+
+/**
+ * The sending side of a chain. Like ChainPort, transient node failures are
+ * retried inside and what remains is a ChainUnavailableError.
+ */
+export interface ChainSender extends BalanceReader {
+  head(): Promise<BlockRef & { timestamp?: number }>;
   /** EVM: fees that get a transaction into the next blocks now; null on TRON. */
   feeQuote(): Promise<EvmFees | null>;
   /** EVM: the gas limit to give this transfer (the node's estimate with a margin); null on TRON. */

@@ -1,4 +1,4 @@
-// Sweeps (docs/api.md#deposits, ADR 0026): a deposit address's credited,
+// Sweeps (docs/api.md#deposits, ADR 0027): a deposit address's credited,
 // unswept funds of one asset move to the network's treasury once they reach
 // the sweep minimum. A token sweep first has the gas tank top the address up
 // with just enough native currency; a native sweep sends the balance minus

@@ -1,4 +1,4 @@
-// Sweep amounts and policies (ADR 0026): the top-up is what the address lacks
+// Sweep amounts and policies (ADR 0027): the top-up is what the address lacks
 // for gas × fee × margin; a native sweep keeps back exactly its own gas at the
 // fee cap; the default minimums and the schedule of an operator's policy.
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Tables of the outgoing-transfer pipeline (ADR 0025) and the sweeps
-// (ADR 0026): `outgoing_transfers` (one row per transfer, with its nonce
+// (ADR 0027): `outgoing_transfers` (one row per transfer, with its nonce
 // fixed at the first signing), `transfer_attempts` (every signed form, the
 // signed bytes recorded before they are broadcast), `sender_nonces` (the next
 // nonce per network and sending address, taken under its row lock),
