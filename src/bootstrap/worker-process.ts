@@ -41,6 +41,8 @@ export async function startWorker(
     consumers: (infra: Infrastructure) => Consumer[];
     background?: (infra: Infrastructure) => BackgroundService[];
     clock?: Clock;
+    /** Work done once before the process answers on its port (the chain-worker's first refill of account keys). */
+    prepare?: (infra: Infrastructure) => Promise<void>;
   },
 ): Promise<RunningWorker> {
   const infra = await openInfrastructure(config, { processName: opts.processName, runsWorkers: true, clock: opts.clock });
@@ -54,6 +56,7 @@ export async function startWorker(
     }
   }
 
+  await opts.prepare?.(infra);
   const background = opts.background?.(infra) ?? [];
   background.forEach((b) => b.start());
 
