@@ -1,7 +1,8 @@
 // Entrypoint and composition root of the chain-worker process: one deposit
 // scanner per network with a node (ScannerLoop over ScanNetwork), the
 // operator's rescans (deposit.rescan jobs), a heartbeat, and the pool of
-// account xpubs the api derives addresses from (custody.refill-xpubs, ADR 0026).
+// account xpubs the api derives addresses from (custody.refill-xpubs). It is
+// the one process that loads the master seed (ADR 0026).
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -38,6 +39,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
     processName: 'chain-worker',
     port: config.ports.chainWorker,
     clock: opts.clock,
+    seed: 'required',
     // The pool is filled before the process reports ready: a sandbox's first wallet finds its account's key.
     prepare: async ({ logger, container }) => {
       try {
@@ -96,4 +98,4 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
   });
 }
 
-if (isEntrypoint(import.meta.url)) runProcess('chain-worker', startChainWorker);
+if (isEntrypoint(import.meta.url)) runProcess('chain-worker', startChainWorker, { requireSeed: true });

@@ -31,7 +31,7 @@ import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import { PgDeliveryClaims } from '../adapters/persistence/delivery-claims.js';
 import { PgWebhookHousekeeping } from '../adapters/persistence/webhook-housekeeping.js';
 import { StartupError, reasonOf, type Config } from './config.js';
-import { resolveSecrets } from './secrets.js';
+import { resolveSecrets, type SeedUse } from './secrets.js';
 
 export interface Infrastructure {
   config: Config;
@@ -52,6 +52,8 @@ export interface InfrastructureOptions {
   logger?: Logger;
   /** The service's clock (tests move one by hand); the system clock when absent. */
   clock?: Clock;
+  /** Whether the process loads the master seed (ADR 0026); none when absent. */
+  seed?: SeedUse;
 }
 
 /**
@@ -105,7 +107,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
     throw new StartupError('DATABASE_URL: required to run a process on its own (npm start sets it for the processes it runs)');
   }
   const logger = opts.logger ?? createLogger({ level: config.logLevel, name: opts.processName });
-  const secrets = resolveSecrets(config);
+  const secrets = resolveSecrets(config, opts.seed ?? 'none');
   const orm = await openDatabase(config.databaseUrl);
   const boss = createBoss(config.databaseUrl, { supervise: opts.runsWorkers, schedule: opts.runsWorkers });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
