@@ -10,6 +10,7 @@ import { Migration20261123140000_forget_api_key_replays } from './Migration20261
 import { Migration20261123195949_webhook_endpoints } from './Migration20261123195949_webhook_endpoints.js';
 import { Migration20261123205841_webhook_dispatch } from './Migration20261123205841_webhook_dispatch.js';
 import { Migration20261123235120_deposits } from './Migration20261123235120_deposits.js';
+import { Migration20261125145500_account_keys } from './Migration20261125145500_account_keys.js';
 import { Migration20261125145811_transfers_and_sweeps } from './Migration20261125145811_transfers_and_sweeps.js';
 
 export const MIGRATIONS = [
@@ -23,5 +24,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261123195949_webhook_endpoints', class: Migration20261123195949_webhook_endpoints },
   { name: 'Migration20261123205841_webhook_dispatch', class: Migration20261123205841_webhook_dispatch },
   { name: 'Migration20261123235120_deposits', class: Migration20261123235120_deposits },
+  { name: 'Migration20261125145500_account_keys', class: Migration20261125145500_account_keys },
   { name: 'Migration20261125145811_transfers_and_sweeps', class: Migration20261125145811_transfers_and_sweeps },
 ];

@@ -24,7 +24,8 @@ export interface RunningApi extends Running {
 }
 
 export async function startApi(config: Config): Promise<RunningApi> {
-  const infra = await openInfrastructure(config, { processName: 'api', runsWorkers: false });
+  // No seed: deposit addresses come from the account xpubs the chain-worker records (ADR 0026).
+  const infra = await openInfrastructure(config, { processName: 'api', runsWorkers: false, seed: 'if-configured' });
   const app = buildApiApp({
     resolve: (token) => infra.container.resolve(token),
     logger: infra.logger,

@@ -1,11 +1,14 @@
 // Entrypoint and composition root of the chain-worker process: one deposit
 // scanner per network with a node (ScannerLoop over ScanNetwork), one sending
 // loop per network that can send (SenderLoop: sweeps and the outgoing-transfer
-// pipeline), the operator's rescans (deposit.rescan jobs) and a heartbeat.
-// It is the only process that signs.
+// pipeline), the operator's rescans (deposit.rescan jobs), a heartbeat, and
+// the pool of account xpubs the api derives addresses from
+// (custody.refill-xpubs). It is the one process that loads the master seed
+// and signs (ADR 0026).
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { RefillAccountKeys } from '../application/custody/refill-account-keys.js';
 import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
 import { ScanNetwork } from '../application/deposits/scan-network.js';
 import { RunSweeps } from '../application/sweeps/run-sweeps.js';
@@ -30,6 +33,8 @@ export interface ChainWorkerOptions {
   clock?: Clock;
   scan?: Partial<ScannerLoopOptions>;
   sending?: Partial<SenderLoopOptions>;
+  /** Accounts ahead of the sequence to record xpubs for ACCOUNT_KEY_POOL.size unless given. */
+  accountKeyPool?: number;
 }
 
 export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}): Promise<RunningWorker> {
@@ -41,6 +46,16 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
     processName: 'chain-worker',
     port: config.ports.chainWorker,
     clock: opts.clock,
+    seed: 'required',
+    // The pool is filled before the process reports ready: a sandbox's first wallet finds its account's key.
+    prepare: async ({ logger, container }) => {
+      try {
+        const { added } = await container.resolve(RefillAccountKeys).execute({ poolSize: opts.accountKeyPool });
+        logger.info({ added }, 'account keys recorded');
+      } catch (err) {
+        logger.error({ err }, 'could not record account keys; the scheduled refill tries again');
+      }
+    },
     consumers: ({ logger, boss, container }) => {
       enqueueNow(boss, 'chain.heartbeat', { source: 'startup' }).catch((err: unknown) =>
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
@@ -51,6 +66,15 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
           name: 'chain.heartbeat',
           schedule: { cron: '* * * * *', data: { source: 'schedule' } },
           handler: async (job) => logger.info({ jobId: job.id, source: job.data.source }, 'chain-worker heartbeat'),
+        }),
+        consume({
+          name: 'custody.refill-xpubs',
+          schedule: { cron: '* * * * *', data: { reason: 'schedule' } },
+          handler: async (job) => {
+            const { added } = await container.resolve(RefillAccountKeys).execute({ poolSize: opts.accountKeyPool });
+            if (added > 0) logger.info({ added, reason: job.data.reason }, 'account keys recorded');
+            return { added };
+          },
         }),
         consume({
           name: 'deposit.rescan',
@@ -96,4 +120,4 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
   });
 }
 
-if (isEntrypoint(import.meta.url)) runProcess('chain-worker', startChainWorker);
+if (isEntrypoint(import.meta.url)) runProcess('chain-worker', startChainWorker, { requireSeed: true });

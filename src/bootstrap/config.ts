@@ -234,6 +234,12 @@ function startBlocks(env: NodeJS.ProcessEnv): Partial<Record<Network, bigint>> {
 export interface ParseOptions {
   /** False for tools that never touch secrets (migrations): production then needs only DATABASE_URL. */
   requireSecrets?: boolean;
+  /**
+   * True for the processes that sign (the chain-worker) and the operator's
+   * CLI: production then needs MASTER_SEED or MASTER_SEED_FILE too. The api
+   * and the dispatcher start without a seed (ADR 0026).
+   */
+  requireSeed?: boolean;
 }
 
 /**
@@ -279,7 +285,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       ['SECRET_ENCRYPTION_KEY', c.SECRET_ENCRYPTION_KEY],
       ['MASTER_SEED', c.MASTER_SEED],
     ] as const;
-    for (const [name, value] of opts.requireSecrets === false ? required.slice(0, 1) : required) {
+    const needed = opts.requireSecrets === false ? required.slice(0, 1) : opts.requireSeed ? required : required.slice(0, 2);
+    for (const [name, value] of needed) {
       if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)${name === 'MASTER_SEED' ? '; or MASTER_SEED_FILE, a file only its owner may read' : ''}`);
     }
   }
@@ -313,7 +320,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     previousEncryptionKeys: c.SECRET_ENCRYPTION_PREVIOUS_KEYS
       ? c.SECRET_ENCRYPTION_PREVIOUS_KEYS.split(',').map((s) => s.trim())
       : [],
-    masterSeed: c.MASTER_SEED?.trim(),
+    masterSeed: c.MASTER_SEED?.trim() || undefined, // empty is unset (docker compose passes ${VAR:-} as "")
     logLevel: c.LOG_LEVEL,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },

@@ -13,7 +13,7 @@ import { HmacSigner } from '../adapters/crypto/hmac-signer.js';
 import { NodeRandom } from '../adapters/crypto/node-random.js';
 import type { Clock } from '../domain/ports.js';
 import { SystemClock } from '../adapters/crypto/system-clock.js';
-import { PG_BOSS_SCHEMA, createBoss } from '../adapters/jobs/pg-boss-jobs.js';
+import { PG_BOSS_SCHEMA, createBoss, enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import { createLogger, type Logger } from '../adapters/logging/logger.js';
 import { createMetrics, type Metrics } from '../adapters/metrics/metrics.js';
 import { AuthFailureThrottle } from '../domain/auth/auth-failure-throttle.js';
@@ -25,11 +25,13 @@ import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.j
 import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
 import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
+import { XpubAddressDeriver } from '../adapters/signer/xpub-address-deriver.js';
+import { PgAccountKeyStore } from '../adapters/persistence/account-key-store.js';
 import { MikroUnitOfWork } from '../adapters/persistence/unit-of-work.js';
 import { PgDeliveryClaims } from '../adapters/persistence/delivery-claims.js';
 import { PgWebhookHousekeeping } from '../adapters/persistence/webhook-housekeeping.js';
 import { StartupError, reasonOf, type Config } from './config.js';
-import { resolveSecrets } from './secrets.js';
+import { resolveSecrets, type SeedUse } from './secrets.js';
 
 export interface Infrastructure {
   config: Config;
@@ -50,6 +52,8 @@ export interface InfrastructureOptions {
   logger?: Logger;
   /** The service's clock (tests move one by hand); the system clock when absent. */
   clock?: Clock;
+  /** Whether the process loads the master seed (ADR 0026); none when absent. */
+  seed?: SeedUse;
 }
 
 /**
@@ -76,12 +80,34 @@ async function openDatabase(databaseUrl: string): Promise<MikroORM> {
   return orm;
 }
 
+/**
+ * The keys (ADR 0026): the signer and the xpub export only where the seed is
+ * loaded; everywhere the public derivation from the recorded account xpubs,
+ * which asks the chain-worker for a refill when one is missing.
+ */
+function registerKeys(container: DependencyContainer, orm: MikroORM, boss: PgBoss, logger: Logger, seed: string | undefined): void {
+  const signer = seed === undefined ? undefined : new LocalHdSigner(seed);
+  if (signer) {
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.register(TOKENS.AccountKeyExporter, { useValue: signer });
+  }
+  const store = new PgAccountKeyStore(orm);
+  container.register(TOKENS.AccountKeyStore, { useValue: store });
+  container.register(TOKENS.AddressDeriver, {
+    useValue: new XpubAddressDeriver(store, {
+      signer,
+      requestRefill: () => enqueueNow(boss, 'custody.refill-xpubs', { reason: 'missing' }),
+      onRefillError: (err) => logger.error({ err }, 'could not ask the chain-worker for account keys'),
+    }),
+  });
+}
+
 export async function openInfrastructure(config: Config, opts: InfrastructureOptions): Promise<Infrastructure> {
   if (!config.databaseUrl) {
     throw new StartupError('DATABASE_URL: required to run a process on its own (npm start sets it for the processes it runs)');
   }
   const logger = opts.logger ?? createLogger({ level: config.logLevel, name: opts.processName });
-  const secrets = resolveSecrets(config);
+  const secrets = resolveSecrets(config, opts.seed ?? 'none');
   const orm = await openDatabase(config.databaseUrl);
   const boss = createBoss(config.databaseUrl, { supervise: opts.runsWorkers, schedule: opts.runsWorkers });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
@@ -106,7 +132,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.NetworkRegistry, {
     useValue: new ConfiguredNetworkRegistry(config.networks, !config.production, switches),
   });
-  container.register(TOKENS.Signer, { useValue: new LocalHdSigner(secrets.masterSeed) });
+  registerKeys(container, orm, boss, logger, secrets.masterSeed);
   container.register(TOKENS.AddressCodec, { useValue: new ChainAddressCodec() });
   container.register(TOKENS.LedgerAudit, { useValue: new PgLedgerAudit(orm) });
   container.register(TOKENS.Logger, { useValue: logger });

@@ -5,7 +5,7 @@ import { realpathSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
-import { StartupError, loadConfigOrExit, type Config } from './config.js';
+import { StartupError, loadConfigOrExit, type Config, type ParseOptions } from './config.js';
 
 /** Waits for a server to listen; a port in use or an unknown HOST is one start-up line naming the setting. */
 export async function listening(server: Server, portVariable: string, port: number, host: string): Promise<void> {
@@ -33,8 +33,8 @@ export function isEntrypoint(metaUrl: string): boolean {
   }
 }
 
-export function runProcess(name: string, start: (config: Config) => Promise<Running>): void {
-  const config = loadConfigOrExit();
+export function runProcess(name: string, start: (config: Config) => Promise<Running>, opts: ParseOptions = {}): void {
+  const config = loadConfigOrExit(process.env, opts);
   const logger = createLogger({ level: config.logLevel, name });
   let stopping = false;
   start(config).then(

@@ -33,7 +33,7 @@ function failBeforeRunning(code: string, message: string): never {
 
 let config: Config;
 try {
-  config = parseConfig(process.env);
+  config = parseConfig(process.env, { requireSeed: true });
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   failBeforeRunning('VALIDATION_ERROR', `Configuration error: ${err.message}`);
@@ -55,7 +55,7 @@ try {
   }
   // Logs go to stderr: stdout carries only the command's result.
   const logger = createLogger({ level: 'warn', name: 'ops', destination: 2 });
-  infra = await openInfrastructure({ ...config, databaseUrl: db.url }, { processName: 'ops', runsWorkers: false, logger });
+  infra = await openInfrastructure({ ...config, databaseUrl: db.url }, { processName: 'ops', runsWorkers: false, logger, seed: 'required' });
 } catch (err) {
   await db.stop().catch(() => {});
   if (err instanceof StartupError) failBeforeRunning('DATABASE_ERROR', `Startup error: ${err.message}`);

@@ -12,6 +12,7 @@ import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 import { firstPortProblem } from './sandbox-ports.js';
 import { resolveSecrets } from './secrets.js';
+import { childEnv, type ChildName } from './child-env.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
 import { servicePath } from '../domain/custody/derivation.js';
@@ -43,12 +44,13 @@ if (holder !== null) {
   fail(`DATA_DIR: ${dataDir} is in use by the sandbox running as pid ${holder}; stop it first, or start this one with its own DATA_DIR and PORT`);
 }
 process.on('exit', () => unlockDataDir(dataDir));
-resolveSecrets(config); // generates the sandbox's key and seed on the first run
+resolveSecrets(config); // generates the sandbox's key and seed on the first run (the api and the dispatcher never read the seed)
 
-function spawnChild(name: string, env: NodeJS.ProcessEnv): ChildProcess {
+function spawnChild(name: ChildName, env: NodeJS.ProcessEnv): ChildProcess {
   // Own process group (detached): a terminal's Ctrl-C reaches only this
-  // supervisor, which then stops the children in order.
-  return fork(join(here, `${name}${ext}`), [], { execArgv, env, detached: true, stdio: 'inherit' });
+  // supervisor, which then stops the children in order. Only the
+  // chain-worker gets the seed (childEnv).
+  return fork(join(here, `${name}${ext}`), [], { execArgv, env: childEnv(name, env), detached: true, stdio: 'inherit' });
 }
 
 async function startDatabase(): Promise<{ url: string; child: ChildProcess | null }> {
@@ -62,7 +64,7 @@ async function startDatabase(): Promise<{ url: string; child: ChildProcess | nul
 }
 
 interface Supervised {
-  name: string;
+  name: ChildName;
   child: ChildProcess | null;
   restarts: number;
   startedAt: number;
@@ -86,6 +88,8 @@ const localSpecs: LocalChainSpec[] = LOCAL_EVM_CHAINS.filter((c) => !config.netw
 // TRON_TESTNET's local stand-in (ADR 0023), unless its node is configured.
 const tronPort = config.networks.find((n) => n.network === 'TRON_TESTNET')?.rpcUrl ? undefined : config.sandboxPorts.tron;
 if (localSpecs.length > 0 || tronPort !== undefined) {
+  // The supervisor funds the service addresses of the local chains before any
+  // process starts, so it derives them from the sandbox's seed itself.
   const signer = new LocalHdSigner(resolveSecrets(config).masterSeed);
   const roles = ['gasTank', 'treasury', 'faucet'] as const; // the faucet last: it also gets tokens
   try {
@@ -107,7 +111,7 @@ for (const [network, url] of Object.entries(chains?.rpcUrls ?? {})) env[`${netwo
 // The local sandbox confirms after 2 blocks unless told otherwise
 // (docs/operations.md#the-local-sandbox).
 for (const network of ['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET']) env[`${network}_CONFIRMATIONS`] ??= '2';
-const processes: Supervised[] = ['api', 'chain-worker', 'dispatcher'].map((name) => ({
+const processes: Supervised[] = (['api', 'chain-worker', 'dispatcher'] as const).map((name) => ({
   name,
   child: null,
   restarts: 0,

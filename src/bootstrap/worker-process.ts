@@ -10,6 +10,7 @@ import { buildProbeApp } from '../adapters/http/probes.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { listening, type Running } from './lifecycle.js';
+import type { SeedUse } from './secrets.js';
 
 export interface Consumer<N extends JobName = JobName> {
   name: N;
@@ -41,9 +42,13 @@ export async function startWorker(
     consumers: (infra: Infrastructure) => Consumer[];
     background?: (infra: Infrastructure) => BackgroundService[];
     clock?: Clock;
+    /** Whether the process loads the master seed (only the chain-worker signs); none when absent. */
+    seed?: SeedUse;
+    /** Work done once before the process answers on its port (the chain-worker's first refill of account keys). */
+    prepare?: (infra: Infrastructure) => Promise<void>;
   },
 ): Promise<RunningWorker> {
-  const infra = await openInfrastructure(config, { processName: opts.processName, runsWorkers: true, clock: opts.clock });
+  const infra = await openInfrastructure(config, { processName: opts.processName, runsWorkers: true, clock: opts.clock, seed: opts.seed });
   const { boss, metrics, logger } = infra;
   for (const consumer of opts.consumers(infra)) {
     await workOn(boss, consumer.name, consumer.handler as JobHandler<JobName>, {
@@ -54,6 +59,7 @@ export async function startWorker(
     }
   }
 
+  await opts.prepare?.(infra);
   const background = opts.background?.(infra) ?? [];
   background.forEach((b) => b.start());
 

@@ -62,6 +62,7 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: { status: 429, meaning: 'Too many requests for this key, or too many failed authentications from this address.', action: 'Wait the Retry-After seconds, then retry.' },
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected failure; the body names the request id to quote.', action: 'Retry creates with the same Idempotency-Key; report the request id.' },
   DATABASE_ERROR: { status: 503, meaning: 'The database is unavailable.', action: 'Retry later (creates with the same Idempotency-Key).' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'Something the request needs is not ready yet (the keys of new deposit accounts are being prepared); nothing was created.', action: 'Retry after the Retry-After seconds, with the same Idempotency-Key.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

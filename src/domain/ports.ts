@@ -276,3 +276,53 @@ export interface AddressCodec {
   /** Like normalize, but hex in any case is accepted and checksummed (lookups, never a withdrawal destination). */
   canonicalize(chain: BaseChain, address: string): string | null;
 }
+
+/** 60 (ETH and BSC) or 195 (TRON). */
+type CoinType = DerivationPath['coinType'];
+
+/**
+ * Account-level public keys (xpubs) from whoever holds the seed: the
+ * chain-worker's signer, or a KMS/HSM that can export them (ADR 0026). An
+ * xpub lets its holder derive the addresses of one account branch, never a
+ * private key.
+ */
+export interface AccountKeyExporter {
+  /** The xpub of m/44'/coin'/account'/change. */
+  accountXpub(coinType: CoinType, account: number, change: 0 | 1): Promise<string>;
+}
+
+/**
+ * Addresses derived publicly, in processes that hold no seed (the api): from
+ * the account xpubs the chain-worker records ahead of the account sequence
+ * (ADR 0026), or from the seed when this process happens to hold one.
+ */
+export interface AddressDeriver {
+  /**
+   * The address at `path`, or null when its account's xpub is not recorded
+   * yet and no seed is at hand; the adapter then asks the chain-worker for a
+   * refill itself, outside any transaction (the caller's rolls back).
+   */
+  deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string | null>;
+  /** True when fewer than the pool's low-water mark of accounts ahead of the sequence have recorded xpubs for `chain`'s coin type. */
+  poolLow(chain: BaseChain): Promise<boolean>;
+}
+
+/**
+ * The recorded account xpubs (table hd_account_keys) and what the pool needs.
+ * Writes are idempotent: a key already recorded is kept as it is.
+ */
+export interface AccountKeyStore {
+  /** The xpub of (coin, account, change), or null. */
+  find(coinType: CoinType, account: number, change: 0 | 1): Promise<string | null>;
+  /** The last account number the sequence handed out (0 before the first). */
+  lastAllocatedAccount(): Promise<number>;
+  /** How many change-0 xpubs of the coin are recorded for accounts above `account`. */
+  countAbove(coinType: CoinType, account: number): Promise<number>;
+  /**
+   * The (account, change) pairs of the coin that need an xpub and lack one:
+   * every allocated account of the coin's networks, the accounts
+   * (lastAllocated, upTo], and the service branch (0, 1).
+   */
+  missing(coinType: CoinType, upTo: number): Promise<{ account: number; change: 0 | 1 }[]>;
+  add(keys: { coinType: CoinType; account: number; change: 0 | 1; xpub: string }[]): Promise<number>;
+}

@@ -10,6 +10,7 @@ import { freePort, freePortBlock } from '../support/free-port.js';
 import { call } from '../support/harness.js';
 import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 
+const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let port: number;
@@ -101,7 +102,8 @@ describe('npm start (local sandbox)', () => {
     const otherDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-3-'));
     let otherPort = await freePortBlock(7);
     while (Math.abs(port - otherPort) < 7) otherPort = await freePortBlock(7);
-    const otherEnv = { ...env, DATA_DIR: otherDir, PORT: String(otherPort) };
+    // This one is given its seed in the environment: only its chain-worker may see it (ADR 0026).
+    const otherEnv = { ...env, DATA_DIR: otherDir, PORT: String(otherPort), MASTER_SEED: SEED };
     const other = spawnEntry('src/bootstrap/start.ts', otherEnv);
     try {
       await other.waitFor(/In another terminal, create a workspace/, 90_000);
@@ -110,6 +112,11 @@ describe('npm start (local sandbox)', () => {
       const ws = JSON.parse(created.stdout) as typeof workspace;
       const key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
       expect((await call(`http://127.0.0.1:${otherPort}`, key, { path: '/v2/chains' })).status).toBe(200);
+      const seedIn = async (p: number) => readFileSync(`/proc/${(await health(p)).pid}/environ`, 'utf8').split('\0').some((v) => v.startsWith('MASTER_SEED'));
+      expect([await seedIn(otherPort), await seedIn(otherPort + 1), await seedIn(otherPort + 2)]).toEqual([false, true, false]);
+      // The api, without the seed, derives from the xpubs the chain-worker recorded.
+      const wallet = await call(`http://127.0.0.1:${otherPort}`, key, { method: 'POST', path: '/v2/wallets', body: JSON.stringify({ chain: 'TRON', asset: 'USDT_TRON' }) });
+      expect([wallet.status, wallet.body.address]).toEqual([201, expect.stringMatching(/^T/)]);
       // Each sandbox knows only its own keys.
       expect((await call(base(), key, { path: '/v2/chains?other' })).status).toBe(401);
     } finally {

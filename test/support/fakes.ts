@@ -29,6 +29,7 @@ import type {
   IdempotencyStore,
   NetworkSwitches,
   SignerPort,
+  AddressDeriver,
   WalletRepo,
   CredentialStore,
   JobQueue,
@@ -584,4 +585,28 @@ export function fakeWorld() {
     credentials: new InMemoryCredentialStore(store),
     admission: new InMemoryRequestAdmission(clock),
   };
+}
+
+/**
+ * The api's public derivation: FakeSigner's addresses for accounts whose xpub
+ * is "recorded", null (and a refill request counted) for those in `missing`;
+ * `low` says whether the pool is below its low-water mark.
+ */
+export class FakeAddressDeriver implements AddressDeriver {
+  readonly missing = new Set<number>();
+  low = false;
+  refillRequests = 0;
+  readonly #signer = new FakeSigner();
+
+  async deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string | null> {
+    if (this.missing.has(path.account)) {
+      this.refillRequests++;
+      return null;
+    }
+    return this.#signer.deriveAddress(chain, path);
+  }
+
+  async poolLow(): Promise<boolean> {
+    return this.low;
+  }
 }

@@ -28,7 +28,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return;
     if (err instanceof DomainError) {
       const retryAfter = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
-      if (err.code === 'RATE_LIMITED' && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+      if ((err.code === 'RATE_LIMITED' || err.code === 'SERVICE_UNAVAILABLE') && typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
       sendError(res, err.code, err.message, err.details);
       return;
     }

@@ -92,7 +92,7 @@ export const walletsResource: Resource<WalletDeps> = {
       idempotent: true,
       request: { body: createBody },
       responses: { 201: { description: 'The wallet', schema: walletSchema } },
-      errors: ['CHAIN_NOT_ENABLED'],
+      errors: ['CHAIN_NOT_ENABLED', 'SERVICE_UNAVAILABLE'],
       handle: (deps) =>
         idempotent(deps.idempotency, async (req, res) => {
           const body = parse(createBody, req.body);

@@ -11,7 +11,7 @@ import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { keccak256 } from 'viem';
-import { coinTypeOf, MAX_INDEX, type DerivationPath } from '../../domain/custody/derivation.js';
+import { coinTypeOf, MAX_INDEX, type CoinType, type DerivationPath } from '../../domain/custody/derivation.js';
 import type { BaseChain } from '../../domain/money/networks.js';
 import type { SignerPort } from '../../domain/ports.js';
 import type { DigestSignature } from '../../domain/transfers/ports.js';
@@ -170,5 +170,16 @@ export class LocalHdSigner implements SignerPort {
     purpose.wipePrivateData();
     if (this.#accountCacheSize > 0) this.#coinNodes.set(coinType, coin);
     return coin;
+  }
+
+  /**
+   * The xpub of m/44'/coin'/account'/change (AccountKeyExporter, ADR 0026):
+   * serialised from the cached public-only node, so it can never be an xprv.
+   */
+  async accountXpub(coinType: CoinType, account: number, change: 0 | 1): Promise<string> {
+    if (coinType !== 60 && coinType !== 195) throw new RangeError(`unknown coin type ${String(coinType)}`);
+    const node = this.#accountNode({ coinType, account, change, index: 0 });
+    if (node.privateKey) throw new Error('an account node held a private key'); // never: #deriveAccountNode builds it public-only
+    return node.publicExtendedKey;
   }
 }

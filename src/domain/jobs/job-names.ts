@@ -21,6 +21,8 @@ export interface JobPayloads {
   'webhook.reconcile': Record<string, never>;
   /** An operator asks the chain-worker to look at one transaction again (ops deposit rescan). */
   'deposit.rescan': { network: string; txid: string };
+  /** The chain-worker records the account xpubs the pool lacks (ADR 0026): at its start, every minute, and when the api finds the pool low or a key missing. */
+  'custody.refill-xpubs': { reason: 'startup' | 'schedule' | 'pool-low' | 'missing' };
 }
 
 export type JobName = keyof JobPayloads;

@@ -64,12 +64,19 @@ describe('configuration', () => {
     expect(messageOf({ AUTH_FAILURE_BURST: '0' })).toMatch(/^AUTH_FAILURE_BURST: /);
   });
 
-  it('requires the database, the encryption key and the seed in production, naming the missing one', () => {
+  it('requires the database, the encryption key and, where it signs, the seed in production, naming the missing one', () => {
     expect(messageOf({ NODE_ENV: 'production' })).toMatch(/^DATABASE_URL: required in production/);
     expect(messageOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' })).toMatch(/^SECRET_ENCRYPTION_KEY: required/);
-    expect(
-      messageOf({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key }),
-    ).toMatch(/^MASTER_SEED: required/);
+    // The api and the dispatcher start without a seed; the chain-worker and ops ask for it.
+    const noSeed = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key };
+    expect(parseConfig(noSeed).masterSeed).toBeUndefined();
+    let message = '';
+    try {
+      parseConfig(noSeed, { requireSeed: true });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^MASTER_SEED: required/);
     const c = parseConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed });
     expect(c.production).toBe(true);
     expect(c.host).toBe('0.0.0.0');

@@ -6,7 +6,7 @@ import { ReadWallets } from '../../../src/application/wallets/read-wallets.js';
 import type { Principal } from '../../../src/domain/auth/principal.js';
 import { SCOPES } from '../../../src/domain/auth/scopes.js';
 import { ConfiguredNetworkRegistry } from '../../../src/adapters/chains/network-settings.js';
-import { InMemoryNetworkSwitches, fakeWorld } from '../../support/fakes.js';
+import { FakeAddressDeriver, InMemoryNetworkSwitches, fakeWorld } from '../../support/fakes.js';
 
 function setup() {
   const w = fakeWorld();
@@ -20,9 +20,10 @@ function setup() {
     scopes: new Set(SCOPES),
     restrictions: { allowedIps: [], expiresAt: null },
   };
-  const createWallet = new CreateWallet(w.uow, networks, w.custody, w.cipher, w.random, w.clock);
+  const addresses = new FakeAddressDeriver();
+  const createWallet = new CreateWallet(w.uow, networks, addresses, w.cipher, w.random, w.clock);
   const createCustomer = new CreateCustomer(w.uow, w.random, w.clock);
-  return { w, switches, principal, createWallet, createCustomer };
+  return { w, switches, principal, createWallet, createCustomer, addresses };
 }
 
 describe('CreateWallet', () => {
@@ -57,6 +58,31 @@ describe('CreateWallet', () => {
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(w.store.wallets.size).toBe(0);
     expect([...w.store.nextIndexes.values()].every((n) => n === 0)).toBe(true);
+  });
+
+  it('answers SERVICE_UNAVAILABLE (retry in 2 s) and keeps nothing when the account xpub is not recorded; a refill was asked for', async () => {
+    const { createWallet, principal, addresses, w } = setup();
+    const first = await createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null });
+    addresses.missing.add(first.derivationAccount);
+    const err = await createWallet.execute(principal, { chain: 'ETH', asset: 'USDT_ETH', externalRef: null, customerId: null }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { retry_after_seconds: 2 } });
+    expect(addresses.refillRequests).toBe(1);
+    expect(w.store.wallets.size).toBe(1);
+    expect(w.store.nextIndexes.get(first.derivationAccount)).toBe(1); // index 1 given back
+    addresses.missing.clear();
+    const next = await createWallet.execute(principal, { chain: 'ETH', asset: 'USDT_ETH', externalRef: null, customerId: null });
+    expect(next.derivationIndex).toBe(1);
+  });
+
+  it('asks for a refill in the same transaction when a new account leaves the pool low, and only then', async () => {
+    const { createWallet, principal, addresses, w } = setup();
+    await createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null });
+    expect(w.store.jobs.filter((j) => j.name === 'custody.refill-xpubs')).toEqual([]);
+    addresses.low = true;
+    await createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null }); // same account, index 1
+    expect(w.store.jobs.filter((j) => j.name === 'custody.refill-xpubs')).toEqual([]);
+    await createWallet.execute(principal, { chain: 'TRON', asset: 'USDT_TRON', externalRef: null, customerId: null }); // a new account
+    expect(w.store.jobs.filter((j) => j.name === 'custody.refill-xpubs')).toEqual([{ name: 'custody.refill-xpubs', payload: { reason: 'pool-low' } }]);
   });
 
   it('stores the external_ref only encrypted and opens it in the detail view', async () => {

@@ -6,6 +6,7 @@ import { ChainBlockEntity, ChainCursorEntity, DepositEntity, ScreeningEntryEntit
 import { FeeOverrideEntity, FeeTierEntity } from './fee-entities.js';
 import { JournalEntryEntity, LedgerAccountEntity, PostingEntity } from './ledger-entities.js';
 import { HdAccountEntity } from './hd-account-entity.js';
+import { HdAccountKeyEntity } from './hd-account-key-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { NetworkSwitchEntity } from './network-switch-entity.js';
 import { RateBucketEntity } from './rate-bucket-entity.js';
@@ -41,6 +42,7 @@ export const ENTITIES = [
   ChainCursorEntity,
   ChainBlockEntity,
   ScreeningEntryEntity,
+  HdAccountKeyEntity,
   OutgoingTransferEntity,
   TransferAttemptEntity,
   SenderNonceEntity,
@@ -48,6 +50,7 @@ export const ENTITIES = [
   SweepPolicyEntity,
 ];
 export {
+  HdAccountKeyEntity,
   OutgoingTransferEntity,
   TransferAttemptEntity,
   SenderNonceEntity,
