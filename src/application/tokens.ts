@@ -15,6 +15,8 @@ export const TOKENS = {
   AccountKeyExporter: Symbol('AccountKeyExporter'),
   AccountKeyStore: Symbol('AccountKeyStore'),
   AddressDeriver: Symbol('AddressDeriver'),
+  /** Balance readers of the networks with a node (ops treasury status). */
+  BalanceReaders: Symbol('BalanceReaders'),
   AddressCodec: Symbol('AddressCodec'),
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),

@@ -9,7 +9,10 @@ import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { DEPOSIT_COMMANDS } from '../adapters/cli/deposit-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
+import { SWEEP_COMMANDS } from '../adapters/cli/sweep-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
+import { TOKENS } from '../application/tokens.js';
+import { balanceReaders } from './chain-ports.js';
 import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
@@ -18,7 +21,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
@@ -61,6 +64,7 @@ try {
   if (err instanceof StartupError) failBeforeRunning('DATABASE_ERROR', `Startup error: ${err.message}`);
   failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
+infra.container.register(TOKENS.BalanceReaders, { useValue: argv[0] === 'treasury' ? await balanceReaders(config) : [] });
 const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t), boss: infra.boss }, io).finally(async () => {
   await infra.close();
   await db.stop();

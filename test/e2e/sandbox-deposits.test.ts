@@ -149,6 +149,63 @@ describe('npm start: deposits on the local chains', () => {
     for (const s of sends) expect(byWallet.get(wallets[s.asset]!)?.sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED']);
   }, 120_000);
 
+  it('sweeps to each network treasury: 60 USDT_ETH, ETH, BNB at once, and two 3 USDT_BSC deposits together once their sum passes the minimum', async () => {
+    // The earlier test's deposits over their minimum are swept first (USDT_TRON waits for TRON sweeps; 25 USDT_ETH is under 50).
+    await poll(async () => ((await api('/v2/transactions/deposits?status=SWEPT')).body.total === 5 ? true : undefined), 60_000, 'the earlier sweeps');
+    const hook = await api('/v2/webhooks', { url: receiver.url, events: ['DEPOSIT_SWEPT'] });
+    expect(hook.status).toBe(201);
+    const treasury = async () => {
+      const res = await runEntry('src/bootstrap/ops.ts', env, ['treasury', 'status', '--json']);
+      expect(res.code, res.stderr).toBe(0);
+      const networks = (JSON.parse(res.stdout) as { networks: { network: string; node: boolean; treasury: { address: string; balances: Record<string, string> | null } }[] }).networks;
+      return Object.fromEntries(networks.map((n) => [n.network, n]));
+    };
+    const before = await treasury();
+    expect(before.ETH_TESTNET!.node).toBe(true);
+    expect(before.ETH_MAINNET).toMatchObject({ node: false, treasury: { balances: null } });
+    const wallet = async (chain: string, asset: string) => {
+      const w = await api('/v2/wallets', { chain, asset });
+      return { id: w.body.id as string, address: w.body.address as string };
+    };
+    const send = async (chain: string, asset: string, to: string, amount: string) => {
+      const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', chain, '--asset', asset, '--to', to, '--amount', amount, '--json']);
+      expect(sent.code, sent.stderr).toBe(0);
+    };
+    const statuses = async (walletId: string) => ((await api(`/v2/transactions/deposits?wallet_id=${walletId}`)).body.data as { status: string }[]).map((d) => d.status);
+    const usdt = await wallet('ETH', 'USDT_ETH');
+    const eth = await wallet('ETH', 'ETH');
+    const bnb = await wallet('BSC', 'BNB');
+    const small = await wallet('BSC', 'USDT_BSC');
+    await Promise.all([send('ETH', 'USDT_ETH', usdt.address, '60'), send('ETH', 'ETH', eth.address, '0.05'), send('BSC', 'BNB', bnb.address, '0.05'), send('BSC', 'USDT_BSC', small.address, '3')]);
+    for (const w of [usdt, eth, bnb]) await poll(async () => ((await statuses(w.id)).join() === 'SWEPT' ? true : undefined), 60_000, `swept ${w.id}`);
+    expect(await statuses(small.id)).toEqual(['CONFIRMED']); // 3 USDT_BSC is under the 5 USDT_BSC minimum: it waits
+    await send('BSC', 'USDT_BSC', small.address, '3');
+    await poll(async () => ((await statuses(small.id)).join() === 'SWEPT,SWEPT' ? true : undefined), 60_000, 'the two small deposits swept together');
+    const after = await treasury();
+    const grew = (network: string, currency: string) =>
+      Number(after[network]!.treasury.balances![currency]) - Number(before[network]!.treasury.balances![currency]);
+    expect(grew('ETH_TESTNET', 'USDT_ETH')).toBeCloseTo(60, 6);
+    expect(grew('BSC_TESTNET', 'USDT_BSC')).toBeCloseTo(6, 6);
+    expect(grew('ETH_TESTNET', 'ETH')).toBeGreaterThan(0.049);
+    expect(grew('ETH_TESTNET', 'ETH')).toBeLessThan(0.05);
+    expect(grew('BSC_TESTNET', 'BNB')).toBeGreaterThan(0.049);
+    expect((await api(`/v2/wallets/${usdt.id}`)).body.status).toBe('SWEPT');
+    // A receiver gets DEPOSIT_SWEPT, signed, with the fee object.
+    const swept = await poll(async () => {
+      const got = receiver.received.filter((r) => (checkedEnvelope(r) as { event: string }).event === 'DEPOSIT_SWEPT');
+      const mine = got.find((r) => (checkedEnvelope(r).data as { wallet_id: string }).wallet_id === usdt.id);
+      return mine;
+    }, 30_000, 'DEPOSIT_SWEPT of the 60 USDT');
+    verifyWebhook({ rawBody: swept.rawBody, headers: swept.headers as Record<string, string>, secret: hook.body.secret as string });
+    expect(checkedEnvelope(swept).data).toMatchObject({
+      status: 'SWEPT',
+      amount: '60.000000',
+      fee: { gross_amount: '60.000000', fee_amount: '3.000000', net_amount: '57.000000', applied_rate: '0.009000', applied_min_fee: '3.000000' },
+    });
+    const check = await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'check', '--json']);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
+  }, 240_000);
+
   it('refuses bad input to sandbox send in one line, sending nothing', async () => {
     const wrong = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'BSC', '--asset', 'USDT_ETH', '--to', '0x0', '--amount', '1']);
     expect([wrong.code, wrong.stderr.trim().split('\n')[0]]).toEqual([2, '--asset: USDT_ETH is not an asset of BSC']);

@@ -1,0 +1,65 @@
+// ops sweep policy set | show, treasury status (docs/operations.md#sweeps-and-the-gas-tank):
+// the operator's sweep minimum and schedule per network and asset, and the
+// service accounts of each network with their balances read from the node.
+import { z } from 'zod';
+import { ManageSweepPolicy } from '../../application/sweeps/manage-sweep-policy.js';
+import { TreasuryStatus } from '../../application/sweeps/treasury-status.js';
+import { TOKENS } from '../../application/tokens.js';
+import { ASSETS, NETWORKS } from '../../domain/money/networks.js';
+import type { BalanceReader } from '../../domain/transfers/ports.js';
+import { defineCommand, type OpsCommand } from './command.js';
+
+const policySet = defineCommand({
+  path: ['sweep', 'policy'],
+  positionals: ['action'],
+  summary:
+    'Set or show the sweep policy: sweep policy set --chain ETH_TESTNET --asset USDT_ETH --minimum 50 [--interval-seconds 600]; sweep policy show [--chain NETWORK]',
+  flags: { chain: { type: 'string' }, asset: { type: 'string' }, minimum: { type: 'string' }, 'interval-seconds': { type: 'string' } },
+  input: z.discriminatedUnion('action', [
+    z.object({
+      action: z.literal('set'),
+      chain: z.enum(NETWORKS),
+      asset: z.enum(ASSETS),
+      minimum: z.string(),
+      'interval-seconds': z.coerce.number().int().min(0).max(604_800).default(0),
+    }),
+    z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional() }),
+  ]),
+  async run(ctx, input) {
+    const manage = ctx.resolve(ManageSweepPolicy);
+    if (input.action === 'show') return { policies: await manage.show(input.chain) };
+    return manage.set({ network: input.chain, asset: input.asset, minimum: input.minimum, intervalSeconds: input['interval-seconds'] }) as unknown as Promise<
+      Record<string, unknown>
+    >;
+  },
+  describe: (r) =>
+    Array.isArray(r.policies)
+      ? (r.policies as { chain: string; asset: string; minimum: string; interval_seconds: number }[])
+          .map((p) => `${p.chain} ${p.asset}: minimum ${p.minimum}, every ${p.interval_seconds} s`)
+          .join('\n')
+      : `${String(r.chain)} ${String(r.asset)}: minimum ${String(r.minimum)}, every ${String(r.interval_seconds)} s`,
+});
+
+const treasuryStatus = defineCommand({
+  path: ['treasury', 'status'],
+  summary: 'The treasury, gas tank and faucet dispenser of each network with their balances on the node [--chain NETWORK]',
+  flags: { chain: { type: 'string' } },
+  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  async run(ctx, input) {
+    const readers = ctx.resolve<BalanceReader[]>(TOKENS.BalanceReaders);
+    return { networks: await ctx.resolve(TreasuryStatus).execute(readers, input.chain) };
+  },
+  describe: (r) =>
+    (r.networks as { network: string; treasury: { address: string; balances: unknown }; gas_tank: { address: string; balances: unknown }; faucet_dispenser: { address: string; balances: unknown } }[])
+      .map((n) =>
+        [
+          `${n.network}`,
+          ...(['treasury', 'gas_tank', 'faucet_dispenser'] as const).map(
+            (k) => `  ${k.padEnd(17)}${n[k].address}  ${n[k].balances ? JSON.stringify(n[k].balances) : '(no node)'}`,
+          ),
+        ].join('\n'),
+      )
+      .join('\n'),
+});
+
+export const SWEEP_COMMANDS: OpsCommand[] = [policySet, treasuryStatus];
