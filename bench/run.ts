@@ -12,7 +12,8 @@ import { authHeaders } from '../src/sdk/signing.js';
 import { benchDerivation } from './derivation.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchAddressLookup, benchDetection } from './deposits.js';
-import { writeFileSync } from 'node:fs';
+import { benchSweeps } from './sweeps.js';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -65,7 +66,9 @@ async function load(name: string, total: number, concurrency: number, one: (i: n
   );
 }
 
-await benchDerivation();
+/** `npm run bench -- sweeps`: only the named group; its rows replace the same rows of bench/results.json. */
+const only = process.argv[2];
+if (!only) await benchDerivation();
 
 const db = await database();
 try {
@@ -79,6 +82,14 @@ try {
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
   });
+  if (only === 'sweeps') {
+    const rows = await benchSweeps(config, SEED, (line) => console.log(line));
+    const file = new URL('./results.json', import.meta.url);
+    const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string }[] };
+    const kept = previous.rows.filter((r) => !rows.some((n) => n.name === r.name));
+    writeFileSync(file, `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...kept, ...rows] }, null, 2)}\n`);
+    console.log('bench/results.json updated');
+  } else {
   const api = await startApi({ ...config, ports: { ...config.ports, api: 0 } });
   const base = `http://127.0.0.1:${api.port}`;
   const ws = await api.infra.container.resolve(CreateWorkspace).execute({ name: 'bench' });
@@ -118,12 +129,14 @@ try {
     ...(await benchDetection(config, say, { confirmations: 1000, offset: 0, latency: false })),
     ...(await benchDetection(config, say, { confirmations: 2, offset: 1_000_000, latency: true })),
     ...(await benchAddressLookup(config, say)),
+    ...(await benchSweeps(config, SEED, say)),
   ];
   writeFileSync(
     new URL('./results.json', import.meta.url),
     `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...webhookRows, ...depositRows] }, null, 2)}\n`,
   );
   console.log('bench/results.json written');
+  }
 } finally {
   await db.stop();
 }

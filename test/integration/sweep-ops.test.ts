@@ -11,7 +11,7 @@ import { runOps } from '../../src/adapters/cli/run-ops.js';
 import { SWEEP_COMMANDS } from '../../src/adapters/cli/sweep-commands.js';
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
-import { useTestApi } from '../support/harness.js';
+import { uniqueCall, useTestApi } from '../support/harness.js';
 import { opsEnv, runEntry } from '../support/processes.js';
 
 const t = useTestApi({ workspace: 'sweep-ops' });
@@ -54,6 +54,22 @@ describe('ops sweep policy', () => {
       expect([res.code, res.json.code], args.join(' ')).toEqual([2, 'VALIDATION_ERROR']);
     }
     expect((await inProcess('sweep', 'policy', 'show')).json).toEqual(before);
+  });
+});
+
+describe('sweep minimums in fee quotes', () => {
+  it("warns BELOW_SWEEP_MINIMUM against the operator's minimum of the key's network, not the default", async () => {
+    const quote = async () =>
+      (await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/fees/quote', { direction: 'deposit', chain: 'ETH', asset: 'USDC_ETH', amount: '25' })).body
+        .warnings as string[];
+    expect(await quote()).toContain('BELOW_SWEEP_MINIMUM'); // default minimum 50
+    const code = await runOps(SWEEP_COMMANDS, ['sweep', 'policy', 'set', '--chain', 'ETH_TESTNET', '--asset', 'USDC_ETH', '--minimum', '20', '--json'], {
+      resolve: (tok) => t.api.infra.container.resolve(tok),
+    }, { out: () => {}, err: () => {} });
+    expect(code).toBe(0);
+    expect(await quote()).not.toContain('BELOW_SWEEP_MINIMUM');
+    await runOps(SWEEP_COMMANDS, ['sweep', 'policy', 'set', '--chain', 'ETH_MAINNET', '--asset', 'USDC_ETH', '--minimum', '500'], { resolve: (tok) => t.api.infra.container.resolve(tok) }, { out: () => {}, err: () => {} });
+    expect(await quote()).not.toContain('BELOW_SWEEP_MINIMUM'); // a mainnet policy is not the test key's
   });
 });
 

@@ -497,7 +497,10 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         scanState: unavailable<ScanStateRepo>('scanState'),
         screening: unavailable<ScreeningRepo>('screening'),
         transfers: unavailable<TransferRepo>('transfers'),
-        sweeps: unavailable<SweepRepo>('sweeps'),
+        // Only the policies (none set: the defaults) are read by the use cases these fakes serve.
+        sweeps: new Proxy(unavailable<SweepRepo>('sweeps'), {
+          get: (target, prop) => (prop === 'policies' ? async () => [] : Reflect.get(target, prop)),
+        }),
       });
     } catch (err) {
       rollback();

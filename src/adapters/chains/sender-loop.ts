@@ -25,6 +25,8 @@ export class SenderLoop {
   private readonly pause = new WakeableSleep();
   private loops: Promise<void>[] = [];
   private readonly tankLow = new Map<Network, boolean>();
+  /** Addresses already warned about (one warning each, not one per step). */
+  private readonly warnedEmpty = new Set<string>();
 
   constructor(
     private readonly sweeps: RunSweeps,
@@ -77,6 +79,9 @@ export class SenderLoop {
             log.info({ gasTank: tank }, 'gas tank refilled: sweeps resume');
           }
         }
+        const empty = sweeps.nothingOnChain.filter((a) => !this.warnedEmpty.has(a));
+        for (const a of empty) this.warnedEmpty.add(a);
+        if (empty.length > 0) log.warn({ addresses: empty.slice(0, 20), count: empty.length }, 'credited deposits not on their address at the node: those sweeps wait');
         for (const t of [...transfers.confirmed, ...transfers.failed]) {
           const seconds = (Date.now() - t.requestedAt.getTime()) / 1000;
           if (t.status === 'CONFIRMED') this.metrics.requestToConfirmed.observe({ network, kind: t.kind }, seconds);

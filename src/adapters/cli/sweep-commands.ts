@@ -20,7 +20,7 @@ const policySet = defineCommand({
       action: z.literal('set'),
       chain: z.enum(NETWORKS),
       asset: z.enum(ASSETS),
-      minimum: z.string(),
+      minimum: z.string({ error: '--minimum is required (a decimal amount of the asset, e.g. 50)' }),
       'interval-seconds': z.coerce.number().int().min(0).max(604_800).default(0),
     }),
     z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional() }),
@@ -35,9 +35,9 @@ const policySet = defineCommand({
   describe: (r) =>
     Array.isArray(r.policies)
       ? (r.policies as { chain: string; asset: string; minimum: string; interval_seconds: number }[])
-          .map((p) => `${p.chain} ${p.asset}: minimum ${p.minimum}, every ${p.interval_seconds} s`)
+          .map((p) => `${p.chain} ${p.asset}: minimum ${p.minimum}, ${p.interval_seconds ? `at most every ${p.interval_seconds} s` : 'as soon as reached'}`)
           .join('\n')
-      : `${String(r.chain)} ${String(r.asset)}: minimum ${String(r.minimum)}, every ${String(r.interval_seconds)} s`,
+      : `${String(r.chain)} ${String(r.asset)}: minimum ${String(r.minimum)}, ${r.interval_seconds ? `at most every ${String(r.interval_seconds)} s` : 'as soon as reached'}`,
 });
 
 const treasuryStatus = defineCommand({
@@ -50,12 +50,12 @@ const treasuryStatus = defineCommand({
     return { networks: await ctx.resolve(TreasuryStatus).execute(readers, input.chain) };
   },
   describe: (r) =>
-    (r.networks as { network: string; treasury: { address: string; balances: unknown }; gas_tank: { address: string; balances: unknown }; faucet_dispenser: { address: string; balances: unknown } }[])
+    (r.networks as { network: string; node: boolean; error?: string; treasury: { address: string; balances: unknown }; gas_tank: { address: string; balances: unknown }; faucet_dispenser: { address: string; balances: unknown } }[])
       .map((n) =>
         [
           `${n.network}`,
           ...(['treasury', 'gas_tank', 'faucet_dispenser'] as const).map(
-            (k) => `  ${k.padEnd(17)}${n[k].address}  ${n[k].balances ? JSON.stringify(n[k].balances) : '(no node)'}`,
+            (k) => `  ${k.padEnd(17)}${n[k].address}  ${n[k].balances ? JSON.stringify(n[k].balances) : n.node ? `(the node did not answer: ${n.error ?? ''})` : '(no node configured)'}`,
           ),
         ].join('\n'),
       )

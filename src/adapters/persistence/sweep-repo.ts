@@ -121,12 +121,14 @@ export class PgSweepRepo implements SweepRepo {
     return true;
   }
 
-  async claimOpen(network: Network, limit: number): Promise<Sweep[]> {
-    const rows = await this.sql<SweepRow>(
-      `select * from sweeps where network = ? and status in ${OPEN} order by created_at limit ? for update skip locked`,
-      [network, limit],
-    );
-    return rows.map(toSweep);
+  async openIds(network: Network, limit: number): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(`select id from sweeps where network = ? and status in ${OPEN} order by created_at limit ?`, [network, limit]);
+    return rows.map((r) => r.id);
+  }
+
+  async lock(id: string): Promise<Sweep | null> {
+    const rows = await this.sql<SweepRow>(`select * from sweeps where id = ? for update skip locked`, [id]);
+    return rows[0] ? toSweep(rows[0]) : null;
   }
 
   async update(s: Sweep): Promise<void> {

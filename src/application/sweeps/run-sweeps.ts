@@ -34,6 +34,8 @@ export interface SweepStepReport {
   started: number;
   toppedUp: number;
   sweeping: number;
+  /** Waiting sweeps whose address holds none of the credited asset on the node. */
+  nothingOnChain: string[];
   /** The gas tank could not pay for a top-up some sweep needs: what it holds and what it would need. */
   gasTankLow: { address: string; available: bigint; needed: bigint } | null;
 }
@@ -86,12 +88,13 @@ export class RunSweeps {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<SweepStepReport> {
-    const report: SweepStepReport = { started: 0, toppedUp: 0, sweeping: 0, gasTankLow: null };
+    const report: SweepStepReport = { started: 0, toppedUp: 0, sweeping: 0, nothingOnChain: [], gasTankLow: null };
     report.started = await this.plan(sender.network, opts.batch);
-    const open = await this.uow.run((tx) => tx.sweeps.claimOpen(sender.network, opts.batch));
-    for (const s of open.filter((x) => x.status === 'WAITING_GAS')) {
+    // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile).
+    const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
+    for (const id of ids) {
       await this.uow.run(async (tx) => {
-        const [sweep] = (await tx.sweeps.claimOpen(sender.network, opts.batch)).filter((x) => x.id === s.id);
+        const sweep = await tx.sweeps.lock(id);
         if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
       });
     }
@@ -151,7 +154,9 @@ export class RunSweeps {
     } else {
       const tokens = await sender.tokenBalance(sweep.asset, sweep.address);
       if (tokens === 0n) {
-        await this.fail(tx, sweep, 'the address holds none of the asset', now);
+        // Credited but not on the address (a node behind the scanner's, or funds moved by someone else):
+        // the sweep waits and says so, rather than failing and being started again at every step.
+        report.nothingOnChain.push(sweep.address);
         return;
       }
       const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount: tokens };

@@ -134,8 +134,10 @@ export interface SweepRepo {
   candidates(network: Network, minimums: ReadonlyMap<Asset, bigint>, limit: number): Promise<SweepCandidate[]>;
   /** Adds the sweep and ties the deposits to it; false (nothing written) when a sweep of the wallet is open or a deposit was taken. */
   add(sweep: Sweep, depositIds: readonly string[]): Promise<boolean>;
-  /** Open sweeps of the network, locked until the transaction ends (others' locked rows skipped). */
-  claimOpen(network: Network, limit: number): Promise<Sweep[]>;
+  /** Ids of the network's open sweeps, oldest first. */
+  openIds(network: Network, limit: number): Promise<string[]>;
+  /** The sweep, locked until the transaction ends; null when another transaction holds it (or it is gone). */
+  lock(id: string): Promise<Sweep | null>;
   update(sweep: Sweep): Promise<void>;
   /** A sweep that failed gives its deposits back (to be swept again later). */
   releaseDeposits(sweepId: string): Promise<void>;

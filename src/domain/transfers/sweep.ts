@@ -13,7 +13,7 @@
 //   SWEPT        confirmed: the deposits are SWEPT
 //   FAILED       the sweep transfer failed: its deposits are free to be swept again
 import type { DerivationPath } from '../custody/derivation.js';
-import { Amount } from '../money/amount.js';
+import { DEFAULT_ASSET_FEES } from '../fees/fee-schedule.js';
 import { ASSETS, type Asset, type Network } from '../money/networks.js';
 import type { EvmFees } from './outgoing-transfer.js';
 
@@ -60,21 +60,11 @@ export interface SweepPolicy {
   lastRunAt: Date | null;
 }
 
-/** The default sweep minimums (docs/api.md#fee-schedule), the same on mainnets and testnets. */
-export const DEFAULT_SWEEP_MINIMUMS: Record<Asset, string> = {
-  USDT_TRON: '10',
-  USDT_BSC: '5',
-  USDT_ETH: '50',
-  USDC_ETH: '50',
-  EURC_ETH: '50',
-  ETH: '0.01',
-  BNB: '0.01',
-};
-
+/** The default policy: the fee schedule's sweep minimum (docs/api.md#fee-schedule), the same on mainnets and testnets, swept as soon as reached. */
 export const defaultSweepPolicy = (network: Network, asset: Asset): SweepPolicy => ({
   network,
   asset,
-  minimum: Amount.parse(DEFAULT_SWEEP_MINIMUMS[asset], asset).units,
+  minimum: DEFAULT_ASSET_FEES[asset].sweepMinimum,
   intervalSeconds: 0,
   lastRunAt: null,
 });

@@ -3,7 +3,6 @@
 // fee cap; the default minimums and the schedule of an operator's policy.
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_SWEEP_MINIMUMS,
   defaultSweepPolicy,
   effectivePolicies,
   nativeSweepAmount,
@@ -33,7 +32,10 @@ describe('sweep amounts', () => {
 
 describe('sweep policies', () => {
   it('defaults to the documented minimums, the same on mainnet and testnet, sweeping as soon as reached', () => {
-    expect(DEFAULT_SWEEP_MINIMUMS).toEqual({ USDT_TRON: '10', USDT_BSC: '5', USDT_ETH: '50', USDC_ETH: '50', EURC_ETH: '50', ETH: '0.01', BNB: '0.01' });
+    const minimums = Object.fromEntries(
+      (['USDT_TRON', 'USDT_BSC', 'USDT_ETH', 'USDC_ETH', 'EURC_ETH', 'ETH', 'BNB'] as const).map((a) => [a, defaultSweepPolicy('ETH_TESTNET', a).minimum]),
+    );
+    expect(minimums).toEqual({ USDT_TRON: 10_000_000n, USDT_BSC: 5_000_000n, USDT_ETH: 50_000_000n, USDC_ETH: 50_000_000n, EURC_ETH: 50_000_000n, ETH: 10n ** 16n, BNB: 10n ** 16n });
     expect(defaultSweepPolicy('BSC_TESTNET', 'USDT_BSC')).toMatchObject({ minimum: 5_000_000n, intervalSeconds: 0 });
     expect(defaultSweepPolicy('ETH_MAINNET', 'ETH')).toMatchObject({ minimum: 10n ** 16n });
   });
