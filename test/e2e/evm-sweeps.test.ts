@@ -8,7 +8,8 @@
 // leaves sweeps waiting (deposits still credited) until it is refilled; gas
 // is booked to the service and the ledger check reports zero differences.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, erc20Abi, http, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
@@ -201,6 +202,34 @@ describe('sweeps on a real anvil', () => {
     expect(await nonceOf(w.address)).toBe(1n); // one transaction from the address, at nonce 0
   }, 120_000);
 
+  it('fails a sweep whose nonce another transaction took, tells the sweep, and sweeps the deposit again with a new transfer', async () => {
+    const w = await wallet('ETH');
+    proxy.failMethods.add('eth_sendRawTransaction'); // our signed sweep never reaches the node
+    await chain.sendNative(w.address, 4n * 10n ** 16n);
+    const [signed] = await poll(async () => {
+      const t = await transfersOf(w.address);
+      return t[0]?.status === 'SIGNED' ? t : undefined;
+    }, 30_000, 'the sweep signed');
+    // Someone else with the address's key (an outside signer) spends nonce 0 first.
+    const [path] = await sql<{ derivation_account: number; derivation_index: number }>(`select derivation_account, derivation_index from wallets where id = ?`, [w.id]);
+    const outsider = mnemonicToAccount(TEST_SEED, { path: `m/44'/60'/${path!.derivation_account}'/0/${path!.derivation_index}` });
+    expect(outsider.address).toBe(w.address);
+    const other = createWalletClient({ account: outsider, chain: { id: 11155111, name: 'test', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.anvil.rpcUrl] } } }, transport: http(chain.anvil.rpcUrl) });
+    await other.sendTransaction({ to: treasury as Hex, value: 10n ** 15n, gas: 21_000n, nonce: 0 });
+    await poll(async () => ((await nonceOf(w.address)) === 1n ? true : undefined), 10_000, 'the outside transaction mined');
+    proxy.failMethods.clear();
+    await poll(() => allSwept(w.id, 1), 60_000, 'swept by a second transfer');
+    const transfers = await transfersOf(w.address);
+    expect(transfers.map((t) => [t.id === signed!.id, t.status, t.nonce])).toEqual([
+      [true, 'FAILED', '0'],
+      [false, 'CONFIRMED', '1'],
+    ]);
+    const [failure] = await sql<{ failure: string }>(`select failure from outgoing_transfers where id = ?`, [signed!.id]);
+    expect(failure!.failure).toMatch(/another transaction took its nonce/);
+    const sweeps = await sql<{ status: string }>(`select status from sweeps where wallet_id = ? order by created_at`, [w.id]);
+    expect(sweeps.map((x) => x.status)).toEqual(['FAILED', 'SWEPT']);
+  }, 120_000);
+
   it('replaces a top-up stuck under the base fee at the same nonce, and it is confirmed once', async () => {
     const usdt = chain.tokens[0]!;
     const w = await wallet('USDT_ETH');
@@ -217,7 +246,7 @@ describe('sweeps on a real anvil', () => {
     await rpc(chain.anvil.rpcUrl, 'anvil_setNextBlockBaseFeePerGas', [`0x${(BigInt(first!.max_fee_per_gas) * 4n).toString(16)}`]);
     await chain.mine();
     expect(await nonceOf(gasTank)).toBe(tankNonce);
-    await poll(async () => ((await attemptsOf(topUp!.id)).length > 1 ? true : undefined), 30_000, 'a replacement signed').catch((err: unknown) => {
+    await poll(async () => ((await attemptsOf(topUp!.id)).length > 1 ? true : undefined), 60_000, 'a replacement signed').catch((err: unknown) => {
       throw new Error(`${String(err)}\n${worker!.output().slice(-3000)}`);
     });
     keepMining(true);
@@ -234,7 +263,7 @@ describe('sweeps on a real anvil', () => {
     expect(BigInt(mined.nonce)).toBe(BigInt(done!.nonce!));
     expect(BigInt(done!.nonce!)).toBe(tankNonce);
     expect(await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [first!.txid])).toBeNull();
-  }, 150_000);
+  }, 180_000);
 
   it('with the gas tank empty, credits deposits and lets sweeps wait; after a refill they complete by themselves', async () => {
     const usdt = chain.tokens[0]!;
@@ -242,7 +271,7 @@ describe('sweeps on a real anvil', () => {
     await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [gasTank, '0x0']);
     const w = await wallet('USDT_ETH');
     await chain.sendToken(usdt, w.address, 80_000_000n);
-    await poll(async () => ((await depositsOf(w.id))[0]?.status === 'CONFIRMED' ? true : undefined), 30_000, 'credited');
+    await poll(async () => ((await depositsOf(w.id))[0]?.status === 'CONFIRMED' ? true : undefined), 60_000, 'credited');
     await poll(async () => (/gas_tank_low\{network="ETH_TESTNET"[^}]*\} 1/.test(await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text()) ? true : undefined), 20_000, 'gas_tank_low').catch(async (err: unknown) => {
       const m = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
       throw new Error(`${String(err)}\n${m.split('\n').filter((l) => l.includes('gas')).join('\n')}`);
