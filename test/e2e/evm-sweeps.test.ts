@@ -181,6 +181,25 @@ describe('sweeps on a real anvil', () => {
     expect((await transfersOf(w.address)).filter((t) => t.kind === 'SWEEP')).toHaveLength(1);
   }, 90_000);
 
+  it('sweeps a deposit that arrives during the top-up exactly once, by the sweep it is tied to, and never fails a sweep for it', async () => {
+    const usdt = chain.tokens[0]!;
+    const before = await tokenBalance(usdt, treasury);
+    const w = await wallet('USDT_ETH');
+    await chain.sendToken(usdt, w.address, 60_000_000n);
+    await poll(async () => {
+      const t = await transfersOf(w.address);
+      return t[0]?.kind === 'GAS_TOPUP' ? true : undefined;
+    }, 30_000, 'the top-up requested');
+    await chain.sendToken(usdt, w.address, 61_000_000n); // while the address is being topped up
+    const rows = await poll(() => allSwept(w.id, 2), 60_000, 'both swept');
+    expect((await tokenBalance(usdt, treasury)) - before).toBe(121_000_000n);
+    expect(await tokenBalance(usdt, w.address)).toBe(0n);
+    const sweeps = await sql<{ id: string; status: string }>(`select id, status from sweeps where wallet_id = ?`, [w.id]);
+    expect(sweeps.every((x) => x.status === 'SWEPT')).toBe(true);
+    expect(new Set(rows.map((r) => r.sweep_id)).size).toBeLessThanOrEqual(sweeps.length);
+    expect(await walletStatus(w.id)).toBe('SWEPT');
+  }, 120_000);
+
   it('after a SIGKILL between signing and broadcasting, sends exactly one transaction for the sweep and skips no nonce', async () => {
     const w = await wallet('ETH');
     proxy.failMethods.add('eth_sendRawTransaction'); // signed and recorded, but never reaching the node

@@ -48,6 +48,13 @@ describe('ops sweep policy', () => {
       ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '-1'],
       ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '1e3'],
       ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5', '--interval-seconds', '-1'],
+      ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5', '--interval-seconds', ''],
+      ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5', '--interval-seconds', ' 7 '],
+      ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5', '--interval-seconds', '1e3'],
+      ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5', '--interval-seconds', '0x10'],
+      ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5', '--interval-seconds', '604801'],
+      ['--chain', 'ETH_TESTNET', '--chain', 'BSC_TESTNET', '--asset', 'USDT_ETH', '--minimum', '5'],
+      ['--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH'],
       ['--chain', 'NOPE', '--asset', 'USDT_ETH', '--minimum', '5'],
     ]) {
       const res = await inProcess('sweep', 'policy', 'set', ...args);

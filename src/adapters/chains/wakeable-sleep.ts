@@ -1,24 +1,27 @@
 // A sleep that `wakeAll` cuts short: the chain-worker's loops pause between
-// steps with it and wake at once when the process shuts down.
+// steps with it and wake at once when the process shuts down. Only the
+// pauses still running are held (a finished one lets go of its callback).
 export class WakeableSleep {
-  private wake: (() => void) | null = null;
+  private readonly pending = new Set<() => void>();
 
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      const prev = this.wake;
-      function done() {
-        clearTimeout(t);
+      const done = () => {
+        clearTimeout(timer);
+        this.pending.delete(done);
         resolve();
-      }
-      this.wake = () => {
-        prev?.();
-        done();
       };
+      const timer = setTimeout(done, ms);
+      this.pending.add(done);
     });
   }
 
   wakeAll(): void {
-    this.wake?.();
+    for (const done of [...this.pending]) done();
+  }
+
+  /** Pauses running now (for tests: never grows with the number of pauses taken). */
+  get size(): number {
+    return this.pending.size;
   }
 }

@@ -41,12 +41,20 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
   const json = argv.includes('--json');
   try {
     const names = command.positionals ?? [];
-    const { values, positionals } = parseArgs({
+    const { values, positionals, tokens } = parseArgs({
       args: argv.slice(2),
       options: { ...command.flags, json: { type: 'boolean' } },
       strict: true,
       allowPositionals: names.length > 0,
+      tokens: true,
     });
+    // A flag given twice is refused, not silently the last one (an operator's typo must not pick the network).
+    const seen = new Set<string>();
+    for (const t of tokens) {
+      if (t.kind !== 'option') continue;
+      if (seen.has(t.name)) throw Object.assign(new Error(`--${t.name} is given more than once`), { code: 'ERR_PARSE_ARGS_REPEATED' });
+      seen.add(t.name);
+    }
     if (positionals.length > names.length) throw Object.assign(new Error(`unexpected argument ${positionals[names.length]}`), { code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' });
     const { json: _json, ...flags } = values;
     const named = Object.fromEntries(names.map((n, i) => [n, positionals[i]]));

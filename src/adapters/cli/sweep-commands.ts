@@ -21,7 +21,12 @@ const policySet = defineCommand({
       chain: z.enum(NETWORKS),
       asset: z.enum(ASSETS),
       minimum: z.string({ error: '--minimum is required (a decimal amount of the asset, e.g. 50)' }),
-      'interval-seconds': z.coerce.number().int().min(0).max(604_800).default(0),
+      'interval-seconds': z
+        .string()
+        .regex(/^(0|[1-9]\d{0,5})$/, 'must be a whole number of seconds, 0 to 604800 (a week)')
+        .transform(Number)
+        .pipe(z.number().max(604_800, 'must be a whole number of seconds, 0 to 604800 (a week)'))
+        .default(0),
     }),
     z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional() }),
   ]),

@@ -133,9 +133,19 @@ export class PgSweepRepo implements SweepRepo {
 
   async update(s: Sweep): Promise<void> {
     await this.sql(
-      `update sweeps set status = ?, top_up_transfer_id = ?, sweep_transfer_id = ?, failure = ?, updated_at = ? where id = ?`,
-      [s.status, s.topUpTransferId, s.sweepTransferId, s.failure, s.updatedAt, s.id],
+      `update sweeps set status = ?, deposit_total = ?, top_up_transfer_id = ?, sweep_transfer_id = ?, failure = ?, updated_at = ? where id = ?`,
+      [s.status, s.depositTotal.toString(), s.topUpTransferId, s.sweepTransferId, s.failure, s.updatedAt, s.id],
     );
+  }
+
+  async attachConfirmed(sweepId: string, walletId: string): Promise<{ chainTotal: bigint; total: bigint }> {
+    await this.sql(`update deposits set sweep_id = ? where wallet_id = ? and status = 'CONFIRMED' and sweep_id is null`, [sweepId, walletId]);
+    const [row] = await this.sql<{ chain_total: string; total: string }>(
+      `select coalesce(sum(chain_amount), 0)::text as chain_total, coalesce(sum(amount), 0)::text as total
+       from deposits where sweep_id = ? and status = 'CONFIRMED'`,
+      [sweepId],
+    );
+    return { chainTotal: BigInt(row!.chain_total), total: BigInt(row!.total) };
   }
 
   async releaseDeposits(sweepId: string): Promise<void> {

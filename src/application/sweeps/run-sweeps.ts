@@ -138,6 +138,7 @@ export class RunSweeps {
 
   /** A waiting sweep: the sweep transfer when the address can pay its gas, else a top-up when the gas tank can pay for it. */
   private async advance(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport): Promise<void> {
+
     const network = sweep.network;
     const treasury = await this.serviceAddress(network, 'treasury');
     const native = nativeAssetOf(network);
@@ -145,21 +146,32 @@ export class RunSweeps {
     const now = this.clock.now();
     if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
     const balance = await sender.nativeBalance(sweep.address);
+    // What the sweep moves is exactly what its deposits brought (dust below the API's precision included),
+    // never the address's whole balance: a deposit still on its way is left for the next sweep, and is
+    // never moved by a sweep it is not tied to. Deposits credited since the sweep was planned join it now.
+    const tied = await tx.sweeps.attachConfirmed(sweep.id, sweep.walletId);
+    if (tied.chainTotal === 0n) {
+      await this.fail(tx, sweep, 'none of its deposits is credited any more (reversed by a reorg)', now);
+      return;
+    }
+    sweep = { ...sweep, depositTotal: tied.total };
     let request: OutgoingTransfer;
     if (ASSET_SPECS[sweep.asset].native) {
       const gasLimit = await sender.gasLimit({ asset: native, from: sweep.address, to: treasury, amount: balance });
-      const amount = gasLimit === null ? null : nativeSweepAmount(balance, gasLimit, quote.maxFeePerGas);
-      if (gasLimit === null || amount === null) return; // fees above what the balance can pay: wait for them to fall
+      const spendable = gasLimit === null ? null : nativeSweepAmount(balance, gasLimit, quote.maxFeePerGas);
+      if (gasLimit === null || spendable === null) return; // fees above what the balance can pay: wait for them to fall
+      // The deposits less the sweep's own gas when nothing else on the address pays it.
+      const amount = spendable < tied.chainTotal ? spendable : tied.chainTotal;
       request = this.transfer(sweep, { kind: 'SWEEP', asset: native, from: sweep.address, fromPath: sweep.addressPath, to: treasury, amount, gasLimit, feeCap: quote.maxFeePerGas });
     } else {
       const tokens = await sender.tokenBalance(sweep.asset, sweep.address);
-      if (tokens === 0n) {
+      if (tokens < tied.chainTotal) {
         // Credited but not on the address (a node behind the scanner's, or funds moved by someone else):
         // the sweep waits and says so, rather than failing and being started again at every step.
         report.nothingOnChain.push(sweep.address);
         return;
       }
-      const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount: tokens };
+      const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount: tied.chainTotal };
       const gasLimit = (await sender.gasLimit(call)) ?? 0n;
       const need = topUpAmount(sweepGasBudget(gasLimit, quote), balance);
       if (need === 0n) {
@@ -180,6 +192,7 @@ export class RunSweeps {
         const needed = need + (topUp.gasLimit ?? 0n) * quote.maxFeePerGas;
         if (available < needed) {
           report.gasTankLow = { address: tank, available, needed };
+          await tx.sweeps.update({ ...sweep, updatedAt: now });
           return; // nothing requested: the sweep waits for the gas tank to be refilled
         }
         await tx.transfers.add(topUp);

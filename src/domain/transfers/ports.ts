@@ -139,6 +139,12 @@ export interface SweepRepo {
   /** The sweep, locked until the transaction ends; null when another transaction holds it (or it is gone). */
   lock(id: string): Promise<Sweep | null>;
   update(sweep: Sweep): Promise<void>;
+  /**
+   * Ties to the sweep every CONFIRMED deposit of its wallet that no sweep has
+   * yet (credited since the sweep was planned), and returns what the sweep's
+   * deposits add up to: on chain (what the sweep moves) and in API precision.
+   */
+  attachConfirmed(sweepId: string, walletId: string): Promise<{ chainTotal: bigint; total: bigint }>;
   /** A sweep that failed gives its deposits back (to be swept again later). */
   releaseDeposits(sweepId: string): Promise<void>;
   /** The CONFIRMED deposits of the sweep become SWEPT at `at`; their ids. */

@@ -34,6 +34,7 @@ describe('the ops command runner', () => {
       [['greet', 'someone', '--name', 'ghost', '--json'], 'WORKSPACE_NOT_FOUND'],
       [['greet', 'someone', '--name', 'x', '--json'], 'VALIDATION_ERROR'],
       [['greet', 'someone', '--json', '--surprise'], 'VALIDATION_ERROR'],
+      [['greet', 'someone', '--name', 'ada', '--name', 'bob', '--json'], 'VALIDATION_ERROR'], // a repeated flag is refused, not the last one
       [['greet', 'nobody', '--json'], 'VALIDATION_ERROR'],
     ] as const) {
       const r = await ops(...argv);
