@@ -5,17 +5,15 @@
 // non-hardened step each. No private key, seed or mnemonic leaves this object:
 // all are in #private fields, and the object prints as
 // `LocalHdSigner { [redacted] }` in JSON and util.inspect.
-import { ECDH } from 'node:crypto';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey, HARDENED_OFFSET } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { keccak256 } from 'viem';
 import { coinTypeOf, MAX_INDEX, type CoinType, type DerivationPath } from '../../domain/custody/derivation.js';
 import type { BaseChain } from '../../domain/money/networks.js';
 import type { SignerPort } from '../../domain/ports.js';
 import type { DigestSignature } from '../../domain/transfers/ports.js';
-import { evmAddressFromBytes, tronAddressFromEvmBytes } from '../chains/address-codec.js';
+import { addressOfPublicKey } from './public-address.js';
 
 const BIP44_PURPOSE = 44;
 const REDACTED = 'LocalHdSigner { [redacted] }';
@@ -29,11 +27,6 @@ export interface LocalHdSignerOptions {
   accountCacheSize?: number;
 }
 
-/** The 20-byte account id of a compressed secp256k1 key: keccak256 of the uncompressed point without 0x04. */
-const accountIdOf = (compressedPublicKey: Uint8Array): Uint8Array => {
-  const uncompressed = ECDH.convertKey(compressedPublicKey, 'secp256k1', undefined, undefined, 'uncompressed') as Buffer;
-  return keccak256(uncompressed.subarray(1), 'bytes').subarray(12);
-};
 
 const checkIndex = (value: number, what: string): void => {
   if (!Number.isSafeInteger(value) || value < 0 || value > MAX_INDEX) {
@@ -73,8 +66,7 @@ export class LocalHdSigner implements SignerPort {
       throw new Error(`coin type ${path.coinType} is not the one of ${chain} (${coinTypeOf(chain)})`);
     }
     checkIndex(path.index, 'index');
-    const id = accountIdOf(this.#publicKeyAt(path));
-    return chain === 'TRON' ? tronAddressFromEvmBytes(id) : evmAddressFromBytes(id);
+    return addressOfPublicKey(chain, this.#publicKeyAt(path));
   }
 
   /** How many account nodes are cached (for tests and metrics; says nothing secret). */
