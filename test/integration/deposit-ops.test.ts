@@ -57,7 +57,7 @@ describe('ops screening and deposit review', () => {
     const bad = await ops('screening', 'deny', '--address', 'not-an-address');
     expect(bad.code).not.toBe(0);
     expect(bad.json).toMatchObject({ code: 'VALIDATION_ERROR' });
-  });
+  }, 90_000); // each ops call is a process of its own: seconds each on a busy 2-core machine
 
   it('releases one FLAGGED deposit (credited once) and rejects another (never credited)', async () => {
     expect((await ops('screening', 'deny', '--address', SENDER)).code).toBe(0);
@@ -88,7 +88,7 @@ describe('ops screening and deposit review', () => {
     const events = await sql<{ event: string }>(`select event from webhook_events where workspace_id = ? order by created_at, id`, [t.ws.workspaceId]);
     expect(events.map((e) => e.event).filter((e) => e !== 'DEPOSIT_DETECTED')).toEqual(['DEPOSIT_FLAGGED', 'DEPOSIT_FLAGGED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_REJECTED']);
     expect((await ops('screening', 'allow', '--address', SENDER)).code).toBe(0);
-  });
+  }, 90_000); // each ops call is a process of its own: seconds each on a busy 2-core machine
 });
 
 describe('ops deposit rescan', () => {
