@@ -110,7 +110,7 @@ const walletAddress = (i: number, offset = 0) => `0x${String(offset + i + 1).pad
 const MINT = parseAbi(['function mint(address to, uint256 value) returns (bool)']);
 const TRANSFER_EVENT = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)'])[0];
 
-async function rpcBatch(url: string, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
+export async function rpcBatch(url: string, calls: { method: string; params: unknown[] }[]): Promise<unknown[]> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

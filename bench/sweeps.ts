@@ -18,6 +18,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { rpc } from '../src/adapters/sandbox/anvil.js';
 import { openInfrastructure } from '../src/bootstrap/infrastructure.js';
 import type { Config } from '../src/bootstrap/config.js';
+import { rpcBatch } from './deposits.js';
 import type { BenchRow } from './webhooks.js';
 
 const ADDRESSES = 1000;
@@ -26,15 +27,9 @@ const MINT = parseAbi(['function mint(address to, uint256 value) returns (bool)'
 const DEV = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // anvil's unlocked account #0
 
 /** Sends the calls in JSON-RPC batches with mining paused, then mines until every one is in a block. */
-async function rpcBatch(url: string, calls: { method: string; params: unknown[] }[]): Promise<void> {
+async function stageMined(url: string, calls: { method: string; params: unknown[] }[]): Promise<void> {
   await rpc(url, 'evm_setAutomine', [false]);
-  for (let i = 0; i < calls.length; i += 200) {
-    const body = calls.slice(i, i + 200).map((c, k) => ({ jsonrpc: '2.0', id: k, ...c }));
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const out = (await res.json()) as { error?: { message: string } }[];
-    const err = out.find((o) => o.error);
-    if (err) throw new Error(err.error!.message);
-  }
+  for (let i = 0; i < calls.length; i += 200) await rpcBatch(url, calls.slice(i, i + 200));
   for (;;) {
     await rpc(url, 'evm_mine');
     const pool = await rpc<{ pending: string; queued: string }>(url, 'txpool_status');
@@ -98,7 +93,7 @@ export async function benchSweeps(config: Config, seed: string, log: (line: stri
       [workspaceId, DEV, AMOUNT.toString()],
     );
     let nonce = Number(BigInt(await rpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [DEV, 'latest'])));
-    await rpcBatch(
+    await stageMined(
       anvil.rpcUrl,
       addresses.map((a) => ({
         method: 'eth_sendTransaction',
@@ -143,7 +138,7 @@ export async function benchSweeps(config: Config, seed: string, log: (line: stri
     const baseAccount = account + 1;
     const locals = Array.from({ length: ADDRESSES }, (_, i) => mnemonicToAccount(seed, { path: formatPath(depositPath('ETH', baseAccount, i)) as `m/44'/60'/${string}` }));
     nonce = Number(BigInt(await rpc<string>(anvil.rpcUrl, 'eth_getTransactionCount', [DEV, 'latest'])));
-    await rpcBatch(
+    await stageMined(
       anvil.rpcUrl,
       locals.map((a) => ({
         method: 'eth_sendTransaction',

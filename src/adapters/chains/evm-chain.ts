@@ -39,7 +39,7 @@ import {
   type ObservedTransfer,
   type TransactionReceipt,
 } from '../../domain/chains/chain-port.js';
-import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
+import { ASSET_SPECS, nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
 import type { EvmFees } from '../../domain/transfers/outgoing-transfer.js';
 import {
   BroadcastRejected,
@@ -140,7 +140,7 @@ export class EvmChainPort implements ChainPort, ChainSender {
     for (const [asset, address] of Object.entries(opts.contracts)) {
       if (address) this.tokenByContract.set(address.toLowerCase(), asset as Asset);
     }
-    this.nativeAsset = CHAIN_ASSETS[baseChainOf(opts.network)].find((a) => ASSET_SPECS[a].native) ?? null;
+    this.nativeAsset = nativeAssetOf(opts.network);
     this.maxLogRange = BigInt(opts.maxLogRange ?? 1000);
   }
 

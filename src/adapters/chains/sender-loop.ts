@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { WakeableSleep } from './wakeable-sleep.js';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
-import type { Network } from '../../domain/money/networks.js';
+import { NATIVE_CURRENCY, baseChainOf, type Network } from '../../domain/money/networks.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import type { ProcessTransfers, TransferStepOptions } from '../../application/transfers/process-transfers.js';
 import type { RunSweeps } from '../../application/sweeps/run-sweeps.js';
@@ -56,7 +56,7 @@ export class SenderLoop {
   private async loop(sender: ChainSender): Promise<void> {
     const network = sender.network;
     const log = this.logger.child({ network });
-    const decimals = network.startsWith('TRON') ? 6 : 18;
+    const { decimals } = NATIVE_CURRENCY[baseChainOf(network)];
     let failures = 0;
     this.metrics.gasTankLow.set({ network }, 0);
     while (this.running) {

@@ -125,15 +125,6 @@ export class PgTransferRepo implements TransferRepo {
     return (await this.withAttempts(rows))[0] ?? null;
   }
 
-  async claim(network: Network, statuses: readonly TransferStatus[], limit: number): Promise<OutgoingTransfer[]> {
-    const rows = await this.sql<TransferRow>(
-      `select * from outgoing_transfers where network = ? and status = any(?::text[])
-       order by requested_at limit ? for update skip locked`,
-      [network, pgArrayLiteral([...statuses]), limit],
-    );
-    return this.withAttempts(rows);
-  }
-
   async save(t: OutgoingTransfer): Promise<void> {
     await this.sql(
       `update outgoing_transfers set status = ?, nonce = ?, included_txid = ?, included_block = ?, included_reverted = ?,
@@ -177,14 +168,14 @@ export class PgTransferRepo implements TransferRepo {
     return BigInt(row!.nonce);
   }
 
-  async committedOutflow(network: Network, address: string): Promise<bigint> {
+  async committedOutflow(network: Network, address: string, nativeAsset: Asset): Promise<bigint> {
     const [row] = await this.sql<{ total: string | null }>(
-      `select sum(case when t.asset in ('ETH', 'BNB') then t.amount else 0 end
+      `select sum(case when t.asset = ? then t.amount else 0 end
                   + coalesce(t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, 0), 0))::text as total
        from outgoing_transfers t
        left join lateral (select max_fee_per_gas from transfer_attempts a where a.transfer_id = t.id order by seq desc limit 1) last on true
        where t.network = ? and t.from_address = ? and t.status in ('REQUESTED', 'SIGNED', 'BROADCAST')`,
-      [network, address],
+      [nativeAsset, network, address],
     );
     return BigInt(row?.total ?? '0');
   }

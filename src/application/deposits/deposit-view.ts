@@ -3,6 +3,7 @@
 // customer_id; no fee object before DEPOSIT_SWEPT).
 import type { Deposit } from '../../domain/deposits/deposit.js';
 import { Amount } from '../../domain/money/amount.js';
+import { formatRate } from '../../domain/money/rate.js';
 
 export interface DepositView {
   id: string;
@@ -45,3 +46,19 @@ export const depositEventData = (d: Deposit) => ({
   workspace_id: d.workspaceId,
   customer_id: d.customerId,
 });
+
+/** DEPOSIT_SWEPT's data: the event data with the fee object of the deposit's credit. */
+export function depositSweptData(d: Deposit) {
+  const fmt = (units: bigint) => Amount.ofUnits(d.asset, units).toString();
+  const fee = d.fee;
+  return {
+    ...depositEventData(d),
+    fee: {
+      gross_amount: fmt(d.amount),
+      fee_amount: fmt(fee?.feeAmount ?? 0n),
+      net_amount: fmt(fee?.netAmount ?? d.amount),
+      applied_rate: formatRate(fee?.appliedRatePpm ?? 0n),
+      applied_min_fee: fmt(fee?.appliedMinFee ?? 0n),
+    },
+  };
+}

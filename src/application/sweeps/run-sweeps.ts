@@ -12,9 +12,7 @@
 import { inject, injectable } from 'tsyringe';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
-import { Amount } from '../../domain/money/amount.js';
-import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, sideOf, type Asset, type Network } from '../../domain/money/networks.js';
-import { formatRate } from '../../domain/money/rate.js';
+import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
@@ -26,7 +24,7 @@ import {
   topUpAmount,
   type Sweep,
 } from '../../domain/transfers/sweep.js';
-import { depositEventData } from '../deposits/deposit-view.js';
+import { depositSweptData } from '../deposits/deposit-view.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 
@@ -38,28 +36,6 @@ export interface SweepStepReport {
   nothingOnChain: string[];
   /** The gas tank could not pay for a top-up some sweep needs: what it holds and what it would need. */
   gasTankLow: { address: string; available: bigint; needed: bigint } | null;
-}
-
-const nativeAssetOf = (network: Network): Asset => {
-  const native = CHAIN_ASSETS[baseChainOf(network)].find((a) => ASSET_SPECS[a].native);
-  if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
-  return native;
-};
-
-/** DEPOSIT_SWEPT's data: the deposit view with the fee object. */
-export function depositSweptData(d: Deposit) {
-  const fmt = (units: bigint) => Amount.ofUnits(d.asset, units).toString();
-  const fee = d.fee;
-  return {
-    ...depositEventData(d),
-    fee: {
-      gross_amount: fmt(d.amount),
-      fee_amount: fmt(fee?.feeAmount ?? 0n),
-      net_amount: fmt(fee?.netAmount ?? d.amount),
-      applied_rate: formatRate(fee?.appliedRatePpm ?? 0n),
-      applied_min_fee: fmt(fee?.appliedMinFee ?? 0n),
-    },
-  };
 }
 
 @injectable()
@@ -142,6 +118,7 @@ export class RunSweeps {
     const network = sweep.network;
     const treasury = await this.serviceAddress(network, 'treasury');
     const native = nativeAssetOf(network);
+    if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
     const quote = await sender.feeQuote();
     const now = this.clock.now();
     if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
@@ -188,7 +165,7 @@ export class RunSweeps {
           gasLimit: await sender.gasLimit({ asset: native, from: tank, to: sweep.address, amount: need }),
           feeCap: null,
         });
-        const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank));
+        const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, native));
         const needed = need + (topUp.gasLimit ?? 0n) * quote.maxFeePerGas;
         if (available < needed) {
           report.gasTankLow = { address: tank, available, needed };

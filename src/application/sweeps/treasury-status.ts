@@ -4,8 +4,8 @@
 // addresses and no balances.
 import { inject, injectable } from 'tsyringe';
 import { servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
-import { Amount } from '../../domain/money/amount.js';
-import { ASSET_SPECS, CHAIN_ASSETS, NETWORKS, baseChainOf, type Network } from '../../domain/money/networks.js';
+import { Amount, formatPlaces } from '../../domain/money/amount.js';
+import { ASSET_SPECS, CHAIN_ASSETS, NATIVE_CURRENCY, NETWORKS, baseChainOf, type Network } from '../../domain/money/networks.js';
 import type { SignerPort } from '../../domain/ports.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
@@ -26,18 +26,6 @@ export interface NetworkTreasuryStatus {
   faucet_dispenser: ServiceAccountStatus;
 }
 
-const NATIVE: Record<ReturnType<typeof baseChainOf>, { symbol: string; decimals: number }> = {
-  ETH: { symbol: 'ETH', decimals: 18 },
-  BSC: { symbol: 'BNB', decimals: 18 },
-  TRON: { symbol: 'TRX', decimals: 6 },
-};
-
-/** Base units as a decimal string with every place shown. */
-export function formatUnits(units: bigint, decimals: number): string {
-  const digits = units.toString().padStart(decimals + 1, '0');
-  return decimals === 0 ? digits : `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
-}
-
 const ROLES: [keyof Pick<NetworkTreasuryStatus, 'treasury' | 'gas_tank' | 'faucet_dispenser'>, ServiceRole][] = [
   ['treasury', 'treasury'],
   ['gas_tank', 'gasTank'],
@@ -56,14 +44,14 @@ export class TreasuryStatus {
   private async network(network: Network, reader: BalanceReader | undefined): Promise<NetworkTreasuryStatus> {
     const chain = baseChainOf(network);
     const tokens = CHAIN_ASSETS[chain].filter((a) => !ASSET_SPECS[a].native);
-    const native = NATIVE[chain];
+    const native = NATIVE_CURRENCY[chain];
     const out = { network, node: reader !== undefined } as NetworkTreasuryStatus;
     for (const [field, role] of ROLES) {
       const address = await this.signer.deriveAddress(chain, servicePath(network, role));
       let balances: Record<string, string> | null = null;
       if (reader && out.error === undefined) {
         try {
-          balances = { [native.symbol]: formatUnits(await reader.nativeBalance(address), native.decimals) };
+          balances = { [native.symbol]: formatPlaces(await reader.nativeBalance(address), native.decimals) };
           for (const asset of tokens) balances[asset] = Amount.fromChainUnits(asset, await reader.tokenBalance(asset, address)).toString();
         } catch (err) {
           out.error = err instanceof Error ? err.message : String(err);

@@ -9,7 +9,7 @@ import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
-import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
+import { baseChainOf, nativeAssetOf } from '../../domain/money/networks.js';
 import type { Clock, NetworkRegistry, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import {
   broadcast,
@@ -62,8 +62,6 @@ export interface TransferStepReport {
   confirmed: OutgoingTransfer[];
   failed: OutgoingTransfer[];
 }
-
-const nativeAssetOf = (network: Network): Asset | null => CHAIN_ASSETS[baseChainOf(network)].find((a) => ASSET_SPECS[a].native) ?? null;
 
 const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
   if (cap === null || fees.maxFeePerGas <= cap) return fees;
@@ -154,7 +152,7 @@ export class ProcessTransfers {
     return next.status === 'BROADCAST' && Date.now() - last >= opts.rebroadcastAfterMs ? next : null;
   }
 
-  private signer_(t: OutgoingTransfer): SignDigest {
+  private signWithKeyOf(t: OutgoingTransfer): SignDigest {
     const chain = baseChainOf(t.network);
     return (digest) => this.signer.signDigest(chain, t.fromPath, digest);
   }
@@ -164,8 +162,8 @@ export class ProcessTransfers {
     const mined = await sender.minedNonce(t.from);
     const nonce = mined === null ? null : await tx.transfers.takeNonce(t.network, t.from, mined);
     const fees = quote && capped(quote, t.feeCap);
-    const tx_ = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce, gasLimit: t.gasLimit, fees }, this.signer_(t));
-    const attempt: TransferAttempt = { txid: tx_.txid, raw: tx_.raw, fees, expiresAt: tx_.expiresAt, signedAt: this.clock.now() };
+    const signedTx = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce, gasLimit: t.gasLimit, fees }, this.signWithKeyOf(t));
+    const attempt: TransferAttempt = { txid: signedTx.txid, raw: signedTx.raw, fees, expiresAt: signedTx.expiresAt, signedAt: this.clock.now() };
     const next = signed(t, attempt, nonce);
     await tx.transfers.save(next);
     return next;
@@ -177,8 +175,8 @@ export class ProcessTransfers {
     if (!previous?.fees || !quote || t.nonce === null) return null;
     const fees = capped(replacementFees(previous.fees, quote), t.feeCap);
     if (fees.maxFeePerGas <= previous.fees.maxFeePerGas || fees.maxPriorityFeePerGas <= previous.fees.maxPriorityFeePerGas) return null;
-    const tx_ = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce: t.nonce, gasLimit: t.gasLimit, fees }, this.signer_(t));
-    return replaced(t, { txid: tx_.txid, raw: tx_.raw, fees, expiresAt: tx_.expiresAt, signedAt: this.clock.now() });
+    const signedTx = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce: t.nonce, gasLimit: t.gasLimit, fees }, this.signWithKeyOf(t));
+    return replaced(t, { txid: signedTx.txid, raw: signedTx.raw, fees, expiresAt: signedTx.expiresAt, signedAt: this.clock.now() });
   }
 
   /** Broadcasts the latest attempt (recorded already); a node that has it says so, which is as good. */

@@ -17,6 +17,15 @@ const pow10 = (n: number): bigint => 10n ** BigInt(n);
 const invalid = (field: string, message: string): DomainError =>
   new DomainError('VALIDATION_ERROR', `${field}: ${message}`, [{ path: field, message }]);
 
+/** Base units as a decimal string with exactly `places` places, e.g. (12500000n, 6) → '12.500000'. */
+export function formatPlaces(units: bigint, places: number): string {
+  const negative = units < 0n;
+  const abs = negative ? -units : units;
+  const digits = abs.toString().padStart(places + 1, '0');
+  const out = places === 0 ? digits : `${digits.slice(0, digits.length - places)}.${digits.slice(digits.length - places)}`;
+  return negative ? `-${out}` : out;
+}
+
 export class Amount {
   private constructor(
     readonly asset: Asset,
@@ -63,12 +72,7 @@ export class Amount {
 
   /** Exactly the asset's API places, e.g. '12.500000'. */
   toString(): string {
-    const places = ASSET_SPECS[this.asset].apiDecimals;
-    const negative = this.units < 0n;
-    const abs = negative ? -this.units : this.units;
-    const digits = abs.toString().padStart(places + 1, '0');
-    const out = `${digits.slice(0, digits.length - places)}.${digits.slice(digits.length - places)}`;
-    return negative ? `-${out}` : out;
+    return formatPlaces(this.units, ASSET_SPECS[this.asset].apiDecimals);
   }
 
   toJSON(): string {

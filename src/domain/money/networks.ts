@@ -55,3 +55,13 @@ export const baseChainOf = (network: Network): BaseChain => network.split('_')[0
 export const sideOf = (network: Network): NetworkSide => (network.endsWith('_MAINNET') ? 'live' : 'test');
 
 export const networksOfSide = (side: NetworkSide): Network[] => BASE_CHAINS.map((c) => networkFor(c, side));
+
+/** The native asset of the network that the API knows (ETH, BNB); null on TRON, whose TRX is not an asset of the API. */
+export const nativeAssetOf = (network: Network): Asset | null => CHAIN_ASSETS[baseChainOf(network)].find((a) => ASSET_SPECS[a].native) ?? null;
+
+/** The currency that pays for gas on each chain, with its decimal places on chain (TRX included, which is not an API asset). */
+export const NATIVE_CURRENCY: Record<BaseChain, { symbol: string; decimals: number }> = {
+  ETH: { symbol: 'ETH', decimals: 18 },
+  BSC: { symbol: 'BNB', decimals: 18 },
+  TRON: { symbol: 'TRX', decimals: 6 },
+};

@@ -102,12 +102,6 @@ export interface TransferCount {
 export interface TransferRepo {
   add(transfer: OutgoingTransfer): Promise<void>;
   get(id: string): Promise<OutgoingTransfer | null>;
-  /**
-   * Up to `limit` transfers of the network in these statuses, each locked
-   * until the transaction ends; rows another transaction holds are skipped
-   * (two chain-workers never work on one transfer at once).
-   */
-  claim(network: Network, statuses: readonly TransferStatus[], limit: number): Promise<OutgoingTransfer[]>;
   /** Ids of the network's transfers that are not final, oldest first. */
   openIds(network: Network, limit: number): Promise<string[]>;
   /** The transfer, locked until the transaction ends; null when another transaction holds it (or there is none). */
@@ -120,8 +114,8 @@ export interface TransferRepo {
    * mined), so a nonce an outside signer used is skipped, never reused.
    */
   takeNonce(network: Network, address: string, minedNonce: bigint): Promise<bigint>;
-  /** Native base units that not-yet-final transfers from the address may still spend (amount plus reserved gas). */
-  committedOutflow(network: Network, address: string): Promise<bigint>;
+  /** Native base units that not-yet-final transfers from the address may still spend: amounts of `nativeAsset` plus reserved gas. */
+  committedOutflow(network: Network, address: string, nativeAsset: Asset): Promise<bigint>;
   countByKindAndStatus(): Promise<TransferCount[]>;
 }
 

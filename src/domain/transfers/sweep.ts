@@ -14,7 +14,7 @@
 //   FAILED       the sweep transfer failed: its deposits are free to be swept again
 import type { DerivationPath } from '../custody/derivation.js';
 import { DEFAULT_ASSET_FEES } from '../fees/fee-schedule.js';
-import { ASSETS, type Asset, type Network } from '../money/networks.js';
+import type { Asset, Network } from '../money/networks.js';
 import type { EvmFees } from './outgoing-transfer.js';
 
 export type SweepStatus = 'WAITING_GAS' | 'TOPPING_UP' | 'SWEEPING' | 'SWEPT' | 'FAILED';
@@ -71,9 +71,7 @@ export const defaultSweepPolicy = (network: Network, asset: Asset): SweepPolicy 
 
 /** The policy of every asset of the network: the operator's where set, the defaults elsewhere. */
 export function effectivePolicies(network: Network, assets: readonly Asset[], configured: readonly SweepPolicy[]): SweepPolicy[] {
-  return assets
-    .filter((a) => ASSETS.includes(a))
-    .map((asset) => configured.find((p) => p.network === network && p.asset === asset) ?? defaultSweepPolicy(network, asset));
+  return assets.map((asset) => configured.find((p) => p.network === network && p.asset === asset) ?? defaultSweepPolicy(network, asset));
 }
 
 /** Whether the policy's schedule lets sweeps of its asset start at `now`. */
