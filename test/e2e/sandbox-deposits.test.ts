@@ -149,9 +149,9 @@ describe('npm start: deposits on the local chains', () => {
     for (const s of sends) expect(byWallet.get(wallets[s.asset]!)?.sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED']);
   }, 120_000);
 
-  it('sweeps to each network treasury: 60 USDT_ETH, ETH, BNB at once, and two 3 USDT_BSC deposits together once their sum passes the minimum', async () => {
-    // The earlier test's deposits over their minimum are swept first (USDT_TRON waits for TRON sweeps; 25 USDT_ETH is under 50).
-    await poll(async () => ((await api('/v2/transactions/deposits?status=SWEPT')).body.total === 5 ? true : undefined), 60_000, 'the earlier sweeps');
+  it('sweeps to each network treasury: 60 USDT_ETH, ETH, BNB, 12 USDT_TRON at once, and two 3 USDT_BSC deposits together once their sum passes the minimum', async () => {
+    // The earlier test's deposits over their minimum are swept first (25 USDT_ETH is under 50 and waits).
+    await poll(async () => ((await api('/v2/transactions/deposits?status=SWEPT')).body.total === 6 ? true : undefined), 60_000, 'the earlier sweeps');
     const hook = await api('/v2/webhooks', { url: receiver.url, events: ['DEPOSIT_SWEPT'] });
     expect(hook.status).toBe(201);
     const treasury = async () => {
@@ -176,8 +176,15 @@ describe('npm start: deposits on the local chains', () => {
     const eth = await wallet('ETH', 'ETH');
     const bnb = await wallet('BSC', 'BNB');
     const small = await wallet('BSC', 'USDT_BSC');
-    await Promise.all([send('ETH', 'USDT_ETH', usdt.address, '60'), send('ETH', 'ETH', eth.address, '0.05'), send('BSC', 'BNB', bnb.address, '0.05'), send('BSC', 'USDT_BSC', small.address, '3')]);
-    for (const w of [usdt, eth, bnb]) await poll(async () => ((await statuses(w.id)).join() === 'SWEPT' ? true : undefined), 60_000, `swept ${w.id}`);
+    const trc20 = await wallet('TRON', 'USDT_TRON'); // an address never activated: the gas tank activates it with its top-up
+    await Promise.all([
+      send('ETH', 'USDT_ETH', usdt.address, '60'),
+      send('ETH', 'ETH', eth.address, '0.05'),
+      send('BSC', 'BNB', bnb.address, '0.05'),
+      send('BSC', 'USDT_BSC', small.address, '3'),
+      send('TRON', 'USDT_TRON', trc20.address, '12'),
+    ]);
+    for (const w of [usdt, eth, bnb, trc20]) await poll(async () => ((await statuses(w.id)).join() === 'SWEPT' ? true : undefined), 60_000, `swept ${w.id}`);
     expect(await statuses(small.id)).toEqual(['CONFIRMED']); // 3 USDT_BSC is under the 5 USDT_BSC minimum: it waits
     await send('BSC', 'USDT_BSC', small.address, '3');
     await poll(async () => ((await statuses(small.id)).join() === 'SWEPT,SWEPT' ? true : undefined), 60_000, 'the two small deposits swept together');
@@ -186,6 +193,7 @@ describe('npm start: deposits on the local chains', () => {
       Number(after[network]!.treasury.balances![currency]) - Number(before[network]!.treasury.balances![currency]);
     expect(grew('ETH_TESTNET', 'USDT_ETH')).toBeCloseTo(60, 6);
     expect(grew('BSC_TESTNET', 'USDT_BSC')).toBeCloseTo(6, 6);
+    expect(grew('TRON_TESTNET', 'USDT_TRON')).toBeCloseTo(12, 6);
     expect(grew('ETH_TESTNET', 'ETH')).toBeGreaterThan(0.049);
     expect(grew('ETH_TESTNET', 'ETH')).toBeLessThan(0.05);
     expect(grew('BSC_TESTNET', 'BNB')).toBeGreaterThan(0.049);

@@ -5,6 +5,7 @@
 // topped up when the api finds it low, and accounts from before the pool get
 // their keys.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InternalAddresses } from '../../src/application/custody/internal-addresses.js';
 import { RefillAccountKeys } from '../../src/application/custody/refill-account-keys.js';
 import { TOKENS } from '../../src/application/tokens.js';
 import { startChainWorker } from '../../src/bootstrap/chain-worker.js';
@@ -13,7 +14,7 @@ import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { ACCOUNT_KEY_POOL } from '../../src/domain/custody/account-key-pool.js';
 import { depositPath, servicePath } from '../../src/domain/custody/derivation.js';
 import { NETWORKS, baseChainOf, type BaseChain } from '../../src/domain/money/networks.js';
-import type { AddressDeriver } from '../../src/domain/ports.js';
+import type { AddressDeriver, UnitOfWork } from '../../src/domain/ports.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { TEST_SEED, createWorkspace, startTestApi, testConfig, uniqueCall, type TestApi } from '../support/harness.js';
 import { poll } from '../support/processes.js';
@@ -96,6 +97,23 @@ describe('an api without a seed', () => {
         expect(await deriver.deriveAddress(chain, servicePath(network, role))).toBe(await seedSigner.deriveAddress(chain, servicePath(network, role)));
       }
     }
+  });
+
+  it('knows every address the service derives as internal (DESTINATION_IS_INTERNAL), on every network of the same address form, without the seed', async () => {
+    const internal = api.infra.container.resolve(InternalAddresses);
+    const tronTreasury = await seedSigner.deriveAddress('TRON', servicePath('TRON_TESTNET', 'treasury'));
+    const bscTank = await seedSigner.deriveAddress('BSC', servicePath('BSC_MAINNET', 'gasTank'));
+    const [deposit] = await sql<{ address: string }>(`select address from wallets where network = 'ETH_TESTNET' limit 1`);
+    const [tronDeposit] = await sql<{ address: string }>(`select address from wallets where network = 'TRON_TESTNET' limit 1`);
+    const uow = api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const check = (network: (typeof NETWORKS)[number], address: string) => uow.run((tx) => internal.isInternal(tx, network, address));
+    expect(await check('TRON_MAINNET', tronTreasury)).toBe(true); // another network's service address
+    expect(await check('ETH_MAINNET', bscTank)).toBe(true); // the same key on an EVM chain of the other kind
+    expect(await check('BSC_MAINNET', deposit!.address)).toBe(true); // a deposit address of a testnet wallet
+    expect(await check('TRON_MAINNET', tronDeposit!.address)).toBe(true);
+    expect(await check('ETH_MAINNET', '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35')).toBe(false);
+    expect(await check('TRON_MAINNET', 'TBXSw8fM4jpQkGc6zZjsVABFpVN7UvXPdV')).toBe(false);
+    expect((await internal.serviceAddresses('ETH_TESTNET')).map((a) => a.role)).toEqual(['treasury', 'gasTank', 'faucet']);
   });
 
   it('tops the pool up when an account it opens leaves it low: the api enqueues the refill, the chain-worker records it', async () => {

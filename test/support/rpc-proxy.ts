@@ -15,6 +15,10 @@ export interface RpcProxy {
   calls: Map<string, number>;
   /** Requests carrying one of these methods are answered 500 (the node "lost" them), the rest pass. */
   failMethods: Set<string>;
+  /** Requests to one of these paths (a TRON HTTP API call, e.g. /wallet/broadcasttransaction) are answered 500. */
+  failPaths: Set<string>;
+  /** Rewrites the body of a request to a path before it is passed on (a node that builds something else than asked). */
+  rewrite: ((path: string, body: Record<string, unknown>) => Record<string, unknown>) | null;
   /** Fails the next `n` requests with `mode` then passes. */
   failNext(n: number, mode: Exclude<ProxyMode, 'pass'>): void;
   close(): Promise<void>;
@@ -30,6 +34,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     maxLogRange: null,
     calls: new Map(),
     failMethods: new Set(),
+    failPaths: new Set(),
+    rewrite: null,
     failNext(n, mode) {
       failures = n;
       failMode = mode;
@@ -43,7 +49,13 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString();
+    let body = Buffer.concat(chunks).toString();
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (proxy.failPaths.has(path)) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      return;
+    }
+    if (proxy.rewrite && body.trim().startsWith('{')) body = JSON.stringify(proxy.rewrite(path, JSON.parse(body) as Record<string, unknown>));
     const mode: ProxyMode = failures > 0 ? (failures--, failMode) : proxy.mode;
     if (mode === 'down') {
       req.socket.destroy();

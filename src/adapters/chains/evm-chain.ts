@@ -39,7 +39,7 @@ import {
   type ObservedTransfer,
   type TransactionReceipt,
 } from '../../domain/chains/chain-port.js';
-import { ASSET_SPECS, nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
+import { ASSET_SPECS, isNativeCurrency, nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
 import type { EvmFees } from '../../domain/transfers/outgoing-transfer.js';
 import {
   BroadcastRejected,
@@ -360,16 +360,27 @@ export class EvmChainPort implements ChainPort, ChainSender {
   }
 
   private callOf(call: TransferCall): { to: Hex; value: bigint; data: Hex | undefined } {
+    if (call.asset === 'TRX') throw new Error(`${this.network}: TRX is not sent on an EVM chain`);
     if (ASSET_SPECS[call.asset].native) return { to: call.to as Hex, value: call.amount, data: undefined };
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [call.to as Hex, call.amount] });
     return { to: this.contractOf(call.asset), value: 0n, data };
   }
 
   async gasLimit(call: TransferCall): Promise<bigint> {
-    if (ASSET_SPECS[call.asset].native) return NATIVE_TRANSFER_GAS;
+    if (isNativeCurrency(call.asset)) return NATIVE_TRANSFER_GAS;
     const { to, data } = this.callOf(call);
     const estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }]));
     return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
+  }
+
+  /** The nonce decides on EVM: no expiring transactions. */
+  async finalizedTime(): Promise<null> {
+    return null;
+  }
+
+  /** Gas is a limit times fees on EVM, not a burn estimate. */
+  async burnEstimate(): Promise<null> {
+    return null;
   }
 
   async minedNonce(address: string): Promise<bigint> {

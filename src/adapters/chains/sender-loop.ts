@@ -92,9 +92,16 @@ export class SenderLoop {
             t.status === 'CONFIRMED' ? 'transfer confirmed' : 'transfer failed',
           );
         }
-        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || transfers.signed || transfers.replaced) {
+        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
-            { sweepsStarted: sweeps.started, topUps: sweeps.toppedUp, sweepTransfers: sweeps.sweeping, signed: transfers.signed, replaced: transfers.replaced },
+            {
+              sweepsStarted: sweeps.started,
+              topUps: sweeps.toppedUp,
+              sweepTransfers: sweeps.sweeping,
+              signed: transfers.signed,
+              replaced: transfers.replaced,
+              resigned: transfers.resigned,
+            },
             'sending',
           );
         }

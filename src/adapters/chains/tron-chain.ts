@@ -16,7 +16,27 @@
 //   ChainUnavailableError with its kind.
 // - Identity: a transfer's `logIndex` is its position among its transaction's
 //   Transfer logs of the configured tokens, as on the EVM adapter (ADR 0021).
-import type { BalanceReader } from '../../domain/transfers/ports.js';
+// - Sending (ChainSender, ADR 0027): transactions are built by the node
+//   (createtransaction, triggersmartcontract with a fee_limit) and signed only
+//   after the decoded raw_data_hex was found to say exactly what was asked
+//   (one contract, owner, recipient, amount, contract call, fee_limit, no
+//   memo), txID to be its sha256 and the JSON to encode to the same bytes:
+//   the node's answer is never signed on trust. No nonce: an attempt expires
+//   (raw_data.expiration), and the pipeline signs a new one only once a block
+//   past the finality depth is later than every expiration.
+import { createHash } from 'node:crypto';
+import { utils as tronUtils } from 'tronweb';
+import {
+  BroadcastRejected,
+  type ChainSender,
+  type DigestSignature,
+  type SentReceipt,
+  type SignDigest,
+  type SignedTransaction,
+  type TransferCall,
+  type TronBurn,
+  type UnsignedTransfer,
+} from '../../domain/transfers/ports.js';
 import {
   ChainUnavailableError,
   type BlockRef,
@@ -42,6 +62,8 @@ export interface TronChainOptions {
   retryDelayMs?: number;
   /** Blocks whose transaction infos are fetched at once. */
   concurrency?: number;
+  /** Blocks after which a TRON block is irreversible (solidified): 19 of the 27 super representatives. */
+  finalityDepth?: number;
 }
 
 interface TronBlock {
@@ -57,6 +79,8 @@ interface TronLog {
 
 interface TronInfo {
   id: string;
+  /** Sun burnt: energy, bandwidth and account creation. */
+  fee?: number;
   blockNumber?: number;
   receipt?: { result?: string };
   result?: string;
@@ -67,8 +91,43 @@ const TOPIC = TRANSFER_TOPIC.slice(2);
 const HEX_ID = /^[0-9a-fA-F]{64}$/;
 
 const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
+const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
+const word = (hex: string) => hex.padStart(64, '0');
+const { txJsonToPb, txPbToRawDataHex } = tronUtils.transaction;
+const { deserializeTransaction } = tronUtils.deserializeTx;
 
-export class TronChainPort implements ChainPort, BalanceReader {
+/** The selector of TRC-20 transfer(address,uint256). */
+const TRANSFER_SELECTOR = 'a9059cbb';
+/**
+ * Bytes a transaction is charged for in bandwidth (the signed transaction
+ * and java-tron's 64-byte result allowance), rounded up: a TRX transfer is
+ * about 270, a TRC-20 transfer about 345.
+ */
+const TRANSFER_BYTES = 300n;
+const CONTRACT_CALL_BYTES = 400n;
+/** Chain parameters are read again after this long. */
+const PARAMETERS_TTL_MS = 10 * 60_000;
+/** The node's own transactions expire within a minute; one expiring later than this is refused before signing. */
+const MAX_EXPIRATION_MS = 24 * 3600_000;
+
+/** Codes of broadcasttransaction (java-tron's response_code) and what they mean for the bytes. */
+const BUSY_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'BLOCK_UNSOLIDIFIED']);
+const DEAD_CODES = new Set(['TRANSACTION_EXPIRATION_ERROR', 'TAPOS_ERROR']);
+
+interface ChainParameters {
+  energyFee: bigint;
+  bandwidthFee: bigint;
+  createAccountFee: bigint;
+  createNewAccountFee: bigint;
+}
+
+/** The message of a refusal: hex-encoded text on java-tron. */
+function refusalText(message: unknown): string {
+  if (typeof message !== 'string') return '';
+  return /^([0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, 'hex').toString('utf8') : message;
+}
+
+export class TronChainPort implements ChainPort, ChainSender {
   readonly network: Network;
   private readonly urls: string[];
   private readonly tokenByContract = new Map<string, Asset>();
@@ -77,6 +136,8 @@ export class TronChainPort implements ChainPort, BalanceReader {
   private readonly retryDelayMs: number;
   private readonly concurrency: number;
   private readonly headers: Record<string, string>;
+  private readonly finalityDepth: bigint;
+  private parameters: { at: number; value: Promise<ChainParameters> } | null = null;
 
   constructor(opts: TronChainOptions) {
     if (opts.urls.length === 0) throw new Error(`${opts.network}: no TRON node URL`);
@@ -86,6 +147,7 @@ export class TronChainPort implements ChainPort, BalanceReader {
     this.retryCount = opts.retryCount ?? 3;
     this.retryDelayMs = opts.retryDelayMs ?? 250;
     this.concurrency = opts.concurrency ?? 10;
+    this.finalityDepth = BigInt(opts.finalityDepth ?? 19);
     this.headers = { 'content-type': 'application/json', ...(opts.apiKey ? { 'TRON-PRO-API-KEY': opts.apiKey } : {}) };
     for (const [asset, address] of Object.entries(opts.contracts)) {
       const bytes = address ? evmBytesFromTronAddress(address) : null;
@@ -246,7 +308,7 @@ export class TronChainPort implements ChainPort, BalanceReader {
     return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block };
   }
 
-  // Balances (BalanceReader): the treasury status and, later, TRON sweeps.
+  // Balances (BalanceReader): the treasury status and the sweeps.
 
   /** TRX in sun; 0 for an address never activated (the node knows no account). */
   async nativeBalance(address: string): Promise<bigint> {
@@ -274,4 +336,194 @@ export class TronChainPort implements ChainPort, BalanceReader {
     return BigInt(`0x${word}`);
   }
 
+  // The sending side (ChainSender): what the outgoing-transfer pipeline needs.
+
+  /** EVM fees: none on TRON (energy and bandwidth are burnt, see burnEstimate). */
+  async feeQuote(): Promise<null> {
+    return null;
+  }
+
+  async gasLimit(): Promise<null> {
+    return null;
+  }
+
+  /** No nonces on TRON: transactions expire instead. */
+  async minedNonce(): Promise<null> {
+    return null;
+  }
+
+  async finalizedTime(): Promise<number> {
+    const head = await this.head();
+    const number = head.number > this.finalityDepth ? head.number - this.finalityDepth : 0n;
+    const block = await this.post<{ block_header?: { raw_data?: { timestamp?: unknown } } }>('wallet/getblockbynum', { num: Number(number) });
+    const time = block.block_header?.raw_data?.timestamp;
+    if (typeof time !== 'number' || !Number.isSafeInteger(time)) throw new ChainUnavailableError(this.network, 'bad_response', `getblockbynum ${number}: no timestamp`);
+    return time;
+  }
+
+  private chainParameters(): Promise<ChainParameters> {
+    if (this.parameters && Date.now() - this.parameters.at < PARAMETERS_TTL_MS) return this.parameters.value;
+    const value = this.post<{ chainParameter?: { key: string; value?: number }[] }>('wallet/getchainparameters', {}).then((out) => {
+      const get = (key: string) => {
+        const v = out.chainParameter?.find((p) => p.key === key)?.value ?? 0;
+        if (!Number.isSafeInteger(v) || v < 0) throw new ChainUnavailableError(this.network, 'bad_response', `getchainparameters: ${key} is not a count of sun`);
+        return BigInt(v);
+      };
+      return {
+        energyFee: get('getEnergyFee'),
+        bandwidthFee: get('getTransactionFee'),
+        createAccountFee: get('getCreateAccountFee'),
+        createNewAccountFee: get('getCreateNewAccountFeeInSystemContract'),
+      };
+    });
+    this.parameters = { at: Date.now(), value };
+    value.catch(() => {
+      this.parameters = null;
+    });
+    return value;
+  }
+
+  private hexAddress(address: string): string {
+    const bytes = evmBytesFromTronAddress(address);
+    if (!bytes) throw new Error(`${this.network}: ${address} is not a TRON address`);
+    return `41${Buffer.from(bytes).toString('hex')}`;
+  }
+
+  private contractHex(asset: string): string {
+    const contract = [...this.tokenByContract].find(([, a]) => a === asset)?.[0];
+    if (!contract) throw new Error(`${this.network}: no contract is configured for ${asset}`);
+    return `41${contract}`;
+  }
+
+  /** The call data of a TRC-20 transfer of `amount` to `to`. */
+  private transferData(to: string, amount: bigint): string {
+    return TRANSFER_SELECTOR + word(this.hexAddress(to).slice(2)) + word(amount.toString(16));
+  }
+
+  async burnEstimate(call: TransferCall): Promise<TronBurn> {
+    const params = await this.chainParameters();
+    if (call.asset === 'TRX') {
+      // Sending TRX to an account that does not exist yet creates it, at the sender's cost.
+      const account = await this.post<{ address?: unknown }>('wallet/getaccount', { address: this.hexAddress(call.to) });
+      const activation = account.address === undefined ? params.createNewAccountFee + params.createAccountFee : 0n;
+      return { energy: 0n, bandwidth: TRANSFER_BYTES * params.bandwidthFee, activation };
+    }
+    const parameter = this.transferData(call.to, call.amount).slice(TRANSFER_SELECTOR.length);
+    const out = await this.post<{ energy_used?: unknown; result?: { result?: boolean; message?: string } }>('wallet/triggerconstantcontract', {
+      owner_address: this.hexAddress(call.from),
+      contract_address: this.contractHex(call.asset),
+      function_selector: 'transfer(address,uint256)',
+      parameter,
+    });
+    const energy = out.energy_used;
+    if (out.result?.result !== true || typeof energy !== 'number' || !Number.isSafeInteger(energy) || energy < 0) {
+      throw new ChainUnavailableError(this.network, 'bad_response', `triggerconstantcontract: no energy estimate (${refusalText(out.result?.message).slice(0, 200)})`);
+    }
+    return { energy: BigInt(energy) * params.energyFee, bandwidth: CONTRACT_CALL_BYTES * params.bandwidthFee, activation: 0n };
+  }
+
+  async sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction> {
+    const owner = this.hexAddress(tx.from);
+    let built: { txID?: unknown; raw_data?: unknown; raw_data_hex?: unknown };
+    let expect: (value: Record<string, unknown>, raw: Record<string, unknown>) => boolean;
+    let type: 'TransferContract' | 'TriggerSmartContract';
+    if (tx.asset === 'TRX') {
+      if (tx.amount <= 0n || tx.amount > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${this.network}: a TRX amount of ${tx.amount} sun cannot be sent exactly`);
+      const to = this.hexAddress(tx.to);
+      type = 'TransferContract';
+      built = await this.post('wallet/createtransaction', { owner_address: owner, to_address: to, amount: Number(tx.amount) });
+      expect = (v) => lower(v.to_address) === to && v.amount === Number(tx.amount);
+    } else {
+      if (tx.feeLimit === null || tx.feeLimit <= 0n || tx.feeLimit > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${this.network}: a contract call needs a fee_limit`);
+      const contract = this.contractHex(tx.asset);
+      const data = this.transferData(tx.to, tx.amount);
+      type = 'TriggerSmartContract';
+      const out = await this.post<{ result?: { result?: boolean; message?: string }; transaction?: typeof built }>('wallet/triggersmartcontract', {
+        owner_address: owner,
+        contract_address: contract,
+        function_selector: 'transfer(address,uint256)',
+        parameter: data.slice(TRANSFER_SELECTOR.length),
+        fee_limit: Number(tx.feeLimit),
+        call_value: 0,
+      });
+      if (out.result?.result !== true || !out.transaction) {
+        throw new ChainUnavailableError(this.network, 'bad_response', `triggersmartcontract: ${refusalText(out.result?.message).slice(0, 200) || 'no transaction'}`);
+      }
+      built = out.transaction;
+      expect = (v, raw) =>
+        lower(v.contract_address) === contract &&
+        lower(v.data) === data &&
+        !v.call_value &&
+        !v.call_token_value &&
+        !v.token_id &&
+        raw.fee_limit === Number(tx.feeLimit);
+    }
+    const { txID, rawData, rawHex, expiration } = this.verified(built, type, owner, expect);
+    const signature = signatureHex(await sign(Uint8Array.from(Buffer.from(txID, 'hex'))));
+    const raw = JSON.stringify({ visible: false, txID, raw_data: rawData, raw_data_hex: rawHex, signature: [signature] });
+    return { txid: txID, raw, expiresAt: expiration };
+  }
+
+  /** What the node built, checked against what was asked before anything is signed. */
+  private verified(
+    built: { txID?: unknown; raw_data?: unknown; raw_data_hex?: unknown },
+    type: 'TransferContract' | 'TriggerSmartContract',
+    owner: string,
+    expect: (value: Record<string, unknown>, raw: Record<string, unknown>) => boolean,
+  ): { txID: string; rawData: Record<string, unknown>; rawHex: string; expiration: number } {
+    const refuse = (why: string): never => {
+      throw new ChainUnavailableError(this.network, 'bad_response', `the node built a transaction that ${why}: not signed`);
+    };
+    const rawHex = typeof built.raw_data_hex === 'string' && /^([0-9a-fA-F]{2})+$/.test(built.raw_data_hex) ? built.raw_data_hex.toLowerCase() : refuse('has no raw_data_hex');
+    const rawData = built.raw_data && typeof built.raw_data === 'object' ? (built.raw_data as Record<string, unknown>) : refuse('has no raw_data');
+    const txID = sha256Hex(rawHex);
+    if (typeof built.txID !== 'string' || built.txID.toLowerCase() !== txID) refuse('has a txID other than the sha256 of its bytes');
+    let decoded: Record<string, unknown> & { contract?: { parameter?: { value?: Record<string, unknown> }; Permission_id?: number }[] };
+    let jsonHex: string;
+    try {
+      decoded = deserializeTransaction(type, rawHex) as typeof decoded;
+      // Broadcast as JSON: the JSON must encode to the very bytes checked here and signed.
+      jsonHex = txPbToRawDataHex(txJsonToPb({ raw_data: rawData, visible: false })).toLowerCase();
+    } catch (err) {
+      return refuse(`cannot be decoded (${(err as Error).message})`);
+    }
+    if (jsonHex !== rawHex) refuse('says something else in its JSON than in its bytes');
+    const contracts = decoded.contract ?? [];
+    const contract = contracts[0];
+    const value = contract?.parameter?.value;
+    if (contracts.length !== 1 || !value || contract.Permission_id) refuse('is not a single contract of the owner');
+    if (lower(value!.owner_address) !== owner) refuse('has another owner');
+    if (decoded.data || decoded.scripts) refuse('carries a memo or a script');
+    if (!expect(value!, decoded)) refuse('differs from the transfer asked for');
+    const expiration = decoded.expiration;
+    if (typeof expiration !== 'number' || !Number.isSafeInteger(expiration) || expiration > Date.now() + MAX_EXPIRATION_MS) refuse('expires too late');
+    return { txID, rawData, rawHex, expiration: expiration as number };
+  }
+
+  async broadcast(raw: string): Promise<'accepted' | 'known'> {
+    const out = await this.post<{ result?: boolean; code?: string; message?: string }>('wallet/broadcasttransaction', JSON.parse(raw) as Record<string, unknown>);
+    if (out.result === true) return 'accepted';
+    const code = out.code ?? 'OTHER_ERROR';
+    const text = `${this.network}: ${code} ${refusalText(out.message).slice(0, 300)}`.trim();
+    if (code === 'DUP_TRANSACTION_ERROR') return 'known';
+    if (BUSY_CODES.has(code)) throw new ChainUnavailableError(this.network, 'server_error', text);
+    if (DEAD_CODES.has(code)) throw new BroadcastRejected('expired', text);
+    if (code === 'BANDWIDTH_ERROR' || /balance is not sufficient|insufficient/i.test(text)) throw new BroadcastRejected('insufficient_funds', text);
+    throw new BroadcastRejected('invalid', text);
+  }
+
+  async sentReceipt(txid: string): Promise<SentReceipt | null> {
+    const found = await this.included(txid);
+    if (!found) return null;
+    const { info, block } = found;
+    const failed = info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
+    const fee = info.fee ?? 0;
+    if (!Number.isSafeInteger(fee) || fee < 0) throw new ChainUnavailableError(this.network, 'bad_response', `gettransactioninfobyid ${txid}: a fee that cannot be read exactly`);
+    return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block, feePaid: BigInt(fee) };
+  }
 }
+
+const lower = (v: unknown): string => (typeof v === 'string' ? v.toLowerCase() : '');
+
+/** r ‖ s ‖ v with v = 27 + recovery, as TRON writes signatures (65 bytes, hex). */
+const signatureHex = (sig: DigestSignature): string => word(sig.r.toString(16)) + word(sig.s.toString(16)) + (27 + sig.recovery).toString(16);

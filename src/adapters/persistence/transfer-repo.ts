@@ -3,7 +3,7 @@
 // statement runs in the caller's transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatPath, parsePath } from '../../domain/custody/derivation.js';
-import type { Asset, Network } from '../../domain/money/networks.js';
+import type { ChainAsset, Network } from '../../domain/money/networks.js';
 import type { OutgoingTransfer, TransferAttempt, TransferKind, TransferStatus } from '../../domain/transfers/outgoing-transfer.js';
 import type { TransferCount, TransferRepo } from '../../domain/transfers/ports.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
@@ -12,7 +12,7 @@ interface TransferRow {
   id: string;
   kind: TransferKind;
   network: Network;
-  asset: Asset;
+  asset: ChainAsset;
   from_address: string;
   from_path: string;
   to_address: string;
@@ -168,7 +168,7 @@ export class PgTransferRepo implements TransferRepo {
     return BigInt(row!.nonce);
   }
 
-  async committedOutflow(network: Network, address: string, nativeAsset: Asset): Promise<bigint> {
+  async committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint> {
     const [row] = await this.sql<{ total: string | null }>(
       `select sum(case when t.asset = ? then t.amount else 0 end
                   + coalesce(t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, 0), 0))::text as total

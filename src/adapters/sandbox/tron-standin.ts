@@ -11,6 +11,15 @@
 // not expired or been seen. Blocks are anvil's (one a second), their ids the
 // block number followed by 24 bytes of anvil's hash, so rolling anvil back
 // (`rollback`) rolls this chain back. Never on the production path.
+//
+// Resources are charged as java-tron burns TRX for them when an account has
+// nothing staked (the stand-in grants no free bandwidth: the worst case):
+// bandwidth for every byte of a transaction; energy for a contract call at
+// the chain's energy price, at most its fee_limit, the call running out of
+// energy (included, failed, the fee burnt) when the limit or the balance
+// does not cover it; and the creation of an account never activated, paid
+// by the sender of the TRX that creates it. An account that does not exist
+// cannot call a contract. The burnt TRX is the transaction info's `fee`.
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -32,6 +41,17 @@ const MAX_BLOCK_RANGE = 100;
 const TAPOS_WINDOW = 65_536n;
 /** Gas given to each executed contract call on the backing node. */
 const CALL_GAS = 3_000_000n;
+/** Gas that runs a call out of gas at once on the backing node (the intrinsic cost and a little). */
+const OUT_OF_ENERGY_GAS = 30_000n;
+/** The chain parameters of the stand-in (sun): near TRON mainnet's. */
+const ENERGY_FEE = 210n;
+const BANDWIDTH_FEE = 1_000n;
+const CREATE_ACCOUNT_FEE = 100_000n;
+const CREATE_NEW_ACCOUNT_FEE = 1_000_000n;
+/** java-tron's allowance for a transaction's result, counted in its bandwidth. */
+const RESULT_BYTES = 64n;
+/** Energy charged for a call whose estimate fails (it reverts). */
+const REVERT_ENERGY = 30_000n;
 const SUPPORTED = ['TriggerSmartContract', 'TransferContract'] as const;
 type ContractType = (typeof SUPPORTED)[number];
 
@@ -63,6 +83,16 @@ interface EvmReceipt {
   gasUsed: Hex;
   contractAddress: Hex | null;
   logs: EvmLog[];
+}
+
+/** What a transaction burnt (sun) and how it ended, as its transaction info shows it. */
+interface Cost {
+  fee: bigint;
+  net_fee: bigint;
+  energy_fee: bigint;
+  energy_usage_total: bigint;
+  /** OUT_OF_ENERGY when the call ran out of energy. */
+  result?: string;
 }
 
 /** A TRON transaction as the HTTP API shows it. */
@@ -184,6 +214,10 @@ class TronStandin {
   /** backing tx hash → the TRON transaction it ran, and TRON txID → backing hash. */
   private readonly byHash = new Map<string, TronTransaction>();
   private readonly hashById = new Map<string, Hex>();
+  /** What each TRON transaction burnt, by txID. */
+  private readonly costs = new Map<string, Cost>();
+  /** Broadcasts run one at a time: a balance is read, charged and spent without another broadcast in between. */
+  private running: Promise<unknown> = Promise.resolve();
   /** txIDs being checked or run right now: a second broadcast of one is a replay, however close behind. */
   private readonly inFlight = new Set<string>();
 
@@ -200,14 +234,15 @@ class TronStandin {
     }
     for (const line of text.split('\n')) {
       if (!line) continue;
-      const { hash, tx } = JSON.parse(line) as { hash: Hex; tx: TronTransaction };
-      this.remember(hash, tx);
+      const { hash, tx, cost } = JSON.parse(line) as { hash: Hex; tx: TronTransaction; cost?: Record<keyof Cost, string> };
+      this.remember(hash, tx, cost && fromJournal(cost));
     }
   }
 
-  private remember(hash: Hex, tx: TronTransaction) {
+  private remember(hash: Hex, tx: TronTransaction, cost?: Cost) {
     this.byHash.set(hash.toLowerCase(), tx);
     this.hashById.set(tx.txID.toLowerCase(), hash.toLowerCase() as Hex);
+    if (cost) this.costs.set(tx.txID.toLowerCase(), cost);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse) {
@@ -303,14 +338,20 @@ class TronStandin {
     const t = this.transactionOf(tx, receipt);
     const type = (t.raw_data.contract as { type: string }[])[0]!.type;
     const ok = receipt.status === '0x1';
+    const cost = this.costs.get(t.txID.toLowerCase());
+    const energy = cost?.energy_usage_total ?? BigInt(receipt.gasUsed);
+    const result = ok ? 'SUCCESS' : (cost?.result ?? 'REVERT');
     return {
       id: t.txID,
-      fee: 0,
+      fee: cost?.fee ?? 0n,
       blockNumber: Number(BigInt(block.number)),
       blockTimeStamp: Number(BigInt(block.timestamp)) * 1000,
       contractResult: [''],
       ...(type === 'TriggerSmartContract' && tx.to ? { contract_address: tronHex(tx.to) } : {}),
-      receipt: type === 'TransferContract' ? { net_usage: 0 } : { energy_usage_total: Number(BigInt(receipt.gasUsed)), net_usage: 0, result: ok ? 'SUCCESS' : 'REVERT' },
+      receipt:
+        type === 'TransferContract'
+          ? { net_fee: cost?.net_fee ?? 0n, net_usage: 0 }
+          : { energy_fee: cost?.energy_fee ?? 0n, energy_usage_total: energy, net_fee: cost?.net_fee ?? 0n, net_usage: 0, result },
       ...(receipt.logs.length ? { log: receipt.logs.map((l) => ({ address: strip0x(l.address).toLowerCase(), topics: l.topics.map(strip0x), data: strip0x(l.data) })) } : {}),
       ...(ok ? {} : { result: 'FAILED', resMessage: hexText('REVERT opcode executed') }),
     };
@@ -384,19 +425,41 @@ class TronStandin {
     return Promise.all(block.transactions.map((tx) => this.info(tx, receipts.get(tx.hash.toLowerCase())!, block)));
   }
 
-  async getaccount(body: Record<string, unknown>) {
-    const address = requestAddress(body.address, body.visible === true);
-    if (!address) return { Error: 'invalid address' };
+  /** The account's TRX, or null when it was never activated (no TRX ever, no transaction sent). */
+  private async account(address: string): Promise<bigint | null> {
     const [balance, nonce] = await Promise.all([
       this.call<Hex>('eth_getBalance', [evmOf(address), 'latest']),
       this.call<Hex>('eth_getTransactionCount', [evmOf(address), 'latest']),
     ]);
-    if (BigInt(balance) === 0n && BigInt(nonce) === 0n) return {}; // never activated
-    return { address: body.visible === true ? tronUtils.address.fromHex(address) : address, balance: BigInt(balance) };
+    return BigInt(balance) === 0n && BigInt(nonce) === 0n ? null : BigInt(balance);
+  }
+
+  async getaccount(body: Record<string, unknown>) {
+    const address = requestAddress(body.address, body.visible === true);
+    if (!address) return { Error: 'invalid address' };
+    const balance = await this.account(address);
+    if (balance === null) return {}; // never activated
+    return { address: body.visible === true ? tronUtils.address.fromHex(address) : address, balance };
   }
 
   async getchainparameters() {
-    return { chainParameter: [{ key: 'getEnergyFee', value: 0 }, { key: 'getTransactionFee', value: 0 }] };
+    return {
+      chainParameter: [
+        { key: 'getEnergyFee', value: ENERGY_FEE },
+        { key: 'getTransactionFee', value: BANDWIDTH_FEE },
+        { key: 'getCreateAccountFee', value: CREATE_ACCOUNT_FEE },
+        { key: 'getCreateNewAccountFeeInSystemContract', value: CREATE_NEW_ACCOUNT_FEE },
+      ],
+    };
+  }
+
+  /** The energy a call uses: the backing node's gas estimate (a call that would revert uses a nominal amount). */
+  private async energyOf(from: Hex, to: Hex, data: string, value = 0n): Promise<bigint> {
+    try {
+      return BigInt(await this.call<Hex>('eth_estimateGas', [{ from, to, data: `0x${data}`, value: `0x${value.toString(16)}` }]));
+    } catch {
+      return REVERT_ENERGY;
+    }
   }
 
   // ---- building ------------------------------------------------------------
@@ -458,7 +521,8 @@ class TronStandin {
     if (!call) return { result: { result: false, code: 'CONTRACT_VALIDATE_ERROR', message: hexText('owner_address, contract_address and a function are required') } };
     try {
       const out = await this.call<Hex>('eth_call', [{ from: evmOf(call.owner), to: evmOf(call.contract), data: `0x${call.data}`, value: `0x${call.callValue.toString(16)}` }, 'latest']);
-      return { result: { result: true }, energy_used: 0, constant_result: [strip0x(out)] };
+      const energy = await this.energyOf(evmOf(call.owner), evmOf(call.contract), call.data, BigInt(call.callValue));
+      return { result: { result: true }, energy_used: energy, constant_result: [strip0x(out)] };
     } catch (err) {
       return { result: { result: false, code: 'CONTRACT_EXE_ERROR', message: hexText((err as Error).message) } };
     }
@@ -492,8 +556,10 @@ class TronStandin {
     // Claimed before the first await, so two concurrent broadcasts of one transaction cannot both run it.
     if (this.hashById.has(txID) || this.inFlight.has(txID)) return refusal('DUP_TRANSACTION_ERROR', txID, 'the transaction was broadcast before');
     this.inFlight.add(txID);
+    const run = this.running.then(() => this.checkAndRun(t, txID, rawHex));
+    this.running = run.catch(() => undefined);
     try {
-      return await this.checkAndRun(t, txID, rawHex);
+      return await run;
     } finally {
       this.inFlight.delete(txID);
     }
@@ -526,29 +592,57 @@ class TronStandin {
       return refusal('TAPOS_ERROR', txID, 'ref_block is not a recent block of this chain');
     }
     const from = evmOf(owner);
+    const balance = await this.account(owner);
+    // Bandwidth: every byte of the signed transaction and its result allowance, burnt as TRX.
+    const bandwidth = (BigInt(rawHex.length / 2) + 65n * BigInt(t.signature.length) + RESULT_BYTES) * BANDWIDTH_FEE;
     let request: Record<string, unknown>;
+    let cost: Cost;
     if (decoded.type === 'TransferContract') {
       const to = String(decoded.value.to_address ?? '').toLowerCase();
       const amount = BigInt(decoded.value.amount as number);
       if (!/^41[0-9a-f]{40}$/.test(to) || amount <= 0n) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'to_address and a positive amount are required');
-      const balance = BigInt(await this.call<Hex>('eth_getBalance', [from, 'latest']));
-      if (balance < amount) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'balance is not sufficient');
+      // A recipient never activated is created by this transfer, at the sender's cost (in place of the bandwidth).
+      const creates = (await this.account(to)) === null;
+      const fee = creates ? CREATE_NEW_ACCOUNT_FEE + CREATE_ACCOUNT_FEE : bandwidth;
+      if ((balance ?? 0n) < amount + fee) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TransferContract error, balance is not sufficient.');
+      cost = { fee, net_fee: fee, energy_fee: 0n, energy_usage_total: 0n };
       request = { from, to: evmOf(to), value: `0x${amount.toString(16)}`, gas: '0x5208' };
     } else {
       const contract = String(decoded.value.contract_address ?? '').toLowerCase();
       if (!/^41[0-9a-f]{40}$/.test(contract)) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'contract_address is required');
+      if (balance === null) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TriggerSmartContract error, no OwnerAccount.');
+      if (balance < bandwidth) return refusal('BANDWIDTH_ERROR', txID, 'Account resource insufficient error.');
       const callValue = BigInt((decoded.value.call_value as number | undefined) ?? 0);
-      request = { from, to: evmOf(contract), data: `0x${String(decoded.value.data ?? '').toLowerCase()}`, value: `0x${callValue.toString(16)}`, gas: `0x${CALL_GAS.toString(16)}` };
+      const data = String(decoded.value.data ?? '').toLowerCase();
+      const feeLimit = BigInt(Number(decoded.raw.fee_limit ?? 0));
+      // Energy is burnt up to the fee_limit and what the balance holds after the bandwidth; a call needing more runs out of it.
+      const payable = balance - bandwidth - callValue < feeLimit ? balance - bandwidth - callValue : feeLimit;
+      const energy = await this.energyOf(from, evmOf(contract), data, callValue);
+      const enough = energy * ENERGY_FEE <= payable;
+      const energyFee = enough ? energy * ENERGY_FEE : payable > 0n ? payable : 0n;
+      cost = {
+        fee: bandwidth + energyFee,
+        net_fee: bandwidth,
+        energy_fee: energyFee,
+        energy_usage_total: enough ? energy : energyFee / ENERGY_FEE,
+        ...(enough ? {} : { result: 'OUT_OF_ENERGY' }),
+      };
+      const gas = enough ? CALL_GAS : OUT_OF_ENERGY_GAS;
+      request = { from, to: evmOf(contract), data: `0x${data}`, value: `0x${callValue.toString(16)}`, gas: `0x${gas.toString(16)}` };
     }
     const tx: TronTransaction = { txID, raw_data: t.raw_data, raw_data_hex: rawHex, signature: t.signature, visible: false };
+    // The burn, then the transaction: broadcasts run one at a time, so nothing spends the balance in between.
+    const charged = (balance ?? 0n) - cost.fee;
+    await this.call('anvil_setBalance', [from, `0x${charged.toString(16)}`]);
     let hash: Hex;
     try {
       hash = await this.call<Hex>('eth_sendTransaction', [{ ...request, gasPrice: '0x0' }]);
     } catch (err) {
+      await this.call('anvil_setBalance', [from, `0x${(balance ?? 0n).toString(16)}`]);
       return refusal('CONTRACT_VALIDATE_ERROR', txID, (err as Error).message);
     }
-    this.remember(hash, tx);
-    if (this.journal) appendFileSync(this.journal, `${JSON.stringify({ hash, tx })}\n`);
+    this.remember(hash, tx, cost);
+    if (this.journal) appendFileSync(this.journal, `${tronJson({ hash, tx, cost: toJournal(cost) })}\n`);
     return { result: true, txid: txID };
   }
 
@@ -563,6 +657,15 @@ class TronStandin {
     return !!block && blockIdOf(n, block.hash).slice(16, 32) === refHash;
   }
 }
+
+const toJournal = (c: Cost): Record<string, string> => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, String(v)]));
+const fromJournal = (c: Record<string, string>): Cost => ({
+  fee: BigInt(c.fee ?? 0),
+  net_fee: BigInt(c.net_fee ?? 0),
+  energy_fee: BigInt(c.energy_fee ?? 0),
+  energy_usage_total: BigInt(c.energy_usage_total ?? 0),
+  ...(c.result ? { result: c.result } : {}),
+});
 
 type Route = (this: TronStandin, body: Record<string, unknown>) => Promise<unknown>;
 const proto = TronStandin.prototype as unknown as Record<string, Route>;

@@ -12,7 +12,7 @@
 import { inject, injectable } from 'tsyringe';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
-import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
+import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, gasCurrencyOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
@@ -22,6 +22,7 @@ import {
   policyDue,
   sweepGasBudget,
   topUpAmount,
+  tronSweepBudget,
   type Sweep,
 } from '../../domain/transfers/sweep.js';
 import { depositSweptData } from '../deposits/deposit-view.js';
@@ -114,15 +115,9 @@ export class RunSweeps {
 
   /** A waiting sweep: the sweep transfer when the address can pay its gas, else a top-up when the gas tank can pay for it. */
   private async advance(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport): Promise<void> {
-
     const network = sweep.network;
     const treasury = await this.serviceAddress(network, 'treasury');
-    const native = nativeAssetOf(network);
-    if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
-    const quote = await sender.feeQuote();
     const now = this.clock.now();
-    if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
-    const balance = await sender.nativeBalance(sweep.address);
     // What the sweep moves is exactly what its deposits brought (dust below the API's precision included),
     // never the address's whole balance: a deposit still on its way is left for the next sweep, and is
     // never moved by a sweep it is not tied to. Deposits credited since the sweep was planned join it now.
@@ -132,6 +127,12 @@ export class RunSweeps {
       return;
     }
     sweep = { ...sweep, depositTotal: tied.total };
+    if (baseChainOf(network) === 'TRON') return this.advanceTron(tx, sweep, sender, report, treasury, tied.chainTotal);
+    const native = nativeAssetOf(network);
+    if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
+    const quote = await sender.feeQuote();
+    if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
+    const balance = await sender.nativeBalance(sweep.address);
     let request: OutgoingTransfer;
     if (ASSET_SPECS[sweep.asset].native) {
       const gasLimit = await sender.gasLimit({ asset: native, from: sweep.address, to: treasury, amount: balance });
@@ -181,6 +182,48 @@ export class RunSweeps {
     await tx.transfers.add(request);
     await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
     report.sweeping++;
+  }
+
+  /**
+   * TRON (USDT_TRON; TRX is not an asset of the API): the address sweeps once
+   * it holds the transfer's estimated burn of energy and bandwidth; until then
+   * the gas tank sends it TRX, which also activates an address that never was
+   * (the activation is the gas tank's cost, part of the top-up's fee).
+   */
+  private async advanceTron(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport, treasury: string, amount: bigint): Promise<void> {
+    const network = sweep.network;
+    const now = this.clock.now();
+    if ((await sender.tokenBalance(sweep.asset, sweep.address)) < amount) {
+      report.nothingOnChain.push(sweep.address);
+      return;
+    }
+    const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount };
+    const burn = await sender.burnEstimate(call);
+    if (!burn) throw new Error(`${network}: TRON sweeps need a burn estimate`);
+    const budget = tronSweepBudget(burn);
+    const balance = await sender.nativeBalance(sweep.address);
+    if (balance >= budget.required) {
+      const request = this.transfer(sweep, { kind: 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit: null, feeCap: budget.feeLimit });
+      await tx.transfers.add(request);
+      await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
+      report.sweeping++;
+      return;
+    }
+    const tank = await this.serviceAddress(network, 'gasTank');
+    const need = budget.topUpTo - balance;
+    const trx = gasCurrencyOf(network);
+    const topUpBurn = await sender.burnEstimate({ asset: trx, from: tank, to: sweep.address, amount: need });
+    const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, trx));
+    const needed = need + (topUpBurn ? topUpBurn.bandwidth + topUpBurn.activation : 0n);
+    if (available < needed) {
+      report.gasTankLow = { address: tank, available, needed };
+      await tx.sweeps.update({ ...sweep, updatedAt: now });
+      return;
+    }
+    const topUp = this.transfer(sweep, { kind: 'GAS_TOPUP', asset: trx, from: tank, fromPath: servicePath(network, 'gasTank'), to: sweep.address, amount: need, gasLimit: null, feeCap: null });
+    await tx.transfers.add(topUp);
+    await tx.sweeps.update({ ...sweep, status: 'TOPPING_UP', topUpTransferId: topUp.id, updatedAt: now });
+    report.toppedUp++;
   }
 
   private async fail(tx: TxContext, sweep: Sweep, reason: string, at: Date): Promise<void> {

@@ -8,10 +8,10 @@
 import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
-import { Amount } from '../../domain/money/amount.js';
-import { baseChainOf, nativeAssetOf } from '../../domain/money/networks.js';
+import { baseChainOf, gasCurrencyOf } from '../../domain/money/networks.js';
 import type { Clock, NetworkRegistry, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import {
+  allAttemptsExpired,
   broadcast,
   confirmed,
   failed,
@@ -21,6 +21,7 @@ import {
   nonceTakenByAnother,
   replaced,
   replacementFees,
+  resigned,
   signed,
   unincluded,
   type EvmFees,
@@ -28,7 +29,7 @@ import {
   type TransferAttempt,
   type TransferKind,
 } from '../../domain/transfers/outgoing-transfer.js';
-import { BroadcastRejected, type ChainSender, type SignDigest } from '../../domain/transfers/ports.js';
+import { BroadcastRejected, type ChainSender, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 
 /** Told, inside the transaction that makes a transfer final, that it is (CONFIRMED or FAILED). */
@@ -59,6 +60,8 @@ export interface TransferStepReport {
   signed: number;
   broadcast: number;
   replaced: number;
+  /** TRON: transfers signed anew once every earlier attempt had expired unincluded. */
+  resigned: number;
   confirmed: OutgoingTransfer[];
   failed: OutgoingTransfer[];
 }
@@ -84,7 +87,7 @@ export class ProcessTransfers {
 
   /** One pass over the network's open transfers. */
   async step(sender: ChainSender, opts: TransferStepOptions): Promise<TransferStepReport> {
-    const report: TransferStepReport = { signed: 0, broadcast: 0, replaced: 0, confirmed: [], failed: [] };
+    const report: TransferStepReport = { signed: 0, broadcast: 0, replaced: 0, resigned: 0, confirmed: [], failed: [] };
     const ids = await this.uow.run((tx) => tx.transfers.openIds(sender.network, opts.batch));
     if (ids.length === 0) return report;
     const required = (await this.networks.get(sender.network)).requiredConfirmations;
@@ -117,9 +120,12 @@ export class ProcessTransfers {
       report.signed++;
       return next;
     }
-    // What the chain says of every attempt. The mined nonce is read first: a
-    // nonce that moved past ours with no receipt found afterwards is not ours.
+    // What the chain says of every attempt. The mined nonce (EVM) is read
+    // first: a nonce that moved past ours with no receipt found afterwards is
+    // not ours. Likewise the time of the irreversible block (TRON): an attempt
+    // expired by then that no receipt shows afterwards is dead on every fork.
     const mined = t.nonce === null ? null : await sender.minedNonce(t.from);
+    const finalTime = t.nonce === null ? await sender.finalizedTime() : null;
     const receipts = await Promise.all(t.attempts.map((a) => sender.sentReceipt(a.txid)));
     const receipt = receipts.find((r) => r !== null) ?? null;
     let next = t;
@@ -137,6 +143,13 @@ export class ProcessTransfers {
       (next.status === 'CONFIRMED' ? report.confirmed : report.failed).push(next);
       this.lastBroadcast.delete(next.id);
       return null;
+    }
+    if (finalTime !== null && (next.status === 'BROADCAST' || next.status === 'SIGNED') && allAttemptsExpired(next, finalTime)) {
+      // TRON: no nonce to keep, and nothing signed before can be included any more: a fresh transaction.
+      const again = resigned(next, await this.attempt(next, sender, next.nonce, null), finalTime);
+      await tx.transfers.save(again);
+      report.resigned++;
+      return again;
     }
     if (next.status === 'BROADCAST' && needsReplacement(next, now, opts.replaceAfterMs)) {
       const replacement = await this.replace(next, sender, await fees());
@@ -161,10 +174,7 @@ export class ProcessTransfers {
   private async sign(tx: TxContext, t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer> {
     const mined = await sender.minedNonce(t.from);
     const nonce = mined === null ? null : await tx.transfers.takeNonce(t.network, t.from, mined);
-    const fees = quote && capped(quote, t.feeCap);
-    const signedTx = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce, gasLimit: t.gasLimit, fees }, this.signWithKeyOf(t));
-    const attempt: TransferAttempt = { txid: signedTx.txid, raw: signedTx.raw, fees, expiresAt: signedTx.expiresAt, signedAt: this.clock.now() };
-    const next = signed(t, attempt, nonce);
+    const next = signed(t, await this.attempt(t, sender, nonce, quote && capped(quote, t.feeCap)), nonce);
     await tx.transfers.save(next);
     return next;
   }
@@ -175,8 +185,23 @@ export class ProcessTransfers {
     if (!previous?.fees || !quote || t.nonce === null) return null;
     const fees = capped(replacementFees(previous.fees, quote), t.feeCap);
     if (fees.maxFeePerGas <= previous.fees.maxFeePerGas || fees.maxPriorityFeePerGas <= previous.fees.maxPriorityFeePerGas) return null;
-    const signedTx = await sender.sign({ asset: t.asset, from: t.from, to: t.to, amount: t.amount, nonce: t.nonce, gasLimit: t.gasLimit, fees }, this.signWithKeyOf(t));
-    return replaced(t, { txid: signedTx.txid, raw: signedTx.raw, fees, expiresAt: signedTx.expiresAt, signedAt: this.clock.now() });
+    return replaced(t, await this.attempt(t, sender, t.nonce, fees));
+  }
+
+  /** Builds and signs one attempt of the transfer (nothing is broadcast). */
+  private async attempt(t: OutgoingTransfer, sender: ChainSender, nonce: bigint | null, fees: EvmFees | null): Promise<TransferAttempt> {
+    const unsigned: UnsignedTransfer = {
+      asset: t.asset,
+      from: t.from,
+      to: t.to,
+      amount: t.amount,
+      nonce,
+      gasLimit: t.gasLimit,
+      fees,
+      feeLimit: fees === null ? t.feeCap : null,
+    };
+    const signedTx = await sender.sign(unsigned, this.signWithKeyOf(t));
+    return { txid: signedTx.txid, raw: signedTx.raw, fees, expiresAt: signedTx.expiresAt, signedAt: this.clock.now() };
   }
 
   /** Broadcasts the latest attempt (recorded already); a node that has it says so, which is as good. */
@@ -201,11 +226,10 @@ export class ProcessTransfers {
 
   /** A final transfer: its gas booked as the service's cost, its owner told. */
   private async settle(tx: TxContext, t: OutgoingTransfer): Promise<void> {
-    const native = nativeAssetOf(t.network);
-    if (native && t.feePaid && t.feePaid > 0n) {
-      await tx.ledger.post(
-        spendGas({ id: this.random.uuid(), network: t.network, at: this.clock.now(), reference: `transfer:${t.id}`, gas: Amount.ofUnits(native, t.feePaid) }),
-      );
+    if (t.feePaid && t.feePaid > 0n) {
+      // In the network's native currency (TRX included, booked in the ledger only): wei or sun.
+      const gas = { asset: gasCurrencyOf(t.network), units: t.feePaid };
+      await tx.ledger.post(spendGas({ id: this.random.uuid(), network: t.network, at: this.clock.now(), reference: `transfer:${t.id}`, gas }));
     }
     await this.outcomes.tell(tx, t);
   }

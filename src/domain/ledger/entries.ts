@@ -2,7 +2,7 @@
 // are positive Amounts of the entry's asset; signs are decided here.
 import type { Amount } from '../money/amount.js';
 import type { Network } from '../money/networks.js';
-import { SERVICE_OWNER, assertBalanced, type AccountRef, type EntryKind, type JournalEntry, type LedgerAccountKind } from './journal.js';
+import { SERVICE_OWNER, assertBalanced, type AccountRef, type EntryKind, type JournalEntry, type LedgerAccountKind, type Quantity } from './journal.js';
 
 interface Base {
   id: string;
@@ -10,7 +10,7 @@ interface Base {
   at: Date;
 }
 
-const account = (kind: LedgerAccountKind, owner: string, network: Network, amount: Amount): AccountRef => ({
+const account = (kind: LedgerAccountKind, owner: string, network: Network, amount: Quantity): AccountRef => ({
   kind,
   owner,
   network,
@@ -22,7 +22,7 @@ function entry(
   kind: EntryKind,
   reference: string,
   workspaceId: string | null,
-  asset: Amount,
+  asset: Quantity,
   postings: [LedgerAccountKind, string, bigint][],
 ): JournalEntry {
   const e: JournalEntry = {
@@ -109,8 +109,8 @@ export const faucetDrip = (b: Base & { dripId: string; amount: Amount }) =>
     ['TREASURY', SERVICE_OWNER, b.amount.units],
   ]);
 
-/** Gas spent on a sweep or a withdrawal: the service's cost, never the workspace's (docs/api.md#deposits). */
-export const spendGas = (b: Base & { reference: string; gas: Amount }) =>
+/** Gas spent on a sweep or a withdrawal (in the network's gas currency, TRX included): the service's cost, never the workspace's (docs/api.md#deposits). */
+export const spendGas = (b: Base & { reference: string; gas: Quantity }) =>
   entry(b, 'SWEEP_GAS', `gas:${b.reference}`, null, b.gas, [
     ['GAS', SERVICE_OWNER, -b.gas.units],
     ['TREASURY', SERVICE_OWNER, b.gas.units],

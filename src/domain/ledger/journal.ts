@@ -6,7 +6,7 @@
 // business record that caused it by a unique reference, so it can never be
 // posted twice.
 import { DomainError } from '../errors.js';
-import type { Asset, Network } from '../money/networks.js';
+import type { Asset, LedgerCurrency, Network } from '../money/networks.js';
 
 export type LedgerAccountKind = 'AVAILABLE' | 'LOCKED' | 'REVENUE' | 'GAS' | 'TREASURY' | 'FAUCET' | 'EXTERNAL' | 'RECEIVABLE';
 
@@ -21,7 +21,14 @@ export interface AccountRef {
   /** A workspace id, or SERVICE_OWNER. */
   owner: string;
   network: Network;
-  asset: Asset;
+  asset: LedgerCurrency;
+}
+
+/** A quantity the ledger books: base units of a ledger currency (an Amount is one). */
+export interface Quantity {
+  readonly asset: LedgerCurrency;
+  /** Base units of the API precision (TRX: sun). */
+  readonly units: bigint;
 }
 
 export interface Posting {
@@ -50,7 +57,7 @@ export interface JournalEntry {
   /** The workspace the entry concerns, if any (volume, audits). */
   workspaceId: string | null;
   network: Network;
-  asset: Asset;
+  asset: LedgerCurrency;
   postings: Posting[];
   createdAt: Date;
 }

@@ -60,8 +60,24 @@ export const networksOfSide = (side: NetworkSide): Network[] => BASE_CHAINS.map(
 export const nativeAssetOf = (network: Network): Asset | null => CHAIN_ASSETS[baseChainOf(network)].find((a) => ASSET_SPECS[a].native) ?? null;
 
 /** The currency that pays for gas on each chain, with its decimal places on chain (TRX included, which is not an API asset). */
-export const NATIVE_CURRENCY: Record<BaseChain, { symbol: string; decimals: number }> = {
+export const NATIVE_CURRENCY: Record<BaseChain, { symbol: 'ETH' | 'BNB' | 'TRX'; decimals: number }> = {
   ETH: { symbol: 'ETH', decimals: 18 },
   BSC: { symbol: 'BNB', decimals: 18 },
   TRON: { symbol: 'TRX', decimals: 6 },
 };
+
+/**
+ * What the service moves on chain: the API's assets, and TRX, TRON's native
+ * currency, which the gas tank sends and transactions burn but which is not
+ * an asset of the API.
+ */
+export type ChainAsset = Asset | 'TRX';
+
+/** Whether a chain asset is its network's native currency (ETH, BNB, TRX) rather than a token. */
+export const isNativeCurrency = (asset: ChainAsset): boolean => asset === 'TRX' || ASSET_SPECS[asset].native;
+
+/** What the ledger counts: the API's assets, and TRX, which only the service's gas accounts hold. */
+export type LedgerCurrency = ChainAsset;
+
+/** The network's native currency, in which its gas is paid and booked, in its on-chain base units (wei, sun). */
+export const gasCurrencyOf = (network: Network): ChainAsset => NATIVE_CURRENCY[baseChainOf(network)].symbol;

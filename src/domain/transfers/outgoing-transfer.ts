@@ -21,7 +21,7 @@
 // nonce: an attempt is dead once the head is past its expiration, and only
 // then may a new one be signed.
 import type { DerivationPath } from '../custody/derivation.js';
-import type { Asset, Network } from '../money/networks.js';
+import type { ChainAsset, Network } from '../money/networks.js';
 
 export type TransferKind = 'GAS_TOPUP' | 'SWEEP' | 'WITHDRAWAL' | 'FAUCET';
 export type TransferStatus = 'REQUESTED' | 'SIGNED' | 'BROADCAST' | 'CONFIRMING' | 'CONFIRMED' | 'FAILED';
@@ -48,7 +48,8 @@ export interface OutgoingTransfer {
   id: string;
   kind: TransferKind;
   network: Network;
-  asset: Asset;
+  /** Base units on chain; TRX for a TRON top-up. */
+  asset: ChainAsset;
   from: string;
   /** Where the sender's key is (the signer derives it; no key is ever stored). */
   fromPath: DerivationPath;
@@ -59,7 +60,10 @@ export interface OutgoingTransfer {
   ownerId: string | null;
   /** EVM: the gas limit every attempt carries. */
   gasLimit: bigint | null;
-  /** EVM: the highest maxFeePerGas any attempt may pay (a native sweep reserved exactly that much gas). */
+  /**
+   * EVM: the highest maxFeePerGas any attempt may pay (a native sweep reserved exactly that much gas).
+   * TRON: the fee_limit, the most sun a contract call may burn for energy.
+   */
   feeCap: bigint | null;
   status: TransferStatus;
   /** EVM: the sender's nonce, fixed at the first signing and never changed. */

@@ -4,7 +4,7 @@
 // sweeps' storage.
 import type { BlockRef } from '../chains/chain-port.js';
 import type { DerivationPath } from '../custody/derivation.js';
-import type { Asset, Network } from '../money/networks.js';
+import type { Asset, ChainAsset, Network } from '../money/networks.js';
 import type { EvmFees, OutgoingTransfer, TransferKind, TransferStatus } from './outgoing-transfer.js';
 import type { Sweep, SweepCandidate, SweepPolicy } from './sweep.js';
 
@@ -20,7 +20,7 @@ export type SignDigest = (digest: Uint8Array) => Promise<DigestSignature>;
 
 /** What a transaction moves: an asset (token or native) from one address to another. */
 export interface TransferCall {
-  asset: Asset;
+  asset: ChainAsset;
   from: string;
   to: string;
   /** Base units on chain. */
@@ -33,6 +33,20 @@ export interface UnsignedTransfer extends TransferCall {
   /** EVM: gas limit and fees; null on TRON. */
   gasLimit: bigint | null;
   fees: EvmFees | null;
+  /** TRON: the most sun the transaction may burn for energy (its fee_limit); null on EVM. */
+  feeLimit: bigint | null;
+}
+
+/**
+ * TRON: what a transfer burns in sun when the sender has no staked or free
+ * resources: its energy at the chain's energy price (contract calls), its
+ * bandwidth at the chain's bandwidth price, and the activation of a
+ * recipient that was never activated (paid by the sender).
+ */
+export interface TronBurn {
+  energy: bigint;
+  bandwidth: bigint;
+  activation: bigint;
 }
 
 export interface SignedTransaction {
@@ -76,7 +90,15 @@ export interface BalanceReader {
  * retried inside and what remains is a ChainUnavailableError.
  */
 export interface ChainSender extends BalanceReader {
-  head(): Promise<BlockRef & { timestamp?: number }>;
+  head(): Promise<BlockRef>;
+  /**
+   * TRON: the time (ms) of the latest irreversible (solidified) block: an
+   * attempt that expired before it can never be included, on any fork. null
+   * on EVM, where the nonce decides.
+   */
+  finalizedTime(): Promise<number | null>;
+  /** TRON: what the transfer would burn (energy, bandwidth, activation); null on EVM (gas limit × fees). */
+  burnEstimate(call: TransferCall): Promise<TronBurn | null>;
   /** EVM: fees that get a transaction into the next blocks now; null on TRON. */
   feeQuote(): Promise<EvmFees | null>;
   /** EVM: the gas limit to give this transfer (the node's estimate with a margin); null on TRON. */
@@ -115,7 +137,7 @@ export interface TransferRepo {
    */
   takeNonce(network: Network, address: string, minedNonce: bigint): Promise<bigint>;
   /** Native base units that not-yet-final transfers from the address may still spend: amounts of `nativeAsset` plus reserved gas. */
-  committedOutflow(network: Network, address: string, nativeAsset: Asset): Promise<bigint>;
+  committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint>;
   countByKindAndStatus(): Promise<TransferCount[]>;
 }
 

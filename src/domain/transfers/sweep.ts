@@ -16,6 +16,7 @@ import type { DerivationPath } from '../custody/derivation.js';
 import { DEFAULT_ASSET_FEES } from '../fees/fee-schedule.js';
 import type { Asset, Network } from '../money/networks.js';
 import type { EvmFees } from './outgoing-transfer.js';
+import type { TronBurn } from './ports.js';
 
 export type SweepStatus = 'WAITING_GAS' | 'TOPPING_UP' | 'SWEEPING' | 'SWEPT' | 'FAILED';
 export const OPEN_SWEEP_STATUSES: readonly SweepStatus[] = ['WAITING_GAS', 'TOPPING_UP', 'SWEEPING'];
@@ -95,4 +96,18 @@ export const topUpAmount = (budget: bigint, addressBalance: bigint): bigint => (
 export function nativeSweepAmount(balance: bigint, gasLimit: bigint, feeCap: bigint): bigint | null {
   const amount = balance - gasLimit * feeCap;
   return amount > 0n ? amount : null;
+}
+
+/** An amount with the top-up margin added, rounded up. */
+export const withMargin = (units: bigint, marginPercent = TOP_UP_MARGIN_PERCENT): bigint => (units * (100n + marginPercent) + 99n) / 100n;
+
+/**
+ * TRON: what a token sweep needs, in sun. The address sweeps once it holds
+ * its estimated burn (energy and bandwidth); a top-up brings it to that burn
+ * with the margin; the transaction's fee_limit is its energy with the margin
+ * (java-tron burns no more than the limit, and fails the call instead).
+ */
+export function tronSweepBudget(burn: TronBurn): { required: bigint; topUpTo: bigint; feeLimit: bigint } {
+  const required = burn.energy + burn.bandwidth;
+  return { required, topUpTo: withMargin(required), feeLimit: withMargin(burn.energy) };
 }

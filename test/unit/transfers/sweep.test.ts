@@ -9,7 +9,10 @@ import {
   policyDue,
   sweepGasBudget,
   topUpAmount,
+  tronSweepBudget,
+  withMargin,
 } from '../../../src/domain/transfers/sweep.js';
+import { gasCurrencyOf, isNativeCurrency } from '../../../src/domain/money/networks.js';
 
 const gwei = 10n ** 9n;
 
@@ -21,6 +24,19 @@ describe('sweep amounts', () => {
     expect(topUpAmount(budget, 100_000n * gwei)).toBe(170_000n * gwei);
     expect(topUpAmount(budget, budget)).toBe(0n);
     expect(topUpAmount(budget, budget + 1n)).toBe(0n);
+  });
+
+  it('TRON: sweeps once the address holds its energy and bandwidth burn, tops it up to that burn plus the margin, and caps energy at the margin', () => {
+    // 50,000 energy at 210 sun, 400 bytes at 1,000 sun.
+    const budget = tronSweepBudget({ energy: 10_500_000n, bandwidth: 400_000n, activation: 0n });
+    expect(budget).toEqual({ required: 10_900_000n, topUpTo: 16_350_000n, feeLimit: 15_750_000n });
+    expect(withMargin(1n)).toBe(2n); // rounded up
+    expect(withMargin(0n)).toBe(0n);
+  });
+
+  it('books gas in the network’s native currency, TRX included, which is not an API asset', () => {
+    expect([gasCurrencyOf('ETH_MAINNET'), gasCurrencyOf('BSC_TESTNET'), gasCurrencyOf('TRON_TESTNET')]).toEqual(['ETH', 'BNB', 'TRX']);
+    expect([isNativeCurrency('TRX'), isNativeCurrency('ETH'), isNativeCurrency('USDT_TRON')]).toEqual([true, true, false]);
   });
 
   it('sweeps a native balance minus its own gas at the fee cap, and nothing when the gas is not covered', () => {
