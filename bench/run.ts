@@ -13,6 +13,7 @@ import { benchDerivation } from './derivation.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchAddressLookup, benchDetection } from './deposits.js';
 import { benchSweeps } from './sweeps.js';
+import { benchTronSweeps } from './tron-sweeps.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -66,7 +67,7 @@ async function load(name: string, total: number, concurrency: number, one: (i: n
   );
 }
 
-/** `npm run bench -- sweeps`: only the named group; its rows replace the same rows of bench/results.json. */
+/** `npm run bench -- sweeps` (EVM and TRON) or `-- tron-sweeps`: only the named group; its rows replace the same rows of bench/results.json. */
 const only = process.argv[2];
 if (!only) await benchDerivation();
 
@@ -82,8 +83,9 @@ try {
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
   });
-  if (only === 'sweeps') {
-    const rows = await benchSweeps(config, SEED, (line) => console.log(line));
+  if (only === 'sweeps' || only === 'tron-sweeps') {
+    const say = (line: string) => console.log(line);
+    const rows = [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
     const file = new URL('./results.json', import.meta.url);
     const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string }[] };
     const kept = previous.rows.filter((r) => !rows.some((n) => n.name === r.name));
@@ -130,6 +132,7 @@ try {
     ...(await benchDetection(config, say, { confirmations: 2, offset: 1_000_000, latency: true })),
     ...(await benchAddressLookup(config, say)),
     ...(await benchSweeps(config, SEED, say)),
+    ...(await benchTronSweeps(config, SEED, say)),
   ];
   writeFileSync(
     new URL('./results.json', import.meta.url),

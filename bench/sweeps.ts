@@ -10,7 +10,7 @@
 //   recorded, receipts, confirmations), next to viem alone sending the same
 //   2,000 transactions (1,000 top-ups, then 1,000 token transfers) from local
 //   accounts and waiting for their receipts.
-// TRON sweeps are not built yet: no TRX figure.
+// TRON sweeps: bench/tron-sweeps.ts.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createWalletClient, encodeFunctionData, erc20Abi, http, parseAbi, type Hex } from 'viem';
