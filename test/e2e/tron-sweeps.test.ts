@@ -183,5 +183,5 @@ describe('sweeps on the TRON stand-in', () => {
     const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, unbalanced_entries: [], balance_mismatches: [], negative_balances: [] });
-  }, 60_000);
+  }, 90_000);
 });

@@ -93,11 +93,14 @@ export class ProcessTransfers {
     const required = (await this.networks.get(sender.network)).requiredConfirmations;
     let quote: Promise<EvmFees | null> | undefined;
     const fees = () => (quote ??= sender.feeQuote());
+    // TRON: read once per step, before any transfer's receipts (an earlier time is only more cautious).
+    let final: Promise<number | null> | undefined;
+    const finality = () => (final ??= sender.finalizedTime());
     for (const id of ids) {
       const toBroadcast = await this.uow.run(async (tx) => {
         const t = await tx.transfers.lock(id);
         if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
-        return this.advance(tx, t, sender, opts, required, fees, report);
+        return this.advance(tx, t, sender, opts, required, fees, finality, report);
       });
       if (toBroadcast) await this.send(sender, toBroadcast, report);
     }
@@ -112,6 +115,7 @@ export class ProcessTransfers {
     opts: TransferStepOptions,
     required: number,
     fees: () => Promise<EvmFees | null>,
+    finality: () => Promise<number | null>,
     report: TransferStepReport,
   ): Promise<OutgoingTransfer | null> {
     const now = this.clock.now();
@@ -125,7 +129,7 @@ export class ProcessTransfers {
     // not ours. Likewise the time of the irreversible block (TRON): an attempt
     // expired by then that no receipt shows afterwards is dead on every fork.
     const mined = t.nonce === null ? null : await sender.minedNonce(t.from);
-    const finalTime = t.nonce === null ? await sender.finalizedTime() : null;
+    const finalTime = t.nonce === null ? await finality() : null;
     const receipts = await Promise.all(t.attempts.map((a) => sender.sentReceipt(a.txid)));
     const receipt = receipts.find((r) => r !== null) ?? null;
     let next = t;
