@@ -2,7 +2,7 @@
 // processes, the ops CLI and a signed request over real HTTP.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +74,10 @@ describe('npm start (local sandbox)', () => {
     shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const [code] = await once(shell, 'exit');
     expect(code).toBe(0);
-    const ws = JSON.parse(out) as typeof workspace;
+    expect(out).toBe(''); // the secrets go to the file, not to the terminal
+    const saved = join(dataDir, 'acme.json');
+    expect(statSync(saved).mode & 0o777).toBe(0o600);
+    const ws = JSON.parse(readFileSync(saved, 'utf8')) as typeof workspace;
     pasted = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
     const res = await call(base(), pasted, { path: '/v2/chains?pasted=1' });
     expect(res.status).toBe(200);

@@ -25,6 +25,8 @@ describe('ops sweep policy', () => {
   it('sets a minimum and a schedule, and shows it next to the defaults', async () => {
     const set = await ops('sweep', 'policy', 'set', '--chain', 'BSC_TESTNET', '--asset', 'USDT_BSC', '--minimum', '7.5', '--interval-seconds', '600');
     expect(set).toEqual({ code: 0, json: { chain: 'BSC_TESTNET', asset: 'USDT_BSC', minimum: '7.500000', interval_seconds: 600, configured: true } });
+    const one = await ops('sweep', 'policy', 'show', '--chain', 'BSC_TESTNET', '--asset', 'BNB');
+    expect((one.json.policies as { asset: string }[]).map((p) => p.asset)).toEqual(['BNB']);
     const shown = await ops('sweep', 'policy', 'show', '--chain', 'BSC_TESTNET');
     expect(shown.json.policies).toEqual([
       { chain: 'BSC_TESTNET', asset: 'USDT_BSC', minimum: '7.500000', interval_seconds: 600, configured: true },

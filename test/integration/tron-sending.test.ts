@@ -151,29 +151,60 @@ describe('sending on TRON through the node', () => {
     proxy.rewrite = null;
   });
 
-  it('treats an expired transaction as dead at the node', async () => {
-    // A node that builds a transaction already past its expiration (bytes, JSON and txID agreeing).
+  /** Signs a TRX transfer through a node whose createtransaction answer `change` rewrites (bytes, JSON and txID kept agreeing). */
+  async function signThroughNode(change: (tx: { raw_data: Record<string, unknown> & { contract: unknown[] }; rawHex: string }) => string) {
     const realFetch = globalThis.fetch;
-    const signed = await (async () => {
-      globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-        const res = await realFetch(input, init);
-        if (!String(input).endsWith('/wallet/createtransaction')) return res;
-        const tx = (await res.json()) as { txID: string; raw_data: Record<string, unknown>; raw_data_hex: string };
-        tx.raw_data.expiration = Date.now() - 1_000;
-        tx.raw_data_hex = tronUtils.transaction.txPbToRawDataHex(tronUtils.transaction.txJsonToPb({ raw_data: tx.raw_data, visible: false })).toLowerCase();
-        tx.txID = createHash('sha256').update(Buffer.from(tx.raw_data_hex, 'hex')).digest('hex');
-        return new Response(JSON.stringify(tx), { status: 200, headers: { 'content-type': 'application/json' } });
-      }) as typeof fetch;
-      try {
-        return await port.sign(unsigned({ asset: 'TRX', from: tank, to: fresh, amount: 1n * TRX }), tankKey);
-      } finally {
-        globalThis.fetch = realFetch;
-      }
-    })();
+    globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      const res = await realFetch(input, init);
+      if (!String(input).endsWith('/wallet/createtransaction')) return res;
+      const tx = (await res.json()) as { txID: string; raw_data: Record<string, unknown> & { contract: unknown[] }; raw_data_hex: string };
+      tx.raw_data_hex = change({ raw_data: tx.raw_data, rawHex: tx.raw_data_hex });
+      tx.txID = createHash('sha256').update(Buffer.from(tx.raw_data_hex, 'hex')).digest('hex');
+      return new Response(JSON.stringify(tx), { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    try {
+      return await port.sign(unsigned({ asset: 'TRX', from: tank, to: fresh, amount: 1n * TRX }), tankKey);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  }
+  const encode = (raw: Record<string, unknown>) => tronUtils.transaction.txPbToRawDataHex(tronUtils.transaction.txJsonToPb({ raw_data: raw, visible: false })).toLowerCase();
+
+  it('treats an expired transaction as dead at the node', async () => {
+    const signed = await signThroughNode((tx) => {
+      tx.raw_data.expiration = Date.now() - 1_000;
+      return encode(tx.raw_data);
+    });
     expect(signed.expiresAt).toBeLessThan(Date.now());
     const err = await failure<BroadcastRejected>(port.broadcast(signed.raw));
     expect(err).toBeInstanceOf(BroadcastRejected);
     expect(err.reason).toBe('expired');
+  });
+
+  it('never signs two contracts in one transaction, another contract type, or an expiration far ahead', async () => {
+    const RawTransaction = (globalThis as unknown as { TronWebProto: { Transaction: { raw: { deserializeBinary(b: Uint8Array): { getContractList(): unknown[]; addContract(c: unknown): void; serializeBinary(): Uint8Array } } } } })
+      .TronWebProto.Transaction.raw;
+    const before = signs;
+    const refusals = [
+      // A second contract, in the bytes and in the JSON.
+      (tx: { raw_data: Record<string, unknown> & { contract: unknown[] }; rawHex: string }) => {
+        const msg = RawTransaction.deserializeBinary(Buffer.from(tx.rawHex, 'hex'));
+        msg.addContract(msg.getContractList()[0]);
+        tx.raw_data.contract = [tx.raw_data.contract[0], tx.raw_data.contract[0]];
+        return Buffer.from(msg.serializeBinary()).toString('hex');
+      },
+      // Expiring in an hour: the bytes could be held back that long.
+      (tx: { raw_data: Record<string, unknown> & { contract: unknown[] }; rawHex: string }) => {
+        tx.raw_data.expiration = Date.now() + 3_600_000;
+        return encode(tx.raw_data);
+      },
+    ];
+    for (const change of refusals) {
+      const err = await failure<ChainUnavailableError>(signThroughNode(change));
+      expect(err).toBeInstanceOf(ChainUnavailableError);
+      expect(err.message).toMatch(/not a single contract|something else in its JSON than in its bytes|expires too late/);
+    }
+    expect(signs).toBe(before);
   });
 
   it('tells the time of the block past the finality depth', async () => {

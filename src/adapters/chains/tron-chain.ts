@@ -95,6 +95,9 @@ const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 
 const word = (hex: string) => hex.padStart(64, '0');
 const { txJsonToPb, txPbToRawDataHex } = tronUtils.transaction;
 const { deserializeTransaction } = tronUtils.deserializeTx;
+/** java-tron's Transaction.raw protobuf, which tronweb registers on globalThis: the contracts counted in the bytes themselves. */
+const RawTransaction = (globalThis as unknown as { TronWebProto: { Transaction: { raw: { deserializeBinary(b: Uint8Array): { getContractList(): unknown[] } } } } })
+  .TronWebProto.Transaction.raw;
 
 /** The selector of TRC-20 transfer(address,uint256). */
 const TRANSFER_SELECTOR = 'a9059cbb';
@@ -107,8 +110,12 @@ const TRANSFER_BYTES = 300n;
 const CONTRACT_CALL_BYTES = 400n;
 /** Chain parameters are read again after this long. */
 const PARAMETERS_TTL_MS = 10 * 60_000;
-/** The node's own transactions expire within a minute; one expiring later than this is refused before signing. */
-const MAX_EXPIRATION_MS = 24 * 3600_000;
+/**
+ * The node's own transactions expire a minute after its head block; one
+ * expiring later than this is refused before signing (a node could otherwise
+ * hold back the bytes and stall the transfer until then).
+ */
+const MAX_EXPIRATION_MS = 10 * 60_000;
 
 /** Codes of broadcasttransaction (java-tron's response_code) and what they mean for the bytes. */
 const BUSY_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'BLOCK_UNSOLIDIFIED']);
@@ -478,7 +485,7 @@ export class TronChainPort implements ChainPort, ChainSender {
     const rawData = built.raw_data && typeof built.raw_data === 'object' ? (built.raw_data as Record<string, unknown>) : refuse('has no raw_data');
     const txID = sha256Hex(rawHex);
     if (typeof built.txID !== 'string' || built.txID.toLowerCase() !== txID) refuse('has a txID other than the sha256 of its bytes');
-    let decoded: Record<string, unknown> & { contract?: { parameter?: { value?: Record<string, unknown> }; Permission_id?: number }[] };
+    let decoded: Record<string, unknown> & { contract?: unknown[] };
     let jsonHex: string;
     try {
       decoded = deserializeTransaction(type, rawHex) as typeof decoded;
@@ -488,10 +495,18 @@ export class TronChainPort implements ChainPort, ChainSender {
       return refuse(`cannot be decoded (${(err as Error).message})`);
     }
     if (jsonHex !== rawHex) refuse('says something else in its JSON than in its bytes');
-    const contracts = decoded.contract ?? [];
-    const contract = contracts[0];
+    // tronweb's decoder shows the first contract only: the count comes from the bytes.
+    let count: number;
+    try {
+      count = RawTransaction.deserializeBinary(Buffer.from(rawHex, 'hex')).getContractList().length;
+    } catch (err) {
+      return refuse(`cannot be decoded (${(err as Error).message})`);
+    }
+    const contract = (decoded.contract ?? [])[0] as { parameter?: { value?: Record<string, unknown>; type_url?: string }; Permission_id?: number } | undefined;
     const value = contract?.parameter?.value;
-    if (contracts.length !== 1 || !value || contract.Permission_id) refuse('is not a single contract of the owner');
+    const shown = Array.isArray(rawData.contract) ? rawData.contract.length : 0;
+    if (count !== 1 || shown !== 1 || !value || contract.Permission_id) refuse('is not a single contract of the owner');
+    if (contract!.parameter!.type_url !== `type.googleapis.com/protocol.${type}`) refuse('names another contract type');
     if (lower(value!.owner_address) !== owner) refuse('has another owner');
     if (decoded.data || decoded.scripts) refuse('carries a memo or a script');
     if (!expect(value!, decoded)) refuse('differs from the transfer asked for');

@@ -39,6 +39,7 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
   const command = findCommand(commands, argv);
   if (!command) return refuseUnknownCommand(commands, argv, io);
   const json = argv.includes('--json');
+  const given = new Set<string>();
   try {
     const names = command.positionals ?? [];
     const { values, positionals, tokens } = parseArgs({
@@ -57,26 +58,38 @@ export async function runOps(commands: OpsCommand[], argv: string[], ctx: OpsCon
     }
     if (positionals.length > names.length) throw Object.assign(new Error(`unexpected argument ${positionals[names.length]}`), { code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' });
     const { json: _json, ...flags } = values;
+    for (const [k, v] of Object.entries(flags)) if (v !== undefined) given.add(k);
     const named = Object.fromEntries(names.map((n, i) => [n, positionals[i]]));
     const input = command.input.parse({ ...flags, ...named });
     const result = await command.run(ctx, input);
     io.out(json ? JSON.stringify(result) : (command.describe?.(result) ?? JSON.stringify(result, null, 2)));
     return result.ok === false ? 1 : 0;
   } catch (err) {
-    const failure = describeFailure(err);
+    const failure = describeFailure(err, command, given);
     reportFailure(io, json, failure.code, failure.message);
     return failure.code === 'INTERNAL_ERROR' ? 1 : 2;
   }
 }
 
-function describeFailure(err: unknown): { code: string; message: string } {
+function describeFailure(err: unknown, command: OpsCommand, given: ReadonlySet<string>): { code: string; message: string } {
   if (isDomainError(err)) return { code: err.code, message: err.message };
   if (err instanceof ZodError) {
     const i = err.issues[0]!;
+    // A positional (the action of `sweep policy set`) is named as one, not as a flag.
+    const name = String(i.path[0] ?? '');
+    if ((command.positionals ?? []).includes(name)) return { code: 'VALIDATION_ERROR', message: `${command.path.join(' ')} <${name}>: ${i.message}` };
+    // A flag left out is "required", whatever the schema says of the value it did not get.
+    if (name in command.flags && !given.has(name) && i.path.length === 1) {
+      return { code: 'VALIDATION_ERROR', message: i.message.startsWith(`--${name} is required`) ? i.message : `--${name} is required (${i.message})` };
+    }
     return { code: 'VALIDATION_ERROR', message: `--${i.path.join('.')}: ${i.message}` };
   }
   if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    return { code: 'VALIDATION_ERROR', message: (err as Error).message };
+    const message = (err as Error).message;
+    // parseArgs takes "--minimum -5" for a flag given no value: say what is wrong with the value instead.
+    const ambiguous = /^Option '(--[\w-]+)[^']*' argument is ambiguous/.exec(message);
+    if (ambiguous) return { code: 'VALIDATION_ERROR', message: `${ambiguous[1]}: must not start with "-" (no amount, count or name here is negative)` };
+    return { code: 'VALIDATION_ERROR', message };
   }
   return { code: 'INTERNAL_ERROR', message: (err as Error).message ?? String(err) };
 }

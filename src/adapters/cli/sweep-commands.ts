@@ -13,7 +13,7 @@ const policySet = defineCommand({
   path: ['sweep', 'policy'],
   positionals: ['action'],
   summary:
-    'Set or show the sweep policy: sweep policy set --chain ETH_TESTNET --asset USDT_ETH --minimum 50 [--interval-seconds 600]; sweep policy show [--chain NETWORK]',
+    'Set or show the sweep policy: sweep policy set --chain ETH_TESTNET --asset USDT_ETH --minimum 50 [--interval-seconds 600]; sweep policy show [--chain NETWORK] [--asset ASSET]',
   flags: { chain: { type: 'string' }, asset: { type: 'string' }, minimum: { type: 'string' }, 'interval-seconds': { type: 'string' } },
   input: z.discriminatedUnion('action', [
     z.object({
@@ -28,11 +28,11 @@ const policySet = defineCommand({
         .pipe(z.number().max(604_800, 'must be a whole number of seconds, 0 to 604800 (a week)'))
         .default(0),
     }),
-    z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional() }),
+    z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional(), asset: z.enum(ASSETS).optional() }),
   ]),
   async run(ctx, input) {
     const manage = ctx.resolve(ManageSweepPolicy);
-    if (input.action === 'show') return { policies: await manage.show(input.chain) };
+    if (input.action === 'show') return { policies: (await manage.show(input.chain)).filter((p) => !input.asset || p.asset === input.asset) };
     return manage.set({ network: input.chain, asset: input.asset, minimum: input.minimum, intervalSeconds: input['interval-seconds'] }) as unknown as Promise<
       Record<string, unknown>
     >;

@@ -171,7 +171,8 @@ export class PgTransferRepo implements TransferRepo {
   async committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint> {
     const [row] = await this.sql<{ total: string | null }>(
       `select sum(case when t.asset = ? then t.amount else 0 end
-                  + coalesce(t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, 0), 0))::text as total
+                  + case when t.gas_limit is null then coalesce(t.fee_cap, 0)
+                         else t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, 0) end)::text as total
        from outgoing_transfers t
        left join lateral (select max_fee_per_gas from transfer_attempts a where a.transfer_id = t.id order by seq desc limit 1) last on true
        where t.network = ? and t.from_address = ? and t.status in ('REQUESTED', 'SIGNED', 'BROADCAST')`,

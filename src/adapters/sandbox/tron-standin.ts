@@ -52,6 +52,13 @@ const CREATE_NEW_ACCOUNT_FEE = 1_000_000n;
 const RESULT_BYTES = 64n;
 /** Energy charged for a call whose estimate fails (it reverts). */
 const REVERT_ENERGY = 30_000n;
+/**
+ * Where burnt TRX goes on the backing node: each burn is a transfer there,
+ * queued right before the transaction that pays it (never a read-modify-write
+ * of a balance, which a block mined in between would undo). Transfers to it
+ * are the stand-in's bookkeeping and are not shown as TRON transactions.
+ */
+const BURN: Hex = '0x000000000000000000000000000000000000dead';
 const SUPPORTED = ['TriggerSmartContract', 'TransferContract'] as const;
 type ContractType = (typeof SUPPORTED)[number];
 
@@ -323,7 +330,8 @@ class TronStandin {
         witness_signature: '',
       },
     };
-    if (detail && block.transactions.length > 0) out.transactions = block.transactions.map((tx) => this.transactionOf(tx, receipts.get(tx.hash.toLowerCase())));
+    const shown = shownTransactions(block);
+    if (detail && shown.length > 0) out.transactions = shown.map((tx) => this.transactionOf(tx, receipts.get(tx.hash.toLowerCase())));
     return out;
   }
 
@@ -422,14 +430,18 @@ class TronStandin {
     const block = await this.evmBlock(BigInt(body.num as number));
     if (!block) return [];
     const receipts = await this.receipts(block);
-    return Promise.all(block.transactions.map((tx) => this.info(tx, receipts.get(tx.hash.toLowerCase())!, block)));
+    return Promise.all(shownTransactions(block).map((tx) => this.info(tx, receipts.get(tx.hash.toLowerCase())!, block)));
   }
 
-  /** The account's TRX, or null when it was never activated (no TRX ever, no transaction sent). */
-  private async account(address: string): Promise<bigint | null> {
+  /**
+   * The account's TRX, or null when it was never activated (no TRX ever, no
+   * transaction sent): as of the last block, or with what is queued for the
+   * next one (`pending`: what a broadcast is checked against).
+   */
+  private async account(address: string, tag: 'latest' | 'pending' = 'latest'): Promise<bigint | null> {
     const [balance, nonce] = await Promise.all([
-      this.call<Hex>('eth_getBalance', [evmOf(address), 'latest']),
-      this.call<Hex>('eth_getTransactionCount', [evmOf(address), 'latest']),
+      this.call<Hex>('eth_getBalance', [evmOf(address), tag]),
+      this.call<Hex>('eth_getTransactionCount', [evmOf(address), tag]),
     ]);
     return BigInt(balance) === 0n && BigInt(nonce) === 0n ? null : BigInt(balance);
   }
@@ -592,7 +604,7 @@ class TronStandin {
       return refusal('TAPOS_ERROR', txID, 'ref_block is not a recent block of this chain');
     }
     const from = evmOf(owner);
-    const balance = await this.account(owner);
+    const balance = await this.account(owner, 'pending');
     // Bandwidth: every byte of the signed transaction and its result allowance, burnt as TRX.
     const bandwidth = (BigInt(rawHex.length / 2) + 65n * BigInt(t.signature.length) + RESULT_BYTES) * BANDWIDTH_FEE;
     let request: Record<string, unknown>;
@@ -602,7 +614,7 @@ class TronStandin {
       const amount = BigInt(decoded.value.amount as number);
       if (!/^41[0-9a-f]{40}$/.test(to) || amount <= 0n) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'to_address and a positive amount are required');
       // A recipient never activated is created by this transfer, at the sender's cost (in place of the bandwidth).
-      const creates = (await this.account(to)) === null;
+      const creates = (await this.account(to, 'pending')) === null;
       const fee = creates ? CREATE_NEW_ACCOUNT_FEE + CREATE_ACCOUNT_FEE : bandwidth;
       if ((balance ?? 0n) < amount + fee) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TransferContract error, balance is not sufficient.');
       cost = { fee, net_fee: fee, energy_fee: 0n, energy_usage_total: 0n };
@@ -631,14 +643,12 @@ class TronStandin {
       request = { from, to: evmOf(contract), data: `0x${data}`, value: `0x${callValue.toString(16)}`, gas: `0x${gas.toString(16)}` };
     }
     const tx: TronTransaction = { txID, raw_data: t.raw_data, raw_data_hex: rawHex, signature: t.signature, visible: false };
-    // The burn, then the transaction: broadcasts run one at a time, so nothing spends the balance in between.
-    const charged = (balance ?? 0n) - cost.fee;
-    await this.call('anvil_setBalance', [from, `0x${charged.toString(16)}`]);
+    // The burn, then the transaction, queued in that order from the owner (broadcasts run one at a time).
     let hash: Hex;
     try {
+      if (cost.fee > 0n) await this.call<Hex>('eth_sendTransaction', [{ from, to: BURN, value: `0x${cost.fee.toString(16)}`, gas: '0x5208', gasPrice: '0x0' }]);
       hash = await this.call<Hex>('eth_sendTransaction', [{ ...request, gasPrice: '0x0' }]);
     } catch (err) {
-      await this.call('anvil_setBalance', [from, `0x${(balance ?? 0n).toString(16)}`]);
       return refusal('CONTRACT_VALIDATE_ERROR', txID, (err as Error).message);
     }
     this.remember(hash, tx, cost);
@@ -657,6 +667,9 @@ class TronStandin {
     return !!block && blockIdOf(n, block.hash).slice(16, 32) === refHash;
   }
 }
+
+/** The block's transactions as TRON shows them: the burns are the stand-in's bookkeeping. */
+const shownTransactions = (block: EvmBlock): EvmTx[] => block.transactions.filter((tx) => tx.to?.toLowerCase() !== BURN);
 
 const toJournal = (c: Cost): Record<string, string> => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, String(v)]));
 const fromJournal = (c: Record<string, string>): Cost => ({

@@ -104,7 +104,9 @@ export class RunSweeps {
         };
         if (await tx.sweeps.add(sweep, c.depositIds)) started++;
       }
-      for (const p of policies) if (p.intervalSeconds > 0) await tx.sweeps.markRun(network, p.asset, now);
+      // A scheduled round ends once every qualifying wallet was started: a full batch leaves the
+      // policies due, so the next step goes on with the rest instead of leaving them a whole interval.
+      if (candidates.length < batch) for (const p of policies) if (p.intervalSeconds > 0) await tx.sweeps.markRun(network, p.asset, now);
       return started;
     });
   }
@@ -220,7 +222,17 @@ export class RunSweeps {
       await tx.sweeps.update({ ...sweep, updatedAt: now });
       return;
     }
-    const topUp = this.transfer(sweep, { kind: 'GAS_TOPUP', asset: trx, from: tank, fromPath: servicePath(network, 'gasTank'), to: sweep.address, amount: need, gasLimit: null, feeCap: null });
+    // Its fee cap is its own burn, which the gas tank's committed outflow reserves until it is final.
+    const topUp = this.transfer(sweep, {
+      kind: 'GAS_TOPUP',
+      asset: trx,
+      from: tank,
+      fromPath: servicePath(network, 'gasTank'),
+      to: sweep.address,
+      amount: need,
+      gasLimit: null,
+      feeCap: needed - need,
+    });
     await tx.transfers.add(topUp);
     await tx.sweeps.update({ ...sweep, status: 'TOPPING_UP', topUpTransferId: topUp.id, updatedAt: now });
     report.toppedUp++;

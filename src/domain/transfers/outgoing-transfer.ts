@@ -62,7 +62,8 @@ export interface OutgoingTransfer {
   gasLimit: bigint | null;
   /**
    * EVM: the highest maxFeePerGas any attempt may pay (a native sweep reserved exactly that much gas).
-   * TRON: the fee_limit, the most sun a contract call may burn for energy.
+   * TRON: the most sun it may burn: a contract call's fee_limit (its energy), a TRX transfer's
+   * estimated bandwidth and activation (reserved from the sender's balance until it is final).
    */
   feeCap: bigint | null;
   status: TransferStatus;

@@ -136,7 +136,11 @@ export interface TransferRepo {
    * mined), so a nonce an outside signer used is skipped, never reused.
    */
   takeNonce(network: Network, address: string, minedNonce: bigint): Promise<bigint>;
-  /** Native base units that not-yet-final transfers from the address may still spend: amounts of `nativeAsset` plus reserved gas. */
+  /**
+   * Native base units that not-yet-final transfers from the address may still
+   * spend: amounts of `nativeAsset` plus reserved gas (EVM: gas limit × fee
+   * cap or the latest attempt's max fee; TRON: the fee cap, the most it may burn).
+   */
   committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint>;
   countByKindAndStatus(): Promise<TransferCount[]>;
 }

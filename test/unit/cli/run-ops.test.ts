@@ -44,6 +44,30 @@ describe('the ops command runner', () => {
     }
   });
 
+  it('names a missing or wrong action as the positional it is, and a value starting with "-" as a value problem', async () => {
+    const act = defineCommand({
+      path: ['do', 'thing'],
+      positionals: ['action'],
+      summary: 'acts',
+      flags: { count: { type: 'string' } },
+      input: z.discriminatedUnion('action', [z.object({ action: z.literal('set'), count: z.string() }), z.object({ action: z.literal('show') })]),
+      async run() {
+        return {};
+      },
+    });
+    const run = async (...argv: string[]) => {
+      const err: string[] = [];
+      const code = await runOps([act], argv, { resolve: () => { throw new Error('unused'); } }, { out: () => undefined, err: (s) => err.push(s) });
+      return { code, err: err.join('\n') };
+    };
+    const missing = await run('do', 'thing');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^error: do thing <action>: /);
+    expect(missing.err).not.toMatch(/--action/);
+    expect(await run('do', 'thing', 'set', '--count', '-5')).toEqual({ code: 2, err: 'error: --count: must not start with "-" (no amount, count or name here is negative)' });
+    expect((await run('do', 'thing', 'set')).err).toMatch(/^error: --count is required \(/);
+  });
+
   it('prints failures without --json as a line on stderr', async () => {
     const r = await ops('greet', 'someone', '--name', 'ghost');
     expect([r.code, r.out, r.err]).toEqual([2, [], ['error: No such workspace']]);

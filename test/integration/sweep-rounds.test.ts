@@ -1,0 +1,80 @@
+// A scheduled sweep round (ops sweep policy set --interval-seconds N) against
+// the real database: when more wallets qualify than one step starts, the
+// round goes on at the next steps until every one is started, and only then
+// is it marked run; deposits that qualify after it wait for the next round.
+// The node is a stub port (application test): it holds none of the tokens, so
+// the started sweeps wait and nothing is sent.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ManageSweepPolicy } from '../../src/application/sweeps/manage-sweep-policy.js';
+import { RunSweeps } from '../../src/application/sweeps/run-sweeps.js';
+import { TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
+import type { ChainSender } from '../../src/domain/transfers/ports.js';
+import { useTestApi } from '../support/harness.js';
+
+const t = useTestApi({ workspace: 'sweep-rounds' });
+const sql = <T extends object>(text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute<T[]>(text, params);
+
+const unused = () => Promise.reject(new Error('not used by this test'));
+const node: ChainSender = {
+  network: 'ETH_TESTNET',
+  nativeBalance: async () => 0n,
+  tokenBalance: async () => 0n,
+  feeQuote: async () => ({ maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
+  head: unused,
+  finalizedTime: async () => null,
+  burnEstimate: async () => null,
+  gasLimit: unused,
+  minedNonce: unused,
+  sign: unused,
+  broadcast: unused,
+  sentReceipt: unused,
+};
+
+let account: number | undefined;
+
+/** A USDT_ETH wallet of the test workspace with one CONFIRMED deposit of 60 USDT (over the minimum). */
+async function creditedWallet(index: number): Promise<string> {
+  account ??= (
+    await sql<{ account: number }>(`insert into hd_accounts (workspace_id, network, next_index) values (?, 'ETH_TESTNET', 10) returning account`, [t.ws.workspaceId])
+  )[0]!.account;
+  const id = randomUUID();
+  const address = `0x${(0xabc000 + index).toString(16).padStart(40, '0')}`;
+  await sql(
+    `insert into wallets (id, workspace_id, network, asset, address, derivation_account, derivation_index, status, created_at)
+     values (?, ?, 'ETH_TESTNET', 'USDT_ETH', ?, ?, ?, 'ACTIVE', now())`,
+    [id, t.ws.workspaceId, address, account, index],
+  );
+  await sql(
+    `insert into deposits (id, workspace_id, wallet_id, network, asset, txid, log_index, from_address, to_address, chain_amount, amount,
+       block_number, block_hash, status, confirmations, required_confirmations, fee_amount, net_amount, applied_rate_ppm, applied_min_fee,
+       detected_at, confirmed_at, created_at, updated_at)
+     values (?, ?, ?, 'ETH_TESTNET', 'USDT_ETH', ?, 0, ?, ?, 60000000, 60000000, 1, '0x00', 'CONFIRMED', 2, 2, 3000000, 57000000, 9000, 3000000,
+       now(), now(), now(), now())`,
+    [randomUUID(), t.ws.workspaceId, id, `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}`, address, address],
+  );
+  return id;
+}
+
+const sweptWallets = async () => (await sql<{ wallet_id: string }>(`select wallet_id from sweeps where network = 'ETH_TESTNET'`)).map((r) => r.wallet_id);
+const lastRun = async () => (await sql<{ last_run_at: string | null }>(`select last_run_at from sweep_policies where network = 'ETH_TESTNET' and asset = 'USDT_ETH'`))[0]!.last_run_at;
+
+describe('a scheduled sweep round', () => {
+  it('goes on at the next steps until every qualifying wallet is started, then waits for the next interval', async () => {
+    const container = t.api.infra.container.createChildContainer();
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const sweeps = container.resolve(RunSweeps);
+    await container.resolve(ManageSweepPolicy).set({ network: 'ETH_TESTNET', asset: 'USDT_ETH', minimum: '50', intervalSeconds: 3600 });
+    const wallets = [await creditedWallet(1), await creditedWallet(2), await creditedWallet(3)];
+    // Two wallets a step: the round is not over after the first.
+    expect((await sweeps.step(node, { batch: 2 })).started).toBe(2);
+    expect(await lastRun()).toBeNull();
+    expect((await sweeps.step(node, { batch: 2 })).started).toBe(1);
+    expect(new Set(await sweptWallets())).toEqual(new Set(wallets));
+    expect(await lastRun()).not.toBeNull();
+    // The round is over: a wallet that qualifies now waits for the next one.
+    await creditedWallet(4);
+    expect((await sweeps.step(node, { batch: 2 })).started).toBe(0);
+    expect(await sweptWallets()).toHaveLength(3);
+  });
+});
