@@ -17,6 +17,7 @@ import type { Balance, JournalEntry } from './ledger/journal.js';
 import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
 import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
+import type { WithdrawalRepo } from './withdrawals/ports.js';
 
 export interface Clock {
   now(): Date;
@@ -161,6 +162,7 @@ export interface TxContext {
   screening: ScreeningRepo;
   transfers: TransferRepo;
   sweeps: SweepRepo;
+  withdrawals: WithdrawalRepo;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;

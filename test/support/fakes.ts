@@ -2,6 +2,7 @@
 // and enforce the same rules), so a use case can be tested in a few lines with
 // no database. Not for integration tests: those use the real PostgreSQL.
 import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
+import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EventPublisher, PublishedEvent, WebhookDeliveryRepo, WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
@@ -501,6 +502,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         sweeps: new Proxy(unavailable<SweepRepo>('sweeps'), {
           get: (target, prop) => (prop === 'policies' ? async () => [] : Reflect.get(target, prop)),
         }),
+        withdrawals: unavailable<WithdrawalRepo>('withdrawals'),
       });
     } catch (err) {
       rollback();

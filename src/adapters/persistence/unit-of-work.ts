@@ -25,6 +25,7 @@ import { PgScanStateRepo } from './scan-state-repo.js';
 import { PgScreeningRepo } from './screening-repo.js';
 import { PgSweepRepo } from './sweep-repo.js';
 import { PgTransferRepo } from './transfer-repo.js';
+import { PgWithdrawalRepo } from './withdrawal-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -58,6 +59,7 @@ export class MikroUnitOfWork implements UnitOfWork {
         screening: new PgScreeningRepo(tem),
         transfers: new PgTransferRepo(tem),
         sweeps: new PgSweepRepo(tem),
+        withdrawals: new PgWithdrawalRepo(tem),
         events: new PgEventPublisher(tem, jobs, this.clock, this.random),
         jobs,
       };

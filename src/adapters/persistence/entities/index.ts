@@ -16,6 +16,7 @@ import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity, Webho
 import { BeneficiaryEntity, WithdrawalPolicyEntity } from './security-entities.js';
 import { WorkspaceEntity } from './workspace-entity.js';
 import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
+import { WithdrawalEntity } from './withdrawal-entities.js';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -48,8 +49,10 @@ export const ENTITIES = [
   SenderNonceEntity,
   SweepEntity,
   SweepPolicyEntity,
+  WithdrawalEntity,
 ];
 export {
+  WithdrawalEntity,
   HdAccountKeyEntity,
   OutgoingTransferEntity,
   TransferAttemptEntity,

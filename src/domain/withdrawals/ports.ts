@@ -1,0 +1,27 @@
+// What the withdrawal use cases need from storage.
+import type { Asset, Network } from '../money/networks.js';
+import type { Page, PageRequest } from '../pagination.js';
+import type { Withdrawal, WithdrawalStatus } from './withdrawal.js';
+
+export interface WithdrawalFilter {
+  status?: WithdrawalStatus;
+  network?: Network;
+}
+
+export interface WithdrawalRepo {
+  add(withdrawal: Withdrawal): Promise<void>;
+  /** The workspace's withdrawal on one of `networks` (another workspace's or network's is null). */
+  get(workspaceId: string, networks: readonly Network[], id: string): Promise<Withdrawal | null>;
+  /** The withdrawal, locked until the transaction ends (waiting for another holder); null when there is none. */
+  lock(id: string): Promise<Withdrawal | null>;
+  /** Writes status, transfer, txid, failure and times. */
+  save(withdrawal: Withdrawal): Promise<void>;
+  /** The workspace's withdrawals on `networks`, newest request first. */
+  list(workspaceId: string, networks: readonly Network[], filter: WithdrawalFilter, page: PageRequest): Promise<Page<Withdrawal>>;
+  /** What the workspace's withdrawals on `networks` requested since `since` add up to per asset, cancelled and failed ones left out. */
+  totalsSince(workspaceId: string, networks: readonly Network[], since: Date): Promise<{ asset: Asset; amount: bigint }[]>;
+  /** Ids of the network's PENDING withdrawals not picked up yet, oldest first. */
+  readyIds(network: Network, limit: number): Promise<string[]>;
+  /** The withdrawal a transfer pays out, locked. */
+  byTransfer(transferId: string): Promise<Withdrawal | null>;
+}
