@@ -1,6 +1,9 @@
 // /v2/transactions (docs/api.md#deposits): GET /transactions/deposits (list
 // with filters), GET /transactions/deposits/{id} (the deposit, 2.4) and GET
 // /transactions (deposits and, once they exist, withdrawals; ADR 0022).
+import { ReadWithdrawals } from '../../application/withdrawals/read-withdrawals.js';
+import { withdrawalRecord } from '../../application/withdrawals/withdrawal-view.js';
+import { withdrawalListQuery, withdrawalRecordSchema } from './withdrawals.js';
 import { z } from 'zod';
 import { depositView } from '../../application/deposits/deposit-view.js';
 import { ReadDeposits, type TransactionRecord } from '../../application/deposits/read-deposits.js';
@@ -89,10 +92,10 @@ const presentTransaction = (t: TransactionRecord): z.infer<typeof transactionSch
   return { id: v.id, type: t.type, chain: v.chain as never, asset: v.asset as never, txid: v.txid, amount: v.amount, status: v.status, fee_record: v.fee_record, created_at: v.detected_at };
 };
 
-export const transactionsResource: Resource<{ read: ReadDeposits }> = {
+export const transactionsResource: Resource<{ read: ReadDeposits; withdrawals: ReadWithdrawals }> = {
   mount: '/transactions',
   tag: 'Deposits and transactions',
-  deps: (resolve) => ({ read: resolve(ReadDeposits) }),
+  deps: (resolve) => ({ read: resolve(ReadDeposits), withdrawals: resolve(ReadWithdrawals) }),
   routes: [
     {
       operationId: 'listDeposits',
@@ -122,6 +125,22 @@ export const transactionsResource: Resource<{ read: ReadDeposits }> = {
       errors: ['NOT_FOUND'],
       handle: (deps) => async (req, res) => {
         res.json(depositView(await deps.read.get(principalOf(res), String(req.params.id))));
+      },
+    },
+    {
+      operationId: 'listWithdrawalRecords',
+      summary: 'List withdrawals as transaction records (with fee_record), newest request first',
+      method: 'get',
+      path: '/withdrawals',
+      access: scope('transactions:read'),
+      request: { query: withdrawalListQuery },
+      responses: { 200: { description: 'A page of withdrawal records', schema: pageOf(withdrawalRecordSchema) } },
+      errors: [],
+      handle: (deps) => async (req, res) => {
+        const principal = principalOf(res);
+        const q = parse(withdrawalListQuery, req.query);
+        const page = await deps.withdrawals.list(principal, 'transactions:read', { status: q.status, network: resolveChainFilter(q.chain, principal.side) }, q);
+        res.json(mapPage(page, withdrawalRecord));
       },
     },
     {

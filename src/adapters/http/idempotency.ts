@@ -38,6 +38,34 @@ const send = (res: Response, status: number, json: string): void => {
 export interface IdempotentOptions {
   /** Status of a replayed success (a withdrawal replay answers 200, docs/api.md#withdrawals). */
   replayStatus?: number;
+  /**
+   * A key the request may carry elsewhere, used when the header is absent
+   * (the deprecated body field `idempotency_key` of POST /withdrawals: at most
+   * 128 characters). The header takes precedence.
+   */
+  fallbackKey?: (req: Request) => unknown;
+}
+
+/** The longest deprecated body key (docs/api.md#idempotency). */
+const FALLBACK_KEY_MAX = 128;
+
+/** The key a create runs under: the header (checked against its pattern), else the fallback (at most 128 characters), else none. */
+export function idempotencyKeyOf(req: Request, opts: IdempotentOptions = {}): string | undefined {
+  const header = req.get('Idempotency-Key');
+  if (header !== undefined) {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
+      throw new DomainError('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 characters from A-Z a-z 0-9 _ -');
+    }
+    return header;
+  }
+  const fallback = opts.fallbackKey?.(req);
+  if (fallback === undefined || fallback === null) return undefined;
+  if (typeof fallback !== 'string' || fallback.length === 0 || fallback.length > FALLBACK_KEY_MAX) {
+    throw new DomainError('VALIDATION_ERROR', `idempotency_key must be a string of 1 to ${FALLBACK_KEY_MAX} characters`, [
+      { path: 'idempotency_key', message: `must be a string of 1 to ${FALLBACK_KEY_MAX} characters` },
+    ]);
+  }
+  return fallback;
 }
 
 /**
@@ -51,14 +79,11 @@ export function idempotent(
   opts: IdempotentOptions = {},
 ): (req: Request, res: Response) => Promise<void> {
   return async (req, res) => {
-    const key = req.get('Idempotency-Key');
+    const key = idempotencyKeyOf(req, opts);
     if (key === undefined) {
       const r = await handler(req, res);
       res.status(r.status).json(r.body);
       return;
-    }
-    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-      throw new DomainError('IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 characters from A-Z a-z 0-9 _ -');
     }
     const call = {
       principal: principalOf(res),

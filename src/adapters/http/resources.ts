@@ -9,6 +9,7 @@ import { feesResource } from './fees.js';
 import type { Resource } from './route.js';
 import { walletsResource } from './wallets.js';
 import { webhooksResource } from './webhooks.js';
+import { withdrawalsResource } from './withdrawals.js';
 
 // Each resource has its own deps type; the list only needs what they share.
 export const RESOURCES: readonly Resource<any>[] = [
@@ -16,6 +17,7 @@ export const RESOURCES: readonly Resource<any>[] = [
   apiKeysResource,
   customersResource,
   walletsResource,
+  withdrawalsResource,
   transactionsResource,
   balancesResource,
   feesResource,
