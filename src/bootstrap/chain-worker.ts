@@ -12,6 +12,7 @@ import { RefillAccountKeys } from '../application/custody/refill-account-keys.js
 import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
 import { ScanNetwork } from '../application/deposits/scan-network.js';
 import { RunSweeps } from '../application/sweeps/run-sweeps.js';
+import { SendWithdrawals } from '../application/withdrawals/send-withdrawals.js';
 import { ProcessTransfers, TransferOutcomes } from '../application/transfers/process-transfers.js';
 import type { TransferRepo } from '../domain/transfers/ports.js';
 import { SenderLoop, type SenderLoopOptions } from '../adapters/chains/sender-loop.js';
@@ -107,6 +108,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
         new SenderLoop(
           container.resolve(RunSweeps),
           container.resolve(ProcessTransfers),
+          container.resolve(SendWithdrawals),
           senders,
           { ...config.sending, ...opts.sending },
           logger,

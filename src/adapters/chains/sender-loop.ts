@@ -1,8 +1,10 @@
 // The chain-worker's sending loop: per network that can send, every
-// `intervalMs` one sweep step (RunSweeps) and one pass of the
-// outgoing-transfer pipeline (ProcessTransfers). Logs what moved, keeps the
-// sending metrics, and warns ONCE when the gas tank runs too low for a
-// top-up (the gas_tank_low gauge stays 1 until a top-up goes through again).
+// `intervalMs` one sweep step (RunSweeps), one withdrawal step
+// (SendWithdrawals) and one pass of the outgoing-transfer pipeline
+// (ProcessTransfers). Logs what moved, keeps the sending metrics, and warns
+// ONCE when the gas tank runs too low for a top-up (gas_tank_low stays 1
+// until a top-up goes through again) or the treasury for a withdrawal
+// (treasury_short likewise).
 import type { Logger } from 'pino';
 import { WakeableSleep } from './wakeable-sleep.js';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
@@ -10,6 +12,7 @@ import { NATIVE_CURRENCY, baseChainOf, type Network } from '../../domain/money/n
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import type { ProcessTransfers, TransferStepOptions } from '../../application/transfers/process-transfers.js';
 import type { RunSweeps } from '../../application/sweeps/run-sweeps.js';
+import type { SendWithdrawals } from '../../application/withdrawals/send-withdrawals.js';
 import type { SendingMetrics } from '../metrics/metrics.js';
 
 export interface SenderLoopOptions extends TransferStepOptions {
@@ -25,12 +28,14 @@ export class SenderLoop {
   private readonly pause = new WakeableSleep();
   private loops: Promise<void>[] = [];
   private readonly tankLow = new Map<Network, boolean>();
+  private readonly treasuryShort = new Map<Network, boolean>();
   /** Addresses already warned about (one warning each, not one per step). */
   private readonly warnedEmpty = new Set<string>();
 
   constructor(
     private readonly sweeps: RunSweeps,
     private readonly transfers: ProcessTransfers,
+    private readonly withdrawals: SendWithdrawals,
     private readonly senders: ChainSender[],
     private readonly opts: SenderLoopOptions,
     private readonly logger: Logger,
@@ -59,10 +64,25 @@ export class SenderLoop {
     const { decimals } = NATIVE_CURRENCY[baseChainOf(network)];
     let failures = 0;
     this.metrics.gasTankLow.set({ network }, 0);
+    this.metrics.treasuryShort.set({ network }, 0);
     while (this.running) {
       try {
         const sweeps = await this.sweeps.step(sender, { batch: this.opts.batch });
+        const withdrawals = await this.withdrawals.step(sender, { batch: this.opts.batch });
         const transfers = await this.transfers.step(sender, this.opts);
+        const short = withdrawals.treasuryShort;
+        if ((short !== null) !== (this.treasuryShort.get(network) ?? false)) {
+          this.treasuryShort.set(network, short !== null);
+          this.metrics.treasuryShort.set({ network }, short ? 1 : 0);
+          if (short) {
+            log.warn(
+              { treasury: short.address, asset: short.asset, available: short.available.toString(), needed: short.needed.toString() },
+              'treasury too low for the next withdrawal: withdrawals wait until it is funded (none fails)',
+            );
+          } else {
+            log.info('treasury funded again: withdrawals resume');
+          }
+        }
         failures = 0;
         const tank = await this.sweeps.serviceAddress(network, 'gasTank');
         this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));
@@ -92,9 +112,10 @@ export class SenderLoop {
             t.status === 'CONFIRMED' ? 'transfer confirmed' : 'transfer failed',
           );
         }
-        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || transfers.signed || transfers.replaced || transfers.resigned) {
+        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
             {
+              withdrawalsPickedUp: withdrawals.pickedUp,
               sweepsStarted: sweeps.started,
               topUps: sweeps.toppedUp,
               sweepTransfers: sweeps.sweeping,

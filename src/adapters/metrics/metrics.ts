@@ -146,6 +146,7 @@ export interface SendingMetrics {
   gasSpent: Counter<'network'>;
   gasTankBalance: Gauge<'network'>;
   gasTankLow: Gauge<'network'>;
+  treasuryShort: Gauge<'network'>;
 }
 
 export function createSendingMetrics(
@@ -177,6 +178,12 @@ export function createSendingMetrics(
     gasTankLow: new Gauge({
       name: 'gas_tank_low',
       help: '1 while the gas tank cannot pay for a top-up a waiting sweep needs (sweeps wait; nothing credited is touched)',
+      labelNames: ['network'],
+      registers: [registry],
+    }),
+    treasuryShort: new Gauge({
+      name: 'treasury_short',
+      help: "1 while the treasury cannot pay the next withdrawal (its asset or the gas): withdrawals wait, none fails",
       labelNames: ['network'],
       registers: [registry],
     }),

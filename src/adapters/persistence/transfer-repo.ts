@@ -181,6 +181,15 @@ export class PgTransferRepo implements TransferRepo {
     return BigInt(row?.total ?? '0');
   }
 
+  async pendingAmount(network: Network, address: string, asset: ChainAsset): Promise<bigint> {
+    const [row] = await this.sql<{ total: string | null }>(
+      `select sum(amount)::text as total from outgoing_transfers
+       where network = ? and from_address = ? and asset = ? and status in ('REQUESTED', 'SIGNED', 'BROADCAST')`,
+      [network, address, asset],
+    );
+    return BigInt(row?.total ?? '0');
+  }
+
   async countByKindAndStatus(): Promise<TransferCount[]> {
     const rows = await this.sql<{ network: Network; kind: TransferKind; status: TransferStatus; count: number }>(
       `select network, kind, status, count(*)::int as count from outgoing_transfers group by network, kind, status`,

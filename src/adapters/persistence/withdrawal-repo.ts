@@ -137,6 +137,15 @@ export class PgWithdrawalRepo implements WithdrawalRepo {
     return rows.map((r) => r.id);
   }
 
+  async inFlightIds(network: Network, limit: number): Promise<string[]> {
+    const rows = await this.sql<{ id: string }>(
+      `select id from withdrawals where network = ? and transfer_id is not null and status in ('PENDING', 'PROCESSING', 'CONFIRMING')
+       order by requested_at limit ?`,
+      [network, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async byTransfer(transferId: string): Promise<Withdrawal | null> {
     const [row] = await this.sql<Row>(`select ${COLUMNS} from withdrawals where transfer_id = ? for update`, [transferId]);
     return row ? toWithdrawal(row) : null;

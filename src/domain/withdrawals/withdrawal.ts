@@ -111,6 +111,9 @@ export function processing(w: Withdrawal, txid: string, at: Date): Withdrawal {
 /** In a block (under `txid`, which a replacement may have changed). */
 export const confirming = (w: Withdrawal, txid: string, at: Date) => move(w, ['PROCESSING'], 'CONFIRMING', 'be included', at, { txid });
 
+/** Its block was reorganised out and its transaction is waiting to be included again. */
+export const unconfirming = (w: Withdrawal, at: Date) => move(w, ['CONFIRMING'], 'PROCESSING', 'leave its block', at);
+
 export const confirmedWithdrawal = (w: Withdrawal, txid: string, at: Date) =>
   move(w, ['PROCESSING', 'CONFIRMING'], 'CONFIRMED', 'confirm', at, { txid, confirmedAt: at });
 

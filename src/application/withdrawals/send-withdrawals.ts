@@ -1,0 +1,178 @@
+// The chain-worker's side of withdrawals (docs/api.md#withdrawals): each
+// PENDING withdrawal not picked up yet becomes an outgoing transfer of its net
+// from the network's treasury, requested in the same transaction that records
+// the pick-up (so a cancel, which takes the same row lock, either comes first
+// or is refused). Then each step follows its transfer:
+//   broadcast            → PROCESSING: the lock is consumed (net out of custody, fee to revenue), WITHDRAWAL_PROCESSING
+//   in a block           → CONFIRMING
+//   confirmed (final)    → CONFIRMED, WITHDRAWAL_CONFIRMED with the fee object
+//   failed (final)       → FAILED, the whole amount back to available, WITHDRAWAL_FAILED
+// A treasury without the funds or the gas leaves the withdrawal waiting (it
+// does not fail); a frozen workspace's withdrawals wait too.
+import { inject, injectable } from 'tsyringe';
+import { servicePath } from '../../domain/custody/derivation.js';
+import { consumeLock, refundFailedWithdrawal, releaseLock } from '../../domain/ledger/entries.js';
+import { Amount } from '../../domain/money/amount.js';
+import { gasCurrencyOf, sideOf, type Network } from '../../domain/money/networks.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import type { ChainSender } from '../../domain/transfers/ports.js';
+import { withMargin } from '../../domain/transfers/sweep.js';
+import {
+  confirmedWithdrawal,
+  confirming,
+  failedWithdrawal,
+  pickedUp,
+  processing,
+  unconfirming,
+  type Withdrawal,
+} from '../../domain/withdrawals/withdrawal.js';
+import { InternalAddresses } from '../custody/internal-addresses.js';
+import { TOKENS } from '../tokens.js';
+import { TransferOutcomes } from '../transfers/process-transfers.js';
+import { withdrawalConfirmedData, withdrawalEventData } from './withdrawal-view.js';
+
+export interface WithdrawalStepReport {
+  pickedUp: number;
+  /** The treasury could not pay a withdrawal: what it holds and what the withdrawal needs (chain units of the asset, and of gas). */
+  treasuryShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
+}
+
+@injectable()
+export class SendWithdrawals {
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(InternalAddresses) private readonly service: InternalAddresses,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TransferOutcomes) outcomes: TransferOutcomes,
+  ) {
+    outcomes.on(['WITHDRAWAL'], (tx, t) => this.onTransferFinal(tx, t));
+  }
+
+  private async treasury(network: Network): Promise<string> {
+    return (await this.service.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
+  }
+
+  async step(sender: ChainSender, opts: { batch: number }): Promise<WithdrawalStepReport> {
+    const report: WithdrawalStepReport = { pickedUp: 0, treasuryShort: null };
+    const network = sender.network;
+    // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
+    const moving = await this.uow.run((tx) => tx.withdrawals.inFlightIds(network, opts.batch));
+    for (const id of moving) await this.uow.run((tx) => this.follow(tx, id));
+    const ready = await this.uow.run((tx) => tx.withdrawals.readyIds(network, opts.batch));
+    for (const id of ready) {
+      const stop = await this.uow.run((tx) => this.pickUp(tx, id, sender, report));
+      if (stop) break; // the treasury is short: later withdrawals wait behind this one, in order
+    }
+    return report;
+  }
+
+  /** Requests the transfer of one PENDING withdrawal; true when the treasury cannot pay it now. */
+  private async pickUp(tx: TxContext, id: string, sender: ChainSender, report: WithdrawalStepReport): Promise<boolean> {
+    const w = await tx.withdrawals.lock(id);
+    if (!w || w.status !== 'PENDING' || w.transferId !== null) return false; // cancelled, held, or taken meanwhile
+    if ((await tx.workspaces.get(w.workspaceId))?.withdrawalsFrozen) return false;
+    const network = w.network;
+    const from = await this.treasury(network);
+    const amount = Amount.ofUnits(w.asset, w.netAmount).toChainUnits();
+    const call = { asset: w.asset, from, to: w.destination, amount };
+    const gasAsset = gasCurrencyOf(network);
+    const native = w.asset === gasAsset;
+    // What the treasury holds beyond what its transfers on their way will still move (checked before any
+    // estimate: a node estimates a token transfer the sender cannot pay as a failure).
+    if (!native) {
+      const tokens = (await sender.tokenBalance(w.asset, from)) - (await tx.transfers.pendingAmount(network, from, w.asset));
+      if (tokens < amount) {
+        report.treasuryShort = { address: from, asset: w.asset, available: tokens, needed: amount };
+        return true;
+      }
+    }
+    const fees = await sender.feeQuote();
+    const gasLimit = await sender.gasLimit(call);
+    const burn = await sender.burnEstimate(call);
+    const gas = fees && gasLimit ? gasLimit * fees.maxFeePerGas : burn ? burn.energy + burn.bandwidth + burn.activation : 0n;
+    const nativeBalance = (await sender.nativeBalance(from)) - (await tx.transfers.committedOutflow(network, from, gasAsset));
+    const neededNative = gas + (native ? amount : 0n);
+    if (nativeBalance < neededNative) {
+      report.treasuryShort = { address: from, asset: gasAsset, available: nativeBalance, needed: neededNative };
+      return true;
+    }
+    const transfer = requestTransfer({
+      id: this.random.uuid(),
+      kind: 'WITHDRAWAL',
+      network,
+      asset: w.asset,
+      from,
+      fromPath: servicePath(network, 'treasury'),
+      to: w.destination,
+      amount,
+      ownerId: w.id,
+      requestedAt: this.clock.now(),
+      gasLimit,
+      // TRON: the most its energy may burn; EVM: no cap, a stuck payout is replaced as fees rise.
+      feeCap: burn ? withMargin(burn.energy) : null,
+    });
+    await tx.transfers.add(transfer);
+    await tx.withdrawals.save(pickedUp(w, transfer.id, this.clock.now()));
+    report.pickedUp++;
+    return false;
+  }
+
+  /** Moves one withdrawal on its way to what its transfer shows: broadcast, in a block, or out of it again. */
+  private async follow(tx: TxContext, id: string): Promise<void> {
+    const w = await tx.withdrawals.lock(id);
+    if (!w?.transferId) return;
+    const t = await tx.transfers.get(w.transferId);
+    if (!t || t.status === 'REQUESTED' || t.status === 'SIGNED' || t.status === 'CONFIRMED' || t.status === 'FAILED') return;
+    let next = w.status === 'PENDING' ? await this.markProcessing(tx, w, t) : w;
+    if (t.status === 'CONFIRMING' && t.included && next.status === 'PROCESSING') next = confirming(next, t.included.txid, this.clock.now());
+    else if (t.status === 'BROADCAST' && next.status === 'CONFIRMING') next = unconfirming(next, this.clock.now());
+    if (next !== w) await tx.withdrawals.save(next);
+  }
+
+  /** Broadcast: the lock is consumed (net out of custody, fee to revenue) and WITHDRAWAL_PROCESSING published. */
+  private async markProcessing(tx: TxContext, w: Withdrawal, t: OutgoingTransfer): Promise<Withdrawal> {
+    const now = this.clock.now();
+    const txid = t.included?.txid ?? t.attempts[t.attempts.length - 1]?.txid ?? '';
+    const next = processing(w, txid, now);
+    await tx.ledger.post(
+      consumeLock({
+        id: this.random.uuid(),
+        network: w.network,
+        at: now,
+        withdrawalId: w.id,
+        workspaceId: w.workspaceId,
+        amount: Amount.ofUnits(w.asset, w.amount),
+        fee: Amount.ofUnits(w.asset, w.fee),
+      }),
+    );
+    await tx.events.publish({ workspaceId: w.workspaceId, side: sideOf(w.network), event: 'WITHDRAWAL_PROCESSING', data: withdrawalEventData(next) });
+    return next;
+  }
+
+  /** Inside the transaction that ends the withdrawal's transfer. */
+  private async onTransferFinal(tx: TxContext, t: OutgoingTransfer): Promise<void> {
+    const w = await tx.withdrawals.byTransfer(t.id);
+    if (!w || w.status === 'CONFIRMED' || w.status === 'FAILED' || w.status === 'CANCELLED') return;
+    const now = this.clock.now();
+    const side = sideOf(w.network);
+    const amount = Amount.ofUnits(w.asset, w.amount);
+    if (t.status === 'CONFIRMED') {
+      const sent = w.status === 'PENDING' ? await this.markProcessing(tx, w, t) : w;
+      const done = confirmedWithdrawal(sent, t.included?.txid ?? sent.txid ?? '', now);
+      await tx.withdrawals.save(done);
+      await tx.events.publish({ workspaceId: w.workspaceId, side, event: 'WITHDRAWAL_CONFIRMED', data: withdrawalConfirmedData(done) });
+      return;
+    }
+    // Failed: never broadcast, the lock is released; broadcast, the consumed amount comes back whole.
+    const entry =
+      w.status === 'PENDING'
+        ? releaseLock({ id: this.random.uuid(), network: w.network, at: now, withdrawalId: w.id, workspaceId: w.workspaceId, amount })
+        : refundFailedWithdrawal({ id: this.random.uuid(), network: w.network, at: now, withdrawalId: w.id, workspaceId: w.workspaceId, amount, fee: Amount.ofUnits(w.asset, w.fee) });
+    await tx.ledger.post(entry);
+    const failed = failedWithdrawal(w, t.failure ?? 'the transaction failed', now);
+    await tx.withdrawals.save(failed);
+    await tx.events.publish({ workspaceId: w.workspaceId, side, event: 'WITHDRAWAL_FAILED', data: withdrawalEventData(failed) });
+  }
+}
