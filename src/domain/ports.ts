@@ -35,6 +35,8 @@ export interface WorkspaceRepo {
   setStatus(id: string, status: WorkspaceStatus, at: Date): Promise<boolean>;
   /** Sets (or clears, with null) where operator notices go; returns false when there is no such workspace. */
   setContactEmail(id: string, email: string | null, at: Date): Promise<boolean>;
+  /** Freezes or unfreezes the workspace's withdrawals (compliance); returns false when there is no such workspace. */
+  setWithdrawalsFrozen(id: string, frozen: boolean, at: Date): Promise<boolean>;
 }
 
 export interface ApiKeyRepo {

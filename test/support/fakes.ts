@@ -174,6 +174,12 @@ export class InMemoryWorkspaceRepo implements WorkspaceRepo {
     this.store.workspaces.set(id, { ...w, contactEmail: email, updatedAt: at });
     return true;
   }
+  async setWithdrawalsFrozen(id: string, frozen: boolean, at: Date): Promise<boolean> {
+    const w = this.store.workspaces.get(id);
+    if (!w) return false;
+    this.store.workspaces.set(id, { ...w, withdrawalsFrozen: frozen, updatedAt: at });
+    return true;
+  }
 }
 
 export class InMemoryApiKeyRepo implements ApiKeyRepo {

@@ -20,6 +20,11 @@ export class MikroWorkspaceRepo implements WorkspaceRepo {
     return n > 0;
   }
 
+  async setWithdrawalsFrozen(id: string, frozen: boolean, at: Date): Promise<boolean> {
+    const n = await this.em.nativeUpdate(WorkspaceEntity, { id }, { withdrawalsFrozen: frozen, updatedAt: at });
+    return n > 0;
+  }
+
   async setContactEmail(id: string, email: string | null, at: Date): Promise<boolean> {
     const n = await this.em.nativeUpdate(WorkspaceEntity, { id }, { contactEmail: email, updatedAt: at });
     return n > 0;
