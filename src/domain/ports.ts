@@ -18,6 +18,7 @@ import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
 import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
 import type { WithdrawalRepo } from './withdrawals/ports.js';
+import type { TransactionLog } from './withdrawals/transaction-log.js';
 
 export interface Clock {
   now(): Date;
@@ -165,6 +166,7 @@ export interface TxContext {
   transfers: TransferRepo;
   sweeps: SweepRepo;
   withdrawals: WithdrawalRepo;
+  transactionLog: TransactionLog;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;

@@ -7,6 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
+import { TOKENS } from '../../src/application/tokens.js';
+import { creditDeposit } from '../../src/domain/ledger/entries.js';
+import { Amount } from '../../src/domain/money/amount.js';
+import type { UnitOfWork } from '../../src/domain/ports.js';
 import { createWorkspace, uniqueCall, useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'deposits-read' });
@@ -146,5 +150,32 @@ describe('GET /v2/transactions', () => {
     expect((await get(t.ws.testKey, '/v2/transactions?type=WITHDRAWAL')).body).toMatchObject({ total: 0, data: [] });
     expect((await get(t.ws.testKey, '/v2/transactions?type=DEPOSIT&chain=BSC')).body).toMatchObject({ total: 0 });
     expect((await get(t.ws.testKey, '/v2/transactions?type=REFUND')).status).toBe(400);
+  });
+
+  it('puts withdrawals in the same feed, by when each started, with the withdrawal list record', async () => {
+    await t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) =>
+      tx.ledger.post(
+        creditDeposit({ id: randomUUID(), network: 'TRON_TESTNET', at: new Date(), depositId: randomUUID(), workspaceId: t.ws.workspaceId, gross: Amount.parse('30', 'USDT_TRON'), fee: Amount.zero('USDT_TRON') }),
+      ),
+    );
+    const created = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/withdrawals', { chain: 'TRON', asset: 'USDT_TRON', amount: '12', destination_address: 'TBXSw8fM4jpQkGc6zZjsVABFpVN7UvXPdV' });
+    expect(created.status).toBe(201);
+    const feed = (await get(t.ws.testKey, '/v2/transactions')).body;
+    expect(feed.total).toBe(4);
+    expect(feed.data[0]).toEqual({
+      id: created.body.id,
+      type: 'WITHDRAWAL',
+      chain: 'TRON_TESTNET',
+      asset: 'USDT_TRON',
+      txid: null,
+      amount: '12.000000',
+      status: 'PENDING',
+      fee_record: null,
+      created_at: created.body.requested_at,
+    });
+    expect(feed.data.slice(1).map((r: { type: string }) => r.type)).toEqual(['DEPOSIT', 'DEPOSIT', 'DEPOSIT']);
+    expect((await get(t.ws.testKey, '/v2/transactions?type=WITHDRAWAL')).body).toMatchObject({ total: 1, data: [{ id: created.body.id }] });
+    expect((await get(t.ws.testKey, '/v2/transactions?type=DEPOSIT&limit=2&page=2')).body).toMatchObject({ total: 3, data: [{ type: 'DEPOSIT' }] });
+    expect((await get(t.ws.testKey, '/v2/transactions?chain=ETH')).body.data.every((r: { chain: string }) => r.chain === 'ETH_TESTNET')).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
 // no database. Not for integration tests: those use the real PostgreSQL.
 import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
 import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
+import type { TransactionLog } from '../../src/domain/withdrawals/transaction-log.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EventPublisher, PublishedEvent, WebhookDeliveryRepo, WebhookEndpointRepo } from '../../src/domain/webhooks/ports.js';
@@ -509,6 +510,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
           get: (target, prop) => (prop === 'policies' ? async () => [] : Reflect.get(target, prop)),
         }),
         withdrawals: unavailable<WithdrawalRepo>('withdrawals'),
+        transactionLog: unavailable<TransactionLog>('transactionLog'),
       });
     } catch (err) {
       rollback();

@@ -88,6 +88,10 @@ const transactionsQuery = pageQuery.extend({
 });
 
 const presentTransaction = (t: TransactionRecord): z.infer<typeof transactionSchema> => {
+  if (t.type === 'WITHDRAWAL') {
+    const w = withdrawalRecord(t.withdrawal);
+    return { id: w.id, type: t.type, chain: w.chain, asset: w.asset, txid: w.txid, amount: w.amount, status: w.status, fee_record: w.fee_record, created_at: w.requested_at };
+  }
   const v = depositView(t.deposit);
   return { id: v.id, type: t.type, chain: v.chain as never, asset: v.asset as never, txid: v.txid, amount: v.amount, status: v.status, fee_record: v.fee_record, created_at: v.detected_at };
 };

@@ -26,6 +26,7 @@ import { PgScreeningRepo } from './screening-repo.js';
 import { PgSweepRepo } from './sweep-repo.js';
 import { PgTransferRepo } from './transfer-repo.js';
 import { PgWithdrawalRepo } from './withdrawal-repo.js';
+import { PgTransactionLog } from './transaction-log.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -60,6 +61,7 @@ export class MikroUnitOfWork implements UnitOfWork {
         transfers: new PgTransferRepo(tem),
         sweeps: new PgSweepRepo(tem),
         withdrawals: new PgWithdrawalRepo(tem),
+        transactionLog: new PgTransactionLog(tem),
         events: new PgEventPublisher(tem, jobs, this.clock, this.random),
         jobs,
       };

@@ -11,15 +11,12 @@ import { isUuid } from '../../domain/ids.js';
 import { networksOfSide, type Network } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { UnitOfWork } from '../../domain/ports.js';
+import type { TransactionType } from '../../domain/withdrawals/transaction-log.js';
+import type { Withdrawal } from '../../domain/withdrawals/withdrawal.js';
 import { TOKENS } from '../tokens.js';
 
-export type TransactionType = 'DEPOSIT' | 'WITHDRAWAL';
-
-/** One record of GET /v2/transactions: a deposit now; withdrawals join when they exist (ADR 0022). */
-export interface TransactionRecord {
-  type: TransactionType;
-  deposit: Deposit;
-}
+/** One record of GET /v2/transactions (ADR 0022): a deposit or a withdrawal. */
+export type TransactionRecord = { type: 'DEPOSIT'; deposit: Deposit } | { type: 'WITHDRAWAL'; withdrawal: Withdrawal };
 
 /** Open deposits with their confirmations counted up to what the scanner has read. */
 const withShownConfirmations = (deposits: Deposit[], tips: Map<Network, bigint>): Deposit[] =>
@@ -50,11 +47,25 @@ export class ReadDeposits {
     return deposit;
   }
 
-  /** Every money movement of the workspace on the key's side, newest first. */
+  /** Every money movement of the workspace on the key's side, newest start first. */
   async transactions(principal: Principal, filter: { type?: TransactionType; network?: Network }, page: PageRequest): Promise<Page<TransactionRecord>> {
     requireScope(principal, 'transactions:read');
-    if (filter.type === 'WITHDRAWAL') return { total: 0, page: page.page, limit: page.limit, data: [] };
-    const deposits = await this.list(principal, { network: filter.network }, page);
-    return { ...deposits, data: deposits.data.map((deposit) => ({ type: 'DEPOSIT' as const, deposit })) };
+    const side = networksOfSide(principal.side);
+    const networks = filter.network ? side.filter((n) => n === filter.network) : side;
+    return this.uow.run(async (tx) => {
+      const { total, refs } = await tx.transactionLog.page(principal.workspaceId, networks, filter.type, page);
+      const tips = await tx.scanState.tips(networks);
+      const data: TransactionRecord[] = [];
+      for (const ref of refs) {
+        if (ref.type === 'DEPOSIT') {
+          const d = await tx.deposits.get(principal.workspaceId, networks, ref.id);
+          if (d) data.push({ type: 'DEPOSIT', deposit: withShownConfirmations([d], tips)[0]! });
+        } else {
+          const w = await tx.withdrawals.get(principal.workspaceId, networks, ref.id);
+          if (w) data.push({ type: 'WITHDRAWAL', withdrawal: w });
+        }
+      }
+      return { total, page: page.page, limit: page.limit, data };
+    });
   }
 }
