@@ -9,6 +9,7 @@ import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustome
 import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
 import type { Deposit, ListDepositsParams, ListTransactionsParams, TransactionRecord } from './resources/deposits.js';
+import type { CreateWithdrawalParams, CreatedWithdrawal, ListWithdrawalsParams, Withdrawal, WithdrawalRecord } from './resources/withdrawals.js';
 import type {
   CreateWebhookEndpointParams,
   CreatedWebhookEndpoint,
@@ -234,6 +235,40 @@ export class WalletClient {
    */
   archiveWallet(id: string, options: CallOptions = {}): Promise<WithResponse<Wallet>> {
     return this.request('POST', `/v2/wallets/${segment(id)}/archive`, { idempotencyKey: randomUUID(), signal: options.signal });
+  }
+
+  // --- Withdrawals (docs/api.md#withdrawals) ---
+
+  /**
+   * Locks `amount` from available at once; the chain-worker sends the net.
+   * Every retry of the call carries the same Idempotency-Key (pass your own
+   * to make it survive a restart of your process): a replay answers the
+   * original withdrawal, never a second one.
+   */
+  createWithdrawal(params: CreateWithdrawalParams, options?: CreateOptions): Promise<WithResponse<CreatedWithdrawal>> {
+    return this.create('/v2/withdrawals', params, options);
+  }
+
+  /** Withdrawals of the key's network, newest request first. */
+  listWithdrawals(params: ListWithdrawalsParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<Withdrawal>>> {
+    const { page, limit, status, chain } = params;
+    return this.request('GET', '/v2/withdrawals', { query: { page, limit, status, chain }, ...options });
+  }
+
+  /** One withdrawal with its destination; NOT_FOUND for another workspace's or the other network side's. */
+  getWithdrawal(id: string, options: CallOptions = {}): Promise<WithResponse<Withdrawal>> {
+    return this.request('GET', `/v2/withdrawals/${segment(id)}`, options);
+  }
+
+  /** From PENDING_APPROVAL, PENDING (not picked up yet) or UNDER_REVIEW; otherwise WITHDRAWAL_NOT_CANCELLABLE (422). */
+  cancelWithdrawal(id: string, options: CallOptions = {}): Promise<WithResponse<Withdrawal>> {
+    return this.request('POST', `/v2/withdrawals/${segment(id)}/cancel`, { signal: options.signal });
+  }
+
+  /** GET /v2/transactions/withdrawals (transactions:read): records with fee_record, newest request first. */
+  listWithdrawalRecords(params: ListWithdrawalsParams = {}, options: CallOptions = {}): Promise<WithResponse<Page<WithdrawalRecord>>> {
+    const { page, limit, status, chain } = params;
+    return this.request('GET', '/v2/transactions/withdrawals', { query: { page, limit, status, chain }, ...options });
   }
 
   // --- Deposits and transactions (docs/api.md#deposits) ---

@@ -50,6 +50,14 @@ export type {
 } from './resources/customers.js';
 export type { CreateWalletParams, ListWalletsParams, Wallet, WalletStatus } from './resources/wallets.js';
 export type {
+  CreateWithdrawalParams,
+  CreatedWithdrawal,
+  ListWithdrawalsParams,
+  Withdrawal,
+  WithdrawalRecord,
+  WithdrawalStatus,
+} from './resources/withdrawals.js';
+export type {
   Deposit,
   DepositStatus,
   FeeRecord,

@@ -3,7 +3,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../src/domain/auth/scopes.js';
 import type { Asset, BaseChain, Network } from '../../../src/domain/money/networks.js';
-import { API_KEY_SCOPES, type Asset as SdkAsset, type BaseChain as SdkBaseChain, type ResolvedChain, type Scope as SdkScope } from '../../../src/sdk/index.js';
+import type { WithdrawalStatus } from '../../../src/domain/withdrawals/withdrawal.js';
+import {
+  API_KEY_SCOPES,
+  type Asset as SdkAsset,
+  type BaseChain as SdkBaseChain,
+  type ResolvedChain,
+  type Scope as SdkScope,
+  type WithdrawalStatus as SdkWithdrawalStatus,
+} from '../../../src/sdk/index.js';
 
 describe("the SDK's copies of the API's enumerations", () => {
   it('match the service: scopes, chains, networks and assets', () => {
@@ -12,5 +20,6 @@ describe("the SDK's copies of the API's enumerations", () => {
     expectTypeOf<SdkBaseChain>().toEqualTypeOf<BaseChain>();
     expectTypeOf<ResolvedChain>().toEqualTypeOf<Network>();
     expectTypeOf<SdkAsset>().toEqualTypeOf<Asset>();
+    expectTypeOf<SdkWithdrawalStatus>().toEqualTypeOf<WithdrawalStatus>();
   });
 });
