@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TronChainPort } from '../../src/adapters/chains/tron-chain.js';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { verifyWebhook } from '../../src/sdk/webhooks.js';
 import { freePortBlock } from '../support/free-port.js';
@@ -213,6 +214,52 @@ describe('npm start: deposits on the local chains', () => {
     const check = await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'check', '--json']);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
   }, 240_000);
+
+  it('withdraws to the outside account on ETH, BSC and TRON: CONFIRMED, exactly the net on chain, WITHDRAWAL_PROCESSING and WITHDRAWAL_CONFIRMED with the fee', async () => {
+    // The balances and the treasuries hold what the earlier tests credited and swept.
+    const file = JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as {
+      networks: Record<string, { rpc_url: string; tokens: Record<string, string>; outside_account: { address: string } }>;
+    };
+    const hook = await api('/v2/webhooks', { url: receiver.url, events: ['WITHDRAWAL_PROCESSING', 'WITHDRAWAL_CONFIRMED'] });
+    expect(hook.status).toBe(201);
+    const tron = new TronChainPort({ network: 'TRON_TESTNET', urls: [file.networks.TRON_TESTNET!.rpc_url], contracts: { USDT_TRON: file.networks.TRON_TESTNET!.tokens.USDT_TRON! } });
+    const outsideBalance = async (network: string, asset: string): Promise<bigint> => {
+      const n = file.networks[network]!;
+      if (network === 'TRON_TESTNET') return tron.tokenBalance('USDT_TRON', n.outside_account.address);
+      const data = `0x70a08231${n.outside_account.address.slice(2).toLowerCase().padStart(64, '0')}`;
+      return BigInt(await rpc<string>(n.rpc_url, 'eth_call', [{ to: n.tokens[asset], data }, 'latest']));
+    };
+    const cases = [
+      { network: 'ETH_TESTNET', chain: 'ETH', asset: 'USDT_ETH', amount: '20', net: '15.000000', onChain: 15_000_000n },
+      { network: 'BSC_TESTNET', chain: 'BSC', asset: 'USDT_BSC', amount: '4', net: '3.500000', onChain: 3_500_000_000_000_000_000n },
+      { network: 'TRON_TESTNET', chain: 'TRON', asset: 'USDT_TRON', amount: '8', net: '6.000000', onChain: 6_000_000n },
+    ];
+    const before = await Promise.all(cases.map((c) => outsideBalance(c.network, c.asset)));
+    const created = await Promise.all(
+      cases.map((c) => api('/v2/withdrawals', { chain: c.chain, asset: c.asset, amount: c.amount, destination_address: file.networks[c.network]!.outside_account.address })),
+    );
+    for (const [i, c] of cases.entries()) {
+      expect([created[i]!.status, created[i]!.body.status, created[i]!.body.net_amount], c.network).toEqual([201, 'PENDING', c.net]);
+    }
+    for (const [i, c] of cases.entries()) {
+      const id = created[i]!.body.id as string;
+      const done = await poll(async () => {
+        const w = (await api(`/v2/withdrawals/${id}`)).body as { status: string };
+        return w.status === 'CONFIRMED' ? w : undefined;
+      }, 90_000, `the ${c.network} withdrawal confirmed`);
+      expect(done).toMatchObject({ fee_record: { net_amount: c.net }, txid: expect.any(String) });
+      expect((await outsideBalance(c.network, c.asset)) - before[i]!).toBe(c.onChain);
+      const got = await poll(async () => {
+        const mine = receiver.received.filter((r) => (checkedEnvelope(r).data as { withdrawal_id?: string }).withdrawal_id === id);
+        return mine.length >= 2 ? mine : undefined;
+      }, 30_000, `the ${c.network} withdrawal events`);
+      const byEvent = Object.fromEntries(got.map((r) => [(checkedEnvelope(r) as { event: string }).event, checkedEnvelope(r).data as Record<string, unknown>]));
+      expect(Object.keys(byEvent).sort()).toEqual(['WITHDRAWAL_CONFIRMED', 'WITHDRAWAL_PROCESSING']);
+      expect(byEvent.WITHDRAWAL_CONFIRMED).toMatchObject({ status: 'CONFIRMED', fee: { gross_amount: `${c.amount}.000000`, net_amount: c.net } });
+    }
+    const check = await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'check', '--json']);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
+  }, 300_000);
 
   it('refuses bad input to sandbox send in one line, sending nothing', async () => {
     const wrong = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'BSC', '--asset', 'USDT_ETH', '--to', '0x0', '--amount', '1']);
