@@ -5,7 +5,9 @@
 // broadcast (fee to revenue) with WITHDRAWAL_PROCESSING, and
 // WITHDRAWAL_CONFIRMED carries the fee object; a treasury without the funds
 // leaves a withdrawal waiting (treasury_short, never FAILED) until it is
-// funded; the ledger check reports zero differences.
+// funded; a SIGKILL of the chain-worker between signing and broadcasting
+// leaves one transaction on chain and one withdrawal CONFIRMED; the ledger
+// check reports zero differences.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFunctionData, erc20Abi, type Hex } from 'viem';
@@ -22,12 +24,14 @@ import { freePort } from '../support/free-port.js';
 import { createWorkspace, startTestApi, testConfig, uniqueCall, TEST_SEED, type TestApi } from '../support/harness.js';
 import { startTestChain, type TestChain } from '../support/anvil-chain.js';
 import { opsEnv, poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
 
 const DESTINATION = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 let db: TestDatabase;
 let api: TestApi;
 let ws: CreatedWorkspace;
 let chain: TestChain;
+let proxy: RpcProxy;
 let worker: Spawned | undefined;
 let workerPort = 0;
 let treasury: string;
@@ -43,6 +47,24 @@ const eventsOf = async (id: string) =>
   (await sql<{ event: string; payload: string }>(`select event, payload from webhook_events where payload::jsonb -> 'data' ->> 'withdrawal_id' = ? order by created_at`, [id])).map(
     (e) => ({ event: e.event, data: (JSON.parse(e.payload) as { data: Record<string, unknown> }).data }),
   );
+
+async function startWorker(): Promise<void> {
+  workerPort = await freePort();
+  worker = spawnEntry(
+    'src/bootstrap/chain-worker.ts',
+    opsEnv(db.url, {
+      LOG_LEVEL: 'info',
+      MASTER_SEED: TEST_SEED,
+      CHAIN_WORKER_PORT: String(workerPort),
+      ETH_TESTNET_RPC_URL: proxy.url,
+      ETH_TESTNET_CONFIRMATIONS: '2',
+      ETH_TESTNET_START_BLOCK: '0',
+      SCAN_POLL_MS: '100',
+      SEND_INTERVAL_MS: '200',
+    }),
+  );
+  await worker.waitFor(/chain-worker listening/, 30_000);
+}
 
 beforeAll(async () => {
   chain = await startTestChain({ chainId: 11155111, decimals: [6, 6, 6] });
@@ -67,21 +89,8 @@ beforeAll(async () => {
     ),
   );
   mining = setInterval(() => void chain.mine().catch(() => undefined), 250);
-  workerPort = await freePort();
-  worker = spawnEntry(
-    'src/bootstrap/chain-worker.ts',
-    opsEnv(db.url, {
-      LOG_LEVEL: 'info',
-      MASTER_SEED: TEST_SEED,
-      CHAIN_WORKER_PORT: String(workerPort),
-      ETH_TESTNET_RPC_URL: chain.anvil.rpcUrl,
-      ETH_TESTNET_CONFIRMATIONS: '2',
-      ETH_TESTNET_START_BLOCK: '0',
-      SCAN_POLL_MS: '100',
-      SEND_INTERVAL_MS: '200',
-    }),
-  );
-  await worker.waitFor(/chain-worker listening/, 30_000);
+  proxy = await startRpcProxy(chain.anvil.rpcUrl);
+  await startWorker();
 }, 120_000);
 
 afterAll(async () => {
@@ -89,6 +98,7 @@ afterAll(async () => {
   if (worker?.child.exitCode === null) worker.child.kill('SIGKILL');
   await api?.close();
   await db?.drop();
+  await proxy?.close();
   await chain?.stop();
 });
 
@@ -119,6 +129,31 @@ describe('withdrawals on a real anvil', () => {
     const balance = (await uniqueCall(api.baseUrl, ws.testKey, 'GET', '/v2/balances?asset=USDT_ETH')).body.data[0];
     expect(balance).toMatchObject({ available: '380.000000', locked: '0.000000' });
     expect(await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text()).toMatch(/treasury_short\{network="ETH_TESTNET"[^}]*\} 0/);
+  }, 120_000);
+
+  it('after a SIGKILL between signing and broadcasting, sends one transaction and confirms the withdrawal once', async () => {
+    const usdt = chain.tokens[0]!;
+    const nonce = async () => BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_getTransactionCount', [treasury, 'latest']));
+    const before = await tokenBalance(usdt, DESTINATION);
+    const treasuryNonce = await nonce();
+    proxy.failMethods.add('eth_sendRawTransaction'); // signed and recorded, never reaching the node
+    const created = await uniqueCall(api.baseUrl, ws.testKey, 'POST', '/v2/withdrawals', { chain: 'ETH', asset: 'USDT_ETH', amount: '30', destination_address: DESTINATION });
+    const id = created.body.id as string;
+    const [signed] = await poll(async () => {
+      const rows = await sql<{ id: string; status: string }>(`select id, status from outgoing_transfers where owner_id = ?`, [id]);
+      return rows[0]?.status === 'SIGNED' ? rows : undefined;
+    }, 30_000, 'the payout signed');
+    const [attempt] = await sql<{ txid: string }>(`select txid from transfer_attempts where transfer_id = ?`, [signed!.id]);
+    worker!.child.kill('SIGKILL');
+    await worker!.exit();
+    proxy.failMethods.clear();
+    expect((await status(id)).status).toBe('PENDING'); // nothing reached the chain: the lock is not consumed yet
+    await startWorker();
+    await poll(async () => ((await status(id)).status === 'CONFIRMED' ? true : undefined), 60_000, 'confirmed after the restart');
+    expect(await tokenBalance(usdt, DESTINATION)).toBe(before + 25_000_000n);
+    expect(await nonce()).toBe(treasuryNonce + 1n); // one transaction from the treasury
+    expect(await sql(`select txid from transfer_attempts where transfer_id = ?`, [signed!.id])).toEqual([{ txid: attempt!.txid }]);
+    expect((await status(id)).txid).toBe(attempt!.txid);
   }, 120_000);
 
   it('sends a native ETH withdrawal, and books its gas to the service; the ledger check is at zero', async () => {
