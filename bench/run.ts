@@ -14,6 +14,7 @@ import { benchWebhooks } from './webhooks.js';
 import { benchAddressLookup, benchDetection } from './deposits.js';
 import { benchSweeps } from './sweeps.js';
 import { benchTronSweeps } from './tron-sweeps.js';
+import { benchWithdrawals } from './withdrawals.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -67,7 +68,7 @@ async function load(name: string, total: number, concurrency: number, one: (i: n
   );
 }
 
-/** `npm run bench -- sweeps` (EVM and TRON) or `-- tron-sweeps`: only the named group; its rows replace the same rows of bench/results.json. */
+/** `npm run bench -- sweeps` (EVM and TRON), `-- tron-sweeps` or `-- withdrawals`: only the named group; its rows replace the same rows of bench/results.json. */
 const only = process.argv[2];
 if (!only) await benchDerivation();
 
@@ -83,9 +84,12 @@ try {
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
   });
-  if (only === 'sweeps' || only === 'tron-sweeps') {
+  if (only === 'sweeps' || only === 'tron-sweeps' || only === 'withdrawals') {
     const say = (line: string) => console.log(line);
-    const rows = [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
+    const rows =
+      only === 'withdrawals'
+        ? await benchWithdrawals(config, say)
+        : [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
     const file = new URL('./results.json', import.meta.url);
     const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string }[] };
     const kept = previous.rows.filter((r) => !rows.some((n) => n.name === r.name));
@@ -133,6 +137,7 @@ try {
     ...(await benchAddressLookup(config, say)),
     ...(await benchSweeps(config, SEED, say)),
     ...(await benchTronSweeps(config, SEED, say)),
+    ...(await benchWithdrawals(config, say)),
   ];
   writeFileSync(
     new URL('./results.json', import.meta.url),
