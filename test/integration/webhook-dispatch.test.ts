@@ -328,7 +328,8 @@ describe('webhook dispatch', () => {
     const uow = dispatcher.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
     const withdrawal = (i: number) => ({
       withdrawal_id: randomUUID(), id: randomUUID(), workspace_id: ws.workspaceId, chain: 'ETH_TESTNET', asset: 'USDT_ETH', amount: '1.000000',
-      status: 'UNDER_REVIEW', txid: null, idempotency_key: `k-${i}`, requested_at: clock.now().toISOString(), confirmed_at: null, fee_record: null,
+      status: 'UNDER_REVIEW', txid: null, destination_address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', idempotency_key: `k-${i}`,
+      requested_at: clock.now().toISOString(), confirmed_at: null, fee_record: null,
     });
     for (let i = 0; i < 60; i++) {
       await uow.run((tx) => tx.events.publish({ workspaceId: ws.workspaceId, side: 'test', event: 'WITHDRAWAL_HELD', data: withdrawal(i) }));
