@@ -90,6 +90,18 @@ interface TronInfo {
 const TOPIC = TRANSFER_TOPIC.slice(2);
 const HEX_ID = /^[0-9a-fA-F]{64}$/;
 
+/**
+ * JSON as java-tron reads and writes it: amounts (int64 sun, token units) are
+ * plain JSON integers. They are bigints here and never pass through a JS
+ * number: each is written as a marked string, then unquoted.
+ */
+const BIG = '\u0000big:';
+export const tronJson = (body: unknown): string =>
+  JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? `${BIG}${v}` : v)).replace(/"\\u0000big:(-?\d+)"/g, '$1');
+
+/** An int64 the decoder gave as a JS number, as a bigint; null when it may not be exact. */
+const exactInt = (v: unknown): bigint | null => (typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null);
+
 const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 const word = (hex: string) => hex.padStart(64, '0');
@@ -170,7 +182,7 @@ export class TronChainPort implements ChainPort, ChainSender {
         if (attempt > 0) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1)));
         let res: Response;
         try {
-          res = await fetch(`${base}/${path}`, { method: 'POST', headers: this.headers, body: JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+          res = await fetch(`${base}/${path}`, { method: 'POST', headers: this.headers, body: tronJson(body), signal: AbortSignal.timeout(this.timeoutMs) });
         } catch (err) {
           const timeout = (err as Error).name === 'TimeoutError';
           last = new ChainUnavailableError(this.network, timeout ? 'timeout' : 'unreachable', `${path}: ${timeout ? 'the node did not answer in time' : 'no connection'} (${base})`);
@@ -438,8 +450,8 @@ export class TronChainPort implements ChainPort, ChainSender {
       if (tx.amount <= 0n || tx.amount > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${this.network}: a TRX amount of ${tx.amount} sun cannot be sent exactly`);
       const to = this.hexAddress(tx.to);
       type = 'TransferContract';
-      built = await this.post('wallet/createtransaction', { owner_address: owner, to_address: to, amount: Number(tx.amount) });
-      expect = (v) => lower(v.to_address) === to && v.amount === Number(tx.amount);
+      built = await this.post('wallet/createtransaction', { owner_address: owner, to_address: to, amount: tx.amount });
+      expect = (v) => lower(v.to_address) === to && exactInt(v.amount) === tx.amount;
     } else {
       if (tx.feeLimit === null || tx.feeLimit <= 0n || tx.feeLimit > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${this.network}: a contract call needs a fee_limit`);
       const contract = this.contractHex(tx.asset);
@@ -450,7 +462,7 @@ export class TronChainPort implements ChainPort, ChainSender {
         contract_address: contract,
         function_selector: 'transfer(address,uint256)',
         parameter: data.slice(TRANSFER_SELECTOR.length),
-        fee_limit: Number(tx.feeLimit),
+        fee_limit: tx.feeLimit,
         call_value: 0,
       });
       if (out.result?.result !== true || !out.transaction) {
@@ -463,7 +475,7 @@ export class TronChainPort implements ChainPort, ChainSender {
         !v.call_value &&
         !v.call_token_value &&
         !v.token_id &&
-        raw.fee_limit === Number(tx.feeLimit);
+        exactInt(raw.fee_limit) === tx.feeLimit;
     }
     const { txID, rawData, rawHex, expiration } = this.verified(built, type, owner, expect);
     const signature = signatureHex(await sign(Uint8Array.from(Buffer.from(txID, 'hex'))));

@@ -26,6 +26,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { utils as tronUtils } from 'tronweb';
 import { keccak256, recoverAddress, toBytes, type Hex } from 'viem';
 import { z } from 'zod';
+import { tronJson } from '../chains/tron-chain.js';
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { freePort } from './local-ports.js';
 
@@ -134,14 +135,7 @@ function requestAddress(value: unknown, visible: boolean): string | null {
   return /^41[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : null;
 }
 
-/**
- * JSON as java-tron writes it: amounts (int64 sun, token units) are plain JSON
- * integers. They are bigints here and never pass through a JS number: each is
- * written as a marked string, then unquoted.
- */
-const BIG = '\u0000big:';
-export const tronJson = (body: unknown): string =>
-  JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? `${BIG}${v}` : v)).replace(/"\\u0000big:(-?\d+)"/g, '$1');
+export { tronJson } from '../chains/tron-chain.js';
 
 /** A java-tron style refusal of a broadcast (the message hex-encoded, as the node sends it). */
 const refusal = (code: string, txid: string, message: string) => ({ result: false, code, txid, message: hexText(message) });
@@ -626,7 +620,7 @@ class TronStandin {
       if (balance < bandwidth) return refusal('BANDWIDTH_ERROR', txID, 'Account resource insufficient error.');
       const callValue = BigInt((decoded.value.call_value as number | undefined) ?? 0);
       const data = String(decoded.value.data ?? '').toLowerCase();
-      const feeLimit = BigInt(Number(decoded.raw.fee_limit ?? 0));
+      const feeLimit = Number.isSafeInteger(decoded.raw.fee_limit) ? BigInt(decoded.raw.fee_limit as number) : 0n; // the decoder's int64, exact below 2^53
       // Energy is burnt up to the fee_limit and what the balance holds after the bandwidth; a call needing more runs out of it.
       const payable = balance - bandwidth - callValue < feeLimit ? balance - bandwidth - callValue : feeLimit;
       const energy = await this.energyOf(from, evmOf(contract), data, callValue);
