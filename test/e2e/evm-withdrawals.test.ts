@@ -6,8 +6,11 @@
 // WITHDRAWAL_CONFIRMED carries the fee object; a treasury without the funds
 // leaves a withdrawal waiting (treasury_short, never FAILED) until it is
 // funded; a SIGKILL of the chain-worker between signing and broadcasting
-// leaves one transaction on chain and one withdrawal CONFIRMED; the ledger
-// check reports zero differences.
+// leaves one transaction on chain and one withdrawal CONFIRMED; a token that
+// refuses the transfer (a blocked destination) fails the withdrawal with the
+// whole amount back in available, whether the node's dry run already says so
+// (nothing is sent) or the transaction reverts on chain; the ledger check
+// reports zero differences.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFunctionData, erc20Abi, type Hex } from 'viem';
@@ -27,6 +30,9 @@ import { opsEnv, poll, runEntry, spawnEntry, type Spawned } from '../support/pro
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
 
 const DESTINATION = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+/** Blocked by the token before its withdrawal is picked up, and after it is broadcast. */
+const REFUSED_EARLY = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+const REFUSED_ON_CHAIN = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
 let db: TestDatabase;
 let api: TestApi;
 let ws: CreatedWorkspace;
@@ -42,6 +48,10 @@ const tokenBalance = async (token: string, address: string): Promise<bigint> =>
   BigInt(
     await rpc<string>(chain.anvil.rpcUrl, 'eth_call', [{ to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address as Hex] }) }, 'latest']),
   );
+const available = async () => ((await uniqueCall(api.baseUrl, ws.testKey, 'GET', '/v2/balances?asset=USDT_ETH')).body.data[0] as { available: string; locked: string });
+const startMining = () => {
+  mining = setInterval(() => void chain.mine().catch(() => undefined), 250);
+};
 const status = async (id: string) => (await uniqueCall(api.baseUrl, ws.testKey, 'GET', `/v2/withdrawals/${id}`)).body as Record<string, unknown>;
 const eventsOf = async (id: string) =>
   (await sql<{ event: string; payload: string }>(`select event, payload from webhook_events where payload::jsonb -> 'data' ->> 'withdrawal_id' = ? order by created_at`, [id])).map(
@@ -88,7 +98,7 @@ beforeAll(async () => {
       }),
     ),
   );
-  mining = setInterval(() => void chain.mine().catch(() => undefined), 250);
+  startMining();
   proxy = await startRpcProxy(chain.anvil.rpcUrl);
   await startWorker();
 }, 120_000);
@@ -168,6 +178,59 @@ describe('withdrawals on a real anvil', () => {
     await poll(async () => ((await status(id)).status === 'CONFIRMED' ? true : undefined), 60_000, 'the ETH withdrawal confirmed');
     expect(BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_getBalance', [DESTINATION, 'latest'])) - before).toBe(199_000_000_000_000_000n); // 0.2 − 0.001
     const [transfer] = await sql<{ id: string; fee_paid: string }>(`select id, fee_paid::text from outgoing_transfers where owner_id = ?`, [id]);
+    const gas = await sql<{ n: string }>(`select count(*)::text as n from journal_entries where reference = ? and workspace_id is null`, [`gas:transfer:${transfer!.id}`]);
+    expect(gas[0]!.n).toBe('1');
+    const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
+  }, 120_000);
+
+  it('fails a withdrawal whose token refuses the transfer in the node’s dry run: nothing is sent, the whole amount is available again', async () => {
+    const usdt = chain.tokens[0]!;
+    const blocking = await chain.setBlocked(usdt, REFUSED_EARLY, true);
+    await poll(async () => ((await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [blocking])) ? true : undefined), 10_000, 'the block in a block');
+    const before = await available();
+    const created = await uniqueCall(api.baseUrl, ws.testKey, 'POST', '/v2/withdrawals', { chain: 'ETH', asset: 'USDT_ETH', amount: '40', destination_address: REFUSED_EARLY });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const failed = await poll(async () => {
+      const s = await status(id);
+      return s.status === 'FAILED' ? s : undefined;
+    }, 30_000, 'the refused withdrawal failed');
+    expect(failed).toMatchObject({ txid: null, amount: '40.000000' });
+    expect(await sql(`select id from outgoing_transfers where owner_id = ?`, [id])).toEqual([]);
+    expect(await available()).toEqual(before);
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(['WITHDRAWAL_FAILED']);
+    expect(worker!.output()).toMatch(/the token contract refuses their transfer/);
+  }, 60_000);
+
+  it('fails a withdrawal whose transaction reverts on chain, with the whole amount (fee included) back in available; the gas is the service’s', async () => {
+    const usdt = chain.tokens[0]!;
+    const before = await available();
+    clearInterval(mining);
+    let id: string;
+    let txid: string;
+    try {
+      // No blocks: the payout is estimated, signed and broadcast while the destination is still allowed...
+      const created = await uniqueCall(api.baseUrl, ws.testKey, 'POST', '/v2/withdrawals', { chain: 'ETH', asset: 'USDT_ETH', amount: '50', destination_address: REFUSED_ON_CHAIN });
+      id = created.body.id as string;
+      txid = await poll(async () => {
+        const s = await status(id);
+        return s.status === 'PROCESSING' ? (s.txid as string) : undefined;
+      }, 30_000, 'the payout broadcast');
+      // ...then the token blocks it, ahead of the payout in the same block.
+      await chain.setBlocked(usdt, REFUSED_ON_CHAIN, true);
+      await chain.mine();
+    } finally {
+      startMining();
+    }
+    const receipt = await rpc<{ status: string } | null>(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [txid]);
+    expect(receipt?.status).toBe('0x0');
+    await poll(async () => ((await status(id)).status === 'FAILED' ? true : undefined), 60_000, 'the reverted withdrawal failed');
+    expect(await tokenBalance(usdt, REFUSED_ON_CHAIN)).toBe(0n);
+    expect(await available()).toEqual(before);
+    expect((await eventsOf(id)).map((e) => e.event)).toEqual(['WITHDRAWAL_PROCESSING', 'WITHDRAWAL_FAILED']);
+    const [transfer] = await sql<{ id: string; status: string }>(`select id, status from outgoing_transfers where owner_id = ?`, [id]);
+    expect(transfer!.status).toBe('FAILED');
     const gas = await sql<{ n: string }>(`select count(*)::text as n from journal_entries where reference = ? and workspace_id is null`, [`gas:transfer:${transfer!.id}`]);
     expect(gas[0]!.n).toBe('1');
     const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { TronChainPort } from '../../src/adapters/chains/tron-chain.js';
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { depositPath, servicePath } from '../../src/domain/custody/derivation.js';
-import { BroadcastRejected, type SignDigest, type UnsignedTransfer } from '../../src/domain/transfers/ports.js';
+import { BroadcastRejected, TransferRefused, type SignDigest, type UnsignedTransfer } from '../../src/domain/transfers/ports.js';
 import { tronSweepBudget } from '../../src/domain/transfers/sweep.js';
 import { ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
 import { TEST_SEED, failure } from '../support/harness.js';
@@ -100,6 +100,17 @@ describe('sending on TRON through the node', () => {
     expect(receipt!.feePaid).toBeLessThanOrEqual(budget.required);
     expect(before - (await trx(fresh))).toBe(receipt!.feePaid);
     expect(await port.tokenBalance('USDT_TRON', tank)).toBe(12_000_000n);
+  });
+
+  it('refuses, in the node’s dry run, a transfer the token contract reverts (a blocked recipient): nothing to sign', async () => {
+    const blocked = await signer.deriveAddress('TRON', depositPath('TRON', 7, 2));
+    const call = { asset: 'USDT_TRON' as const, from: tank, to: blocked, amount: 1_000_000n };
+    expect((await port.burnEstimate(call)).energy).toBeGreaterThan(0n);
+    expect((await tron.callToken('setBlocked(address,bool)', [{ type: 'address', value: blocked }, { type: 'bool', value: 'true' }])).result).toBe(true);
+    await tron.mine();
+    const refused = await port.burnEstimate(call).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(TransferRefused);
+    expect((refused as Error).message).toMatch(/refuses the transfer.*blocked/);
   });
 
   it('runs a call out of energy under a low fee_limit: included, failed, the limit and the bandwidth burnt, nothing moved', async () => {

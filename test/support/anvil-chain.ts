@@ -9,7 +9,11 @@ import { freePort } from './free-port.js';
 /** anvil's well-known account #1 (test mnemonic): the outside sender of the tests. */
 export const OUTSIDE_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 export const OUTSIDE = privateKeyToAccount(OUTSIDE_KEY).address;
-const ERC20 = parseAbi(['function mint(address to, uint256 value) returns (bool)', 'function transfer(address to, uint256 value) returns (bool)']);
+const ERC20 = parseAbi([
+  'function mint(address to, uint256 value) returns (bool)',
+  'function transfer(address to, uint256 value) returns (bool)',
+  'function setBlocked(address account, bool value)',
+]);
 
 export interface TestChain {
   anvil: RunningAnvil;
@@ -17,6 +21,11 @@ export interface TestChain {
   /** Mints `amount` to the sender, then transfers it to `to` (two transactions); returns the transfer's hash. */
   sendToken(token: Address, to: string, amount: bigint): Promise<Hex>;
   sendNative(to: string, amount: bigint): Promise<Hex>;
+  /**
+   * Puts `account` on (or off) the token's blocklist: transfers from or to it revert. Paid with a tip
+   * of 100 gwei, so that in the next block it runs before anything else waiting.
+   */
+  setBlocked(token: Address, account: string, blocked: boolean): Promise<Hex>;
   mine(blocks?: number): Promise<void>;
   blockNumber(): Promise<bigint>;
   stop(): Promise<void>;
@@ -41,6 +50,8 @@ export async function startTestChain(opts: { chainId: number; decimals: number[]
       return wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [to as Address, amount], gas });
     },
     sendNative: (to, amount) => wallet.sendTransaction({ to: to as Address, value: amount, gas: 21_000n }),
+    setBlocked: (token, account, blocked) =>
+      wallet.writeContract({ address: token, abi: ERC20, functionName: 'setBlocked', args: [account as Address, blocked], gas, maxPriorityFeePerGas: 100_000_000_000n, maxFeePerGas: 200_000_000_000n }),
     async mine(blocks = 1) {
       await rpc(anvil.rpcUrl, 'anvil_mine', [`0x${blocks.toString(16)}`]);
     },

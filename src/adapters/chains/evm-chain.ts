@@ -48,6 +48,7 @@ import {
   type SignDigest,
   type SignedTransaction,
   type TransferCall,
+  TransferRefused,
   type UnsignedTransfer,
 } from '../../domain/transfers/ports.js';
 
@@ -369,7 +370,15 @@ export class EvmChainPort implements ChainPort, ChainSender {
   async gasLimit(call: TransferCall): Promise<bigint> {
     if (isNativeCurrency(call.asset)) return NATIVE_TRANSFER_GAS;
     const { to, data } = this.callOf(call);
-    const estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }]));
+    let estimate: bigint;
+    try {
+      estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }]));
+    } catch (err) {
+      // JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the transfer itself.
+      const reverted = err instanceof BaseError && err.walk((e) => (e as { code?: unknown }).code === 3 || /execution reverted/i.test((e as Error).message ?? ''));
+      if (reverted) throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer to ${call.to}: ${err.shortMessage.slice(0, 200)}`);
+      throw err;
+    }
     return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
   }
 

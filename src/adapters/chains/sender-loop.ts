@@ -83,6 +83,7 @@ export class SenderLoop {
             log.info('treasury funded again: withdrawals resume');
           }
         }
+        if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');
         failures = 0;
         const tank = await this.sweeps.serviceAddress(network, 'gasTank');
         this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));

@@ -34,6 +34,7 @@ import {
   type SignDigest,
   type SignedTransaction,
   type TransferCall,
+  TransferRefused,
   type TronBurn,
   type UnsignedTransfer,
 } from '../../domain/transfers/ports.js';
@@ -428,13 +429,17 @@ export class TronChainPort implements ChainPort, ChainSender {
       return { energy: 0n, bandwidth: TRANSFER_BYTES * params.bandwidthFee, activation };
     }
     const parameter = this.transferData(call.to, call.amount).slice(TRANSFER_SELECTOR.length);
-    const out = await this.post<{ energy_used?: unknown; result?: { result?: boolean; message?: string } }>('wallet/triggerconstantcontract', {
+    const out = await this.post<{ energy_used?: unknown; result?: { result?: boolean; code?: string; message?: string }; transaction?: { ret?: { ret?: string }[] } }>('wallet/triggerconstantcontract', {
       owner_address: this.hexAddress(call.from),
       contract_address: this.contractHex(call.asset),
       function_selector: 'transfer(address,uint256)',
       parameter,
     });
     const energy = out.energy_used;
+    // A revert: the node says CONTRACT_EXE_ERROR, or a successful call whose dry-run transaction FAILED.
+    if (out.result?.code === 'CONTRACT_EXE_ERROR' || out.transaction?.ret?.[0]?.ret === 'FAILED') {
+      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer to ${call.to}: ${refusalText(out.result?.message).slice(0, 200)}`);
+    }
     if (out.result?.result !== true || typeof energy !== 'number' || !Number.isSafeInteger(energy) || energy < 0) {
       throw new ChainUnavailableError(this.network, 'bad_response', `triggerconstantcontract: no energy estimate (${refusalText(out.result?.message).slice(0, 200)})`);
     }

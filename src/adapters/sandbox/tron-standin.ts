@@ -530,7 +530,9 @@ class TronStandin {
       const energy = await this.energyOf(evmOf(call.owner), evmOf(call.contract), call.data, BigInt(call.callValue));
       return { result: { result: true }, energy_used: energy, constant_result: [strip0x(out)] };
     } catch (err) {
-      return { result: { result: false, code: 'CONTRACT_EXE_ERROR', message: hexText((err as Error).message) } };
+      // A revert is the contract's answer; anything else (the node behind is down) is the stand-in's error.
+      if (!/revert/i.test((err as Error).message)) throw err;
+      return { result: { result: false, code: 'CONTRACT_EXE_ERROR', message: hexText(`REVERT opcode executed: ${(err as Error).message}`) } };
     }
   }
 

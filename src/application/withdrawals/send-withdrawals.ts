@@ -8,7 +8,9 @@
 //   confirmed (final)    → CONFIRMED, WITHDRAWAL_CONFIRMED with the fee object
 //   failed (final)       → FAILED, the whole amount back to available, WITHDRAWAL_FAILED
 // A treasury without the funds or the gas leaves the withdrawal waiting (it
-// does not fail); a frozen workspace's withdrawals wait too.
+// does not fail); a frozen workspace's withdrawals wait too. A transfer the
+// token contract refuses in the node's dry run (a blocked destination, a
+// paused token) is never sent: the withdrawal fails at once, its lock released.
 import { inject, injectable } from 'tsyringe';
 import { servicePath } from '../../domain/custody/derivation.js';
 import { consumeLock, refundFailedWithdrawal, releaseLock } from '../../domain/ledger/entries.js';
@@ -16,7 +18,7 @@ import { Amount } from '../../domain/money/amount.js';
 import { gasCurrencyOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
-import type { ChainSender } from '../../domain/transfers/ports.js';
+import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import { withMargin } from '../../domain/transfers/sweep.js';
 import {
   confirmedWithdrawal,
@@ -34,6 +36,8 @@ import { withdrawalConfirmedData, withdrawalEventData } from './withdrawal-view.
 
 export interface WithdrawalStepReport {
   pickedUp: number;
+  /** Withdrawals failed because the token contract refuses their transfer. */
+  refused: number;
   /** The treasury could not pay a withdrawal: what it holds and what the withdrawal needs (chain units of the asset, and of gas). */
   treasuryShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
 }
@@ -55,7 +59,7 @@ export class SendWithdrawals {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<WithdrawalStepReport> {
-    const report: WithdrawalStepReport = { pickedUp: 0, treasuryShort: null };
+    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, treasuryShort: null };
     const network = sender.network;
     // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
     const moving = await this.uow.run((tx) => tx.withdrawals.inFlightIds(network, opts.batch));
@@ -89,8 +93,17 @@ export class SendWithdrawals {
       }
     }
     const fees = await sender.feeQuote();
-    const gasLimit = await sender.gasLimit(call);
-    const burn = await sender.burnEstimate(call);
+    let gasLimit: bigint | null;
+    let burn: Awaited<ReturnType<ChainSender['burnEstimate']>>;
+    try {
+      gasLimit = await sender.gasLimit(call);
+      burn = await sender.burnEstimate(call);
+    } catch (err) {
+      if (!(err instanceof TransferRefused)) throw err;
+      await this.fail(tx, w, err.message);
+      report.refused++;
+      return false;
+    }
     const gas = fees && gasLimit ? gasLimit * fees.maxFeePerGas : burn ? burn.energy + burn.bandwidth + burn.activation : 0n;
     const nativeBalance = (await sender.nativeBalance(from)) - (await tx.transfers.committedOutflow(network, from, gasAsset));
     const neededNative = gas + (native ? amount : 0n);
@@ -151,13 +164,26 @@ export class SendWithdrawals {
     return next;
   }
 
+  /** A withdrawal that ends FAILED: its lock released (never broadcast) or its amount refunded whole (broadcast). */
+  private async fail(tx: TxContext, w: Withdrawal, reason: string): Promise<void> {
+    const now = this.clock.now();
+    const amount = Amount.ofUnits(w.asset, w.amount);
+    const entry =
+      w.status === 'PENDING'
+        ? releaseLock({ id: this.random.uuid(), network: w.network, at: now, withdrawalId: w.id, workspaceId: w.workspaceId, amount })
+        : refundFailedWithdrawal({ id: this.random.uuid(), network: w.network, at: now, withdrawalId: w.id, workspaceId: w.workspaceId, amount, fee: Amount.ofUnits(w.asset, w.fee) });
+    await tx.ledger.post(entry);
+    const failed = failedWithdrawal(w, reason, now);
+    await tx.withdrawals.save(failed);
+    await tx.events.publish({ workspaceId: w.workspaceId, side: sideOf(w.network), event: 'WITHDRAWAL_FAILED', data: withdrawalEventData(failed) });
+  }
+
   /** Inside the transaction that ends the withdrawal's transfer. */
   private async onTransferFinal(tx: TxContext, t: OutgoingTransfer): Promise<void> {
     const w = await tx.withdrawals.byTransfer(t.id);
     if (!w || w.status === 'CONFIRMED' || w.status === 'FAILED' || w.status === 'CANCELLED') return;
     const now = this.clock.now();
     const side = sideOf(w.network);
-    const amount = Amount.ofUnits(w.asset, w.amount);
     if (t.status === 'CONFIRMED') {
       const sent = w.status === 'PENDING' ? await this.markProcessing(tx, w, t) : w;
       const done = confirmedWithdrawal(sent, t.included?.txid ?? sent.txid ?? '', now);
@@ -166,13 +192,6 @@ export class SendWithdrawals {
       return;
     }
     // Failed: never broadcast, the lock is released; broadcast, the consumed amount comes back whole.
-    const entry =
-      w.status === 'PENDING'
-        ? releaseLock({ id: this.random.uuid(), network: w.network, at: now, withdrawalId: w.id, workspaceId: w.workspaceId, amount })
-        : refundFailedWithdrawal({ id: this.random.uuid(), network: w.network, at: now, withdrawalId: w.id, workspaceId: w.workspaceId, amount, fee: Amount.ofUnits(w.asset, w.fee) });
-    await tx.ledger.post(entry);
-    const failed = failedWithdrawal(w, t.failure ?? 'the transaction failed', now);
-    await tx.withdrawals.save(failed);
-    await tx.events.publish({ workspaceId: w.workspaceId, side, event: 'WITHDRAWAL_FAILED', data: withdrawalEventData(failed) });
+    await this.fail(tx, w, t.failure ?? 'the transaction failed');
   }
 }

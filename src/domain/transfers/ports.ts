@@ -76,6 +76,21 @@ export class BroadcastRejected extends Error {
   }
 }
 
+/**
+ * The node's dry run of a transfer reverts: the token contract refuses it
+ * (a destination on its blocklist, a paused token). Sending it would only
+ * burn gas, so the caller gives up instead of retrying.
+ */
+export class TransferRefused extends Error {
+  constructor(
+    readonly network: Network,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TransferRefused';
+  }
+}
+
 /** Balances read from a chain's node (the treasury status, the sweeps). */
 export interface BalanceReader {
   readonly network: Network;
@@ -97,11 +112,17 @@ export interface ChainSender extends BalanceReader {
    * on EVM, where the nonce decides.
    */
   finalizedTime(): Promise<number | null>;
-  /** TRON: what the transfer would burn (energy, bandwidth, activation); null on EVM (gas limit × fees). */
+  /**
+   * TRON: what the transfer would burn (energy, bandwidth, activation); null on EVM (gas limit × fees).
+   * Throws TransferRefused when the contract would revert it.
+   */
   burnEstimate(call: TransferCall): Promise<TronBurn | null>;
   /** EVM: fees that get a transaction into the next blocks now; null on TRON. */
   feeQuote(): Promise<EvmFees | null>;
-  /** EVM: the gas limit to give this transfer (the node's estimate with a margin); null on TRON. */
+  /**
+   * EVM: the gas limit to give this transfer (the node's estimate with a margin); null on TRON.
+   * Throws TransferRefused when the contract would revert it.
+   */
   gasLimit(call: TransferCall): Promise<bigint | null>;
   /** EVM: how many transactions of the address are in blocks (its next unmined nonce); null on TRON. */
   minedNonce(address: string): Promise<bigint | null>;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The sandbox's stablecoins (USDT, USDC, EURC on the local chains): a plain
-// ERC-20 whose `mint` is public. Sandbox only: it never reaches a real chain.
+// ERC-20 whose `mint` is public, with a blocklist anyone may set (as USDT's
+// and USDC's issuers block addresses): a transfer from or to a blocked
+// address reverts, so a refused payout can be tried. Sandbox only: it never
+// reaches a real chain.
 pragma solidity 0.8.30;
 
 contract SandboxToken {
@@ -10,6 +13,7 @@ contract SandboxToken {
     uint256 public totalSupply;
     mapping(address => uint256) public balanceOf;
     mapping(address => mapping(address => uint256)) public allowance;
+    mapping(address => bool) public blocked;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -32,6 +36,10 @@ contract SandboxToken {
         return true;
     }
 
+    function setBlocked(address account, bool value) external {
+        blocked[account] = value;
+    }
+
     function approve(address spender, uint256 value) external returns (bool) {
         allowance[msg.sender][spender] = value;
         emit Approval(msg.sender, spender, value);
@@ -48,6 +56,7 @@ contract SandboxToken {
 
     function _move(address from, address to, uint256 value) internal {
         require(to != address(0), "to zero");
+        require(!blocked[from] && !blocked[to], "blocked");
         uint256 held = balanceOf[from];
         require(held >= value, "balance");
         balanceOf[from] = held - value;
