@@ -75,7 +75,7 @@ if (!only) await benchDerivation();
 const db = await database();
 try {
   await prepareDatabase(db.url);
-  const config = parseConfig({
+  const env = {
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -83,12 +83,13 @@ try {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
-  });
+  };
+  const config = parseConfig(env);
   if (only === 'sweeps' || only === 'tron-sweeps' || only === 'withdrawals') {
     const say = (line: string) => console.log(line);
     const rows =
       only === 'withdrawals'
-        ? await benchWithdrawals(config, say)
+        ? await benchWithdrawals(config, env, SEED, say)
         : [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
     const file = new URL('./results.json', import.meta.url);
     const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string }[] };
@@ -137,7 +138,7 @@ try {
     ...(await benchAddressLookup(config, say)),
     ...(await benchSweeps(config, SEED, say)),
     ...(await benchTronSweeps(config, SEED, say)),
-    ...(await benchWithdrawals(config, say)),
+    ...(await benchWithdrawals(config, env, SEED, say)),
   ];
   writeFileSync(
     new URL('./results.json', import.meta.url),

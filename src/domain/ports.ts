@@ -99,6 +99,8 @@ export interface WalletRepo {
   reactivate(ids: readonly string[]): Promise<void>;
   /** The wallets of the network at these canonical addresses, whatever their workspace (the deposit scanner). */
   byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]>;
+  /** Whether any wallet of any workspace has one of these canonical addresses on one of its networks. */
+  existsAt(candidates: readonly { networks: readonly Network[]; address: string }[]): Promise<boolean>;
 }
 
 /** Operator switch of networks for new wallets and withdrawals (never for monitoring). */
@@ -281,6 +283,13 @@ export interface AddressCodec {
   normalize(chain: BaseChain, address: string): string | null;
   /** Like normalize, but hex in any case is accepted and checksummed (lookups, never a withdrawal destination). */
   canonicalize(chain: BaseChain, address: string): string | null;
+  /**
+   * The 20-byte account id behind a canonical address of `chain`, as 40 lowercase hex digits: one key
+   * has the same account id on ETH, BSC and TRON, whatever the address's spelling.
+   */
+  accountId(chain: BaseChain, address: string): string | null;
+  /** The canonical address on `chain` of a 40-hex-digit account id. */
+  fromAccountId(chain: BaseChain, accountId: string): string;
 }
 
 /** 60 (ETH and BSC) or 195 (TRON). */

@@ -14,7 +14,7 @@ import { SendWithdrawals } from '../../src/application/withdrawals/send-withdraw
 import { creditDeposit } from '../../src/domain/ledger/entries.js';
 import { Amount } from '../../src/domain/money/amount.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
-import type { ChainSender } from '../../src/domain/transfers/ports.js';
+import { TransferRefused, type ChainSender, type TransferCall } from '../../src/domain/transfers/ports.js';
 import { uniqueCall, useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'withdrawal-ops', env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
@@ -27,15 +27,15 @@ async function ops(...argv: string[]): Promise<{ code: number; json: Record<stri
   return { code, json: JSON.parse(out[0]!) as Record<string, unknown> };
 }
 
-async function fund(amount: string) {
+async function fund(amount: string, asset: 'USDT_ETH' | 'USDC_ETH' = 'USDT_ETH') {
   await t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) =>
     tx.ledger.post(
-      creditDeposit({ id: randomUUID(), network: 'ETH_TESTNET', at: new Date(), depositId: randomUUID(), workspaceId: t.ws.workspaceId, gross: Amount.parse(amount, 'USDT_ETH'), fee: Amount.zero('USDT_ETH') }),
+      creditDeposit({ id: randomUUID(), network: 'ETH_TESTNET', at: new Date(), depositId: randomUUID(), workspaceId: t.ws.workspaceId, gross: Amount.parse(amount, asset), fee: Amount.zero(asset) }),
     ),
   );
 }
-const withdraw = async (amount = '10') => {
-  const res = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/withdrawals', { chain: 'ETH', asset: 'USDT_ETH', amount, destination_address: OUTSIDE });
+const withdraw = async (amount = '10', asset = 'USDT_ETH', destination = OUTSIDE) => {
+  const res = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/withdrawals', { chain: 'ETH', asset, amount, destination_address: destination });
   expect(res.status).toBe(201);
   return res.body.id as string;
 };
@@ -74,6 +74,51 @@ describe('ops withdrawal and workspace freeze', () => {
     expect(await ops('workspace', 'freeze', '--workspace', randomUUID())).toMatchObject({ code: 2, json: { code: 'WORKSPACE_NOT_FOUND' } });
   });
 
+  it('holds back only what cannot go: a short asset holds its later withdrawals, a withdrawal failing alone holds none, a refused one fails, short gas holds all', async () => {
+    await sql(`update withdrawals set status = 'CANCELLED' where workspace_id = ? and status = 'PENDING'`, [t.ws.workspaceId]);
+    await fund('100');
+    await fund('100', 'USDC_ETH');
+    const before = Number(await available());
+    const container = t.api.infra.container.createChildContainer();
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const send = container.resolve(SendWithdrawals);
+    const strange = '0x1111111111111111111111111111111111111111';
+    const blocked = '0x2222222222222222222222222222222222222222';
+    let gas = 10n ** 20n;
+    const node = treasuryNode({
+      nativeBalance: async () => gas,
+      tokenBalance: async (asset) => (asset === 'USDC_ETH' ? 0n : 10n ** 15n), // the treasury holds no USDC
+      gasLimit: async (call: TransferCall) => {
+        if (call.to === strange) throw new Error('the node answers something strange for this one');
+        if (call.to === blocked) throw new TransferRefused('ETH_TESTNET', 'the USDT_ETH contract refuses the transfer');
+        return 60_000n;
+      },
+    });
+    const usdc1 = await withdraw('10', 'USDC_ETH');
+    const odd = await withdraw('10', 'USDT_ETH', strange);
+    const refused = await withdraw('10', 'USDT_ETH', blocked);
+    const usdt = await withdraw('10');
+    const usdc2 = await withdraw('10', 'USDC_ETH');
+    const report = await send.step(node, { batch: 10 });
+    const rows = new Map(
+      (await sql<{ id: string; status: string; transfer_id: string | null }>(`select id, status, transfer_id from withdrawals where id in (?)`, [[usdc1, odd, refused, usdt, usdc2]])).map((r) => [r.id, r]),
+    );
+    expect(rows.get(usdt)).toMatchObject({ status: 'PENDING', transfer_id: expect.any(String) });
+    for (const id of [usdc1, odd, usdc2]) expect(rows.get(id)).toMatchObject({ status: 'PENDING', transfer_id: null });
+    expect(rows.get(refused)).toMatchObject({ status: 'FAILED', transfer_id: null });
+    expect(await events(refused)).toEqual(['WITHDRAWAL_FAILED']);
+    expect(report).toMatchObject({ pickedUp: 1, refused: 1, errors: [{ withdrawalId: odd, message: expect.stringMatching(/strange/) }], treasuryShort: { asset: 'USDC_ETH', available: 0n, needed: 10_000_000n - 5_000_000n } });
+    expect(Number(await available())).toBe(before - 20); // the two USDT withdrawals still locked (the refused one released)
+    // Without gas, nothing goes, whatever its asset.
+    await sql(`update withdrawals set status = 'CANCELLED' where id in (?)`, [[usdc1, odd, usdc2]]);
+    gas = 0n;
+    const later = await withdraw('10');
+    const starved = await send.step(node, { batch: 10 });
+    expect(starved.treasuryShort).toMatchObject({ asset: 'ETH', available: 0n });
+    expect((await sql<{ transfer_id: string | null }>(`select transfer_id from withdrawals where id = ?`, [later]))[0]!.transfer_id).toBeNull();
+    await sql(`update withdrawals set status = 'CANCELLED' where workspace_id = ? and status = 'PENDING'`, [t.ws.workspaceId]);
+  });
+
   it('lets exactly one of a cancel and the chain-worker’s pick-up win, every time', async () => {
     await fund('1000');
     await sql(`update withdrawals set status = 'CANCELLED' where workspace_id = ? and status = 'PENDING'`, [t.ws.workspaceId]); // earlier tests' leftovers out of the way
@@ -81,21 +126,7 @@ describe('ops withdrawal and workspace freeze', () => {
     container.registerInstance(TransferOutcomes, new TransferOutcomes());
     const send = container.resolve(SendWithdrawals);
     const cancel = t.api.infra.container.resolve(CancelWithdrawal);
-    const unused = () => Promise.reject(new Error('not used'));
-    const node: ChainSender = {
-      network: 'ETH_TESTNET',
-      nativeBalance: async () => 10n ** 20n,
-      tokenBalance: async () => 10n ** 15n,
-      feeQuote: async () => ({ maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
-      gasLimit: async () => 60_000n,
-      burnEstimate: async () => null,
-      finalizedTime: async () => null,
-      head: unused,
-      minedNonce: unused,
-      sign: unused,
-      broadcast: unused,
-      sentReceipt: unused,
-    };
+    const node = treasuryNode();
     for (let i = 0; i < 10; i++) {
       const id = await withdraw('6');
       const [, cancelled] = await Promise.allSettled([send.step(node, { batch: 10 }), cancel.execute({ ...principal(), side: 'test' }, id)]);
@@ -112,6 +143,26 @@ describe('ops withdrawal and workspace freeze', () => {
     }
   }, 60_000);
 });
+
+/** The pick-up's view of an ETH_TESTNET node: a treasury holding plenty, fees, a gas estimate; nothing is sent. */
+function treasuryNode(overrides: Partial<ChainSender> = {}): ChainSender {
+  const unused = () => Promise.reject(new Error('not used'));
+  return {
+    network: 'ETH_TESTNET',
+    nativeBalance: async () => 10n ** 20n,
+    tokenBalance: async () => 10n ** 15n,
+    feeQuote: async () => ({ maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
+    gasLimit: async () => 60_000n,
+    burnEstimate: async () => null,
+    finalizedTime: async () => null,
+    head: unused,
+    minedNonce: unused,
+    sign: unused,
+    broadcast: unused,
+    sentReceipt: unused,
+    ...overrides,
+  };
+}
 
 function principal() {
   return {

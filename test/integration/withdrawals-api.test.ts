@@ -8,6 +8,7 @@
 // and the other network's are not found.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ChainAddressCodec } from '../../src/adapters/chains/address-codec.js';
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { SetWithdrawalPolicy } from '../../src/application/security/set-withdrawal-policy.js';
 import { CancelWithdrawal } from '../../src/application/withdrawals/cancel-withdrawal.js';
@@ -78,6 +79,7 @@ describe('POST /v2/withdrawals', () => {
   it('refuses bad input and business rules with their documented codes, writing nothing', async () => {
     await fund(t.ws.workspaceId, 'TRON_TESTNET', 'USDT_TRON', '50');
     const signer = new LocalHdSigner(TEST_SEED);
+    const codec = new ChainAddressCodec();
     const treasury = await signer.deriveAddress('ETH', servicePath('BSC_MAINNET', 'treasury'));
     const wallet = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/wallets', { chain: 'TRON', asset: 'USDT_TRON' });
     const before = [await count('withdrawals'), await count('journal_entries')];
@@ -94,6 +96,15 @@ describe('POST /v2/withdrawals', () => {
       [{ chain: 'TRON', asset: 'USDT_TRON', amount: '50.000001', destination_address: OUTSIDE_TRON }, 422, 'INSUFFICIENT_BALANCE'],
       [{ chain: 'ETH', asset: 'USDT_ETH', amount: '10', destination_address: treasury }, 422, 'DESTINATION_IS_INTERNAL'],
       [{ chain: 'TRON', asset: 'USDT_TRON', amount: '10', destination_address: wallet.body.address }, 422, 'DESTINATION_IS_INTERNAL'],
+      // The same keys in the other chain's spelling: the TRON deposit address as an EVM address, the BSC treasury on TRON.
+      [{ chain: 'BSC', asset: 'USDT_BSC', amount: '10', destination_address: codec.fromAccountId('BSC', codec.accountId('TRON', wallet.body.address as string)!) }, 422, 'DESTINATION_IS_INTERNAL'],
+      [{ chain: 'TRON', asset: 'USDT_TRON', amount: '10', destination_address: codec.fromAccountId('TRON', codec.accountId('ETH', treasury)!) }, 422, 'DESTINATION_IS_INTERNAL'],
+      // Where funds are lost for good: the zero account, a token contract (of this network or of another).
+      [{ chain: 'ETH', asset: 'USDT_ETH', amount: '10', destination_address: '0x0000000000000000000000000000000000000000' }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      [{ chain: 'TRON', asset: 'USDT_TRON', amount: '10', destination_address: 'T9yD14Nj9j7xAB4dbGeiX9h8unkKHxuWwb' }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      [{ chain: 'ETH', asset: 'USDT_ETH', amount: '10', destination_address: '0xA15BB66138824a1c7167f5E85b957d04Dd34E468' }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      [{ chain: 'TRON', asset: 'USDT_TRON', amount: '10', destination_address: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      [{ chain: 'BSC', asset: 'USDT_BSC', amount: '10', destination_address: '0x55d398326f99059fF775485246999027B3197955' }, 400, 'INVALID_DESTINATION_ADDRESS'],
     ];
     for (const [body, status, code] of cases) {
       const res = await post(t.ws.testKey, body);
@@ -135,7 +146,10 @@ describe('POST /v2/withdrawals', () => {
     await fund(ws.workspaceId, 'ETH_TESTNET', 'USDT_ETH', '1000');
     const container = t.api.infra.container.createChildContainer();
     const registry = t.api.infra.container.resolve<NetworkRegistry>(TOKENS.NetworkRegistry);
-    container.registerInstance<NetworkRegistry>(TOKENS.NetworkRegistry, { list: () => registry.list(), get: async (n) => ({ ...(await registry.get(n)), enabled: true }) });
+    container.registerInstance<NetworkRegistry>(TOKENS.NetworkRegistry, {
+      list: async () => (await registry.list()).map((c) => ({ ...c, enabled: true })),
+      get: async (n) => ({ ...(await registry.get(n)), enabled: true }),
+    });
     const create = container.resolve(CreateWithdrawal);
     const principal = (side: 'live' | 'test'): Principal => ({
       workspaceId: ws.workspaceId,
@@ -171,7 +185,10 @@ describe('POST /v2/withdrawals', () => {
     await fund(ws.workspaceId, 'ETH_MAINNET', 'USDT_ETH', '1000');
     const container = t.api.infra.container.createChildContainer();
     const registry = t.api.infra.container.resolve<NetworkRegistry>(TOKENS.NetworkRegistry);
-    container.registerInstance<NetworkRegistry>(TOKENS.NetworkRegistry, { list: () => registry.list(), get: async (n) => ({ ...(await registry.get(n)), enabled: true }) });
+    container.registerInstance<NetworkRegistry>(TOKENS.NetworkRegistry, {
+      list: async () => (await registry.list()).map((c) => ({ ...c, enabled: true })),
+      get: async (n) => ({ ...(await registry.get(n)), enabled: true }),
+    });
     const create = container.resolve(CreateWithdrawal);
     await t.api.infra.container.resolve(SetWithdrawalPolicy).execute({ workspaceId: ws.workspaceId, dailyLimit: '100' });
     const principal: Principal = { workspaceId: ws.workspaceId, apiKeyId: randomUUID(), keyId: 'sk_live_x', side: 'live', scopes: new Set(SCOPES), restrictions: { allowedIps: [], expiresAt: null } };

@@ -306,6 +306,9 @@ export class InMemoryWalletRepo implements WalletRepo {
   async byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]> {
     return [...this.store.wallets.values()].filter((w) => w.network === network && addresses.includes(w.address)).map((w) => ({ ...w }));
   }
+  async existsAt(candidates: readonly { networks: readonly Network[]; address: string }[]): Promise<boolean> {
+    return [...this.store.wallets.values()].some((w) => candidates.some((c) => c.networks.includes(w.network) && w.address === c.address));
+  }
 }
 
 /** The ledger's rules in memory: balanced entries, unique references, no negative AVAILABLE or LOCKED. */

@@ -81,4 +81,18 @@ export class ChainAddressCodec implements AddressCodec {
     if (chain === 'TRON') return normalizeTron(address);
     return EVM_HEX.test(address) ? checksumAddress(address.toLowerCase() as `0x${string}`) : null;
   }
+
+  accountId(chain: BaseChain, address: string): string | null {
+    if (chain === 'TRON') {
+      const bytes = evmBytesFromTronAddress(address);
+      return bytes ? Buffer.from(bytes).toString('hex') : null;
+    }
+    return EVM_HEX.test(address) ? address.slice(2).toLowerCase() : null;
+  }
+
+  fromAccountId(chain: BaseChain, accountId: string): string {
+    if (!/^[0-9a-f]{40}$/.test(accountId)) throw new Error('an account id is 40 lowercase hex digits');
+    const bytes = Buffer.from(accountId, 'hex');
+    return chain === 'TRON' ? tronAddressFromEvmBytes(bytes) : evmAddressFromBytes(bytes);
+  }
 }

@@ -29,6 +29,8 @@ export class SenderLoop {
   private loops: Promise<void>[] = [];
   private readonly tankLow = new Map<Network, boolean>();
   private readonly treasuryShort = new Map<Network, boolean>();
+  /** Withdrawals the last step could not pick up, with why (logged once per reason). */
+  private readonly stuck = new Map<Network, Map<string, string>>();
   /** Addresses already warned about (one warning each, not one per step). */
   private readonly warnedEmpty = new Set<string>();
 
@@ -84,6 +86,11 @@ export class SenderLoop {
           }
         }
         if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');
+        const stuck = new Map(withdrawals.errors.map((e) => [e.withdrawalId, e.message]));
+        for (const [id, message] of stuck) {
+          if (this.stuck.get(network)?.get(id) !== message) log.warn({ withdrawal: id, reason: message }, 'a withdrawal could not be picked up; it is tried again each step, the others go on');
+        }
+        this.stuck.set(network, stuck);
         failures = 0;
         const tank = await this.sweeps.serviceAddress(network, 'gasTank');
         this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));

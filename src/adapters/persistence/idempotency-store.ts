@@ -11,14 +11,6 @@ import { IdempotencyKeyEntity } from './entities/idempotency-key-entity.js';
 const lockName = (s: IdempotencyScope): string =>
   JSON.stringify(['idempotency', s.workspaceId, s.side, s.method, s.path, s.key]);
 
-const where = (s: IdempotencyScope) => ({
-  workspaceId: s.workspaceId,
-  side: s.side,
-  method: s.method,
-  path: s.path,
-  key: s.key,
-});
-
 export class PgIdempotencyStore implements IdempotencyStore {
   constructor(private readonly em: EntityManager) {}
 
@@ -35,28 +27,35 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   async find(scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null> {
-    const row = await this.em.findOne(IdempotencyKeyEntity, { ...where(scope), expiresAt: { $gt: now } });
+    const [row] = await this.sql<{ fingerprint: string; response_status: number; response_body: string; created_at: Date | string; expires_at: Date | string }>(
+      `select fingerprint, response_status, response_body, created_at, expires_at from idempotency_keys
+        where workspace_id = ? and side = ? and method = ? and path = ? and key = ? and expires_at > ?`,
+      [scope.workspaceId, scope.side, scope.method, scope.path, scope.key, now],
+    );
     if (!row) return null;
     return {
       ...scope,
-      side: row.side as NetworkSide,
+      side: scope.side as NetworkSide,
       fingerprint: row.fingerprint,
-      response: { status: row.responseStatus, body: row.responseBody },
-      createdAt: row.createdAt,
-      expiresAt: row.expiresAt,
+      response: { status: row.response_status, body: row.response_body },
+      createdAt: new Date(row.created_at),
+      expiresAt: new Date(row.expires_at),
     };
   }
 
+  /** Stores the record, replacing an expired one under the same scope. */
   async save(record: IdempotencyRecord): Promise<void> {
-    await this.em.nativeDelete(IdempotencyKeyEntity, where(record));
-    await this.em.insert(IdempotencyKeyEntity, {
-      ...where(record),
-      fingerprint: record.fingerprint,
-      responseStatus: record.response.status,
-      responseBody: record.response.body,
-      createdAt: record.createdAt,
-      expiresAt: record.expiresAt,
-    });
+    await this.sql(
+      `insert into idempotency_keys (workspace_id, side, method, path, key, fingerprint, response_status, response_body, created_at, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (workspace_id, side, method, path, key) do update set fingerprint = excluded.fingerprint,
+         response_status = excluded.response_status, response_body = excluded.response_body, created_at = excluded.created_at, expires_at = excluded.expires_at`,
+      [record.workspaceId, record.side, record.method, record.path, record.key, record.fingerprint, record.response.status, record.response.body, record.createdAt, record.expiresAt],
+    );
+  }
+
+  private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
+    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
   }
 }
 

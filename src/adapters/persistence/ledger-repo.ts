@@ -1,8 +1,10 @@
 // LedgerRepo in PostgreSQL. Posting an entry: insert it (its unique reference
 // makes a second post a no-op), then move each account's cached balance with
-// a conditional UPDATE, accounts in a fixed order (no deadlocks), and write
-// the postings. The update's own row lock and WHERE clause keep AVAILABLE and
-// LOCKED from ever going negative under concurrency: no read-then-write.
+// one statement per account, accounts in a fixed order (no deadlocks), and
+// write the postings in one statement. A debit of AVAILABLE or LOCKED is a
+// conditional UPDATE whose row lock and WHERE clause keep it from ever going
+// negative under concurrency (no read-then-write); a credit, or a move of an
+// account allowed below zero, is an upsert.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../domain/errors.js';
 import { NON_NEGATIVE_KINDS, accountKey, type Balance, type JournalEntry } from '../../domain/ledger/journal.js';
@@ -26,29 +28,35 @@ export class PgLedgerRepo implements LedgerRepo {
     );
     if (inserted.length === 0) return 'duplicate';
     const postings = [...entry.postings].sort((a, b) => (accountKey(a.account) < accountKey(b.account) ? -1 : 1));
+    const ids: number[] = [];
     for (const p of postings) {
       const a = p.account;
-      const [acc] = await this.sql<{ id: number }>(
-        `insert into ledger_accounts (owner, kind, network, asset, balance) values (?, ?, ?, ?, 0)
-         on conflict on constraint ledger_accounts_identity_unique do update set owner = excluded.owner
-         returning id`,
-        [a.owner, a.kind, a.network, a.asset],
-      );
       const guarded = NON_NEGATIVE_KINDS.has(a.kind);
-      const moved = await this.sql<{ id: number }>(
-        `update ledger_accounts set balance = balance + ?::numeric
-         where id = ? ${guarded ? 'and balance + ?::numeric >= 0' : ''} returning id`,
-        guarded ? [p.amount.toString(), acc!.id, p.amount.toString()] : [p.amount.toString(), acc!.id],
-      );
+      const amount = p.amount.toString();
+      // A debit of a guarded account moves only an existing balance that covers it (an account never
+      // created holds nothing); anything else creates the account if needed and moves it, in one statement.
+      const moved =
+        guarded && p.amount < 0n
+          ? await this.sql<{ id: number }>(
+              `update ledger_accounts set balance = balance + ?::numeric
+                where owner = ? and kind = ? and network = ? and asset = ? and balance + ?::numeric >= 0 returning id`,
+              [amount, a.owner, a.kind, a.network, a.asset, amount],
+            )
+          : await this.sql<{ id: number }>(
+              `insert into ledger_accounts as l (owner, kind, network, asset, balance) values (?, ?, ?, ?, ?::numeric)
+               on conflict on constraint ledger_accounts_identity_unique do update set balance = l.balance + excluded.balance
+               returning id`,
+              [a.owner, a.kind, a.network, a.asset, amount],
+            );
       if (moved.length === 0) {
         throw new DomainError('INSUFFICIENT_BALANCE', `Insufficient ${a.kind.toLowerCase()} balance of ${a.asset}`);
       }
-      await this.sql(`insert into postings (entry_id, account_id, amount) values (?, ?, ?::numeric)`, [
-        entry.id,
-        acc!.id,
-        p.amount.toString(),
-      ]);
+      ids.push(moved[0]!.id);
     }
+    await this.sql(
+      `insert into postings (entry_id, account_id, amount) values ${postings.map(() => '(?, ?, ?::numeric)').join(', ')}`,
+      postings.flatMap((p, i) => [entry.id, ids[i], p.amount.toString()]),
+    );
     return 'posted';
   }
 

@@ -39,6 +39,20 @@ export class MikroWalletRepo implements WalletRepo {
     return this.em.find(WalletEntity, { network, address: { $in: [...new Set(addresses)] } });
   }
 
+  async existsAt(candidates: readonly { networks: readonly Network[]; address: string }[]): Promise<boolean> {
+    const used = candidates.filter((c) => c.networks.length > 0);
+    if (used.length === 0) return false;
+    const rows = await this.em
+      .getConnection()
+      .execute<{ found: number }[]>(
+        `select 1 as found from wallets where ${used.map(() => '(address = ? and network in (?))').join(' or ')} limit 1`,
+        used.flatMap((c) => [c.address, [...c.networks]]),
+        'all',
+        this.em.getTransactionContext(),
+      );
+    return rows.length > 0;
+  }
+
   async reactivate(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.em.nativeUpdate(WalletEntity, { id: { $in: [...new Set(ids)] }, status: 'SWEPT' }, { status: 'ACTIVE' });

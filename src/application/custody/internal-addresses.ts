@@ -1,15 +1,15 @@
 // Which addresses are the service's own, for DESTINATION_IS_INTERNAL
 // (docs/api.md#withdrawals, ADR 0024): every deposit address of any workspace,
 // and the treasury, gas tank and faucet dispenser of every network, on every
-// network whose addresses have the same form (an EVM key is the same address
-// on ETH and BSC, mainnet and testnet, so a BSC deposit address is internal
-// on ETH too). The api holds no seed: the service addresses come from the
+// network and in every chain's spelling (a key is the same 20-byte account on
+// ETH, BSC and TRON, so a BSC deposit address is internal on ETH, and its
+// TRON spelling on TRON). The api holds no seed: the service addresses come from the
 // recorded xpub of the service branch (ADR 0026) and are kept once derived.
 import { inject, injectable } from 'tsyringe';
 import { SERVICE_ROLES, servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
 import { DomainError } from '../../domain/errors.js';
-import { NETWORKS, baseChainOf, type BaseChain, type Network } from '../../domain/money/networks.js';
-import type { AddressDeriver, TxContext } from '../../domain/ports.js';
+import { NETWORKS, baseChainOf, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
+import type { AddressCodec, AddressDeriver, TxContext } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
 
 /** Chains whose addresses share one form. */
@@ -25,7 +25,10 @@ export interface ServiceAddress {
 export class InternalAddresses {
   private readonly services = new Map<Network, Promise<ServiceAddress[]>>();
 
-  constructor(@inject(TOKENS.AddressDeriver) private readonly deriver: AddressDeriver) {}
+  constructor(
+    @inject(TOKENS.AddressDeriver) private readonly deriver: AddressDeriver,
+    @inject(TOKENS.AddressCodec) private readonly codec: AddressCodec,
+  ) {}
 
   /** The networks whose addresses have the form of `network`'s. */
   static sameForm(network: Network): Network[] {
@@ -53,18 +56,21 @@ export class InternalAddresses {
   }
 
   /**
-   * Whether `address` (canonical on `network`'s chain) is one the service
-   * derives: a deposit address of any workspace or a service address, on any
-   * network of the same address form.
+   * Whether `address` (canonical on `network`'s chain) belongs to a key the
+   * service derives: a deposit address of any workspace or a service
+   * address, on any network, in any chain's spelling (one key is the same
+   * 20-byte account on ETH, BSC and TRON, so the TRON spelling of an ETH
+   * deposit address is the service's too, and nothing watches it there).
    */
   async isInternal(tx: TxContext, network: Network, address: string): Promise<boolean> {
-    const networks = InternalAddresses.sameForm(network);
-    const key = baseChainOf(network) === 'TRON' ? address : address.toLowerCase();
-    for (const n of networks) {
+    const id = this.codec.accountId(baseChainOf(network), address);
+    if (id === null) return false;
+    for (const n of NETWORKS) {
       const service = await this.serviceAddresses(n);
-      if (service.some((s) => (baseChainOf(n) === 'TRON' ? s.address : s.address.toLowerCase()) === key)) return true;
+      if (service.some((s) => this.codec.accountId(baseChainOf(n), s.address) === id)) return true;
     }
-    for (const n of networks) if ((await tx.wallets.byAddresses(n, [address])).length > 0) return true;
-    return false;
+    return tx.wallets.existsAt(
+      (['ETH', 'TRON'] as const).map((chain) => ({ networks: InternalAddresses.sameForm(networkFor(chain, 'test')), address: this.codec.fromAccountId(chain, id) })),
+    );
   }
 }

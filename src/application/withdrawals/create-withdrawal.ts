@@ -9,7 +9,8 @@
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';
-import { charge } from '../../domain/fees/fee-engine.js';
+import { chargeWithdrawal } from '../../domain/fees/fee-engine.js';
+import { DEFAULT_ASSET_FEES } from '../../domain/fees/fee-schedule.js';
 import { lockForWithdrawal } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
 import { isAssetOnChain, networkFor, networksOfSide, type Asset, type BaseChain } from '../../domain/money/networks.js';
@@ -17,9 +18,10 @@ import type { AddressCodec, Clock, NetworkRegistry, RandomSource, UnitOfWork } f
 import { checkWithdrawalPolicy } from '../../domain/withdrawals/withdrawal-rules.js';
 import type { Withdrawal } from '../../domain/withdrawals/withdrawal.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
-import { loadFeeContext } from '../fees/fee-context.js';
 import { TOKENS } from '../tokens.js';
 import { withdrawalEventData } from './withdrawal-view.js';
+
+const ZERO_ACCOUNT = '0'.repeat(40);
 
 /** The rolling window of the daily limit. */
 export const DAILY_WINDOW_MS = 24 * 3_600_000;
@@ -58,8 +60,17 @@ export class CreateWithdrawal {
         `destination_address is not a valid ${cmd.chain} address (${cmd.chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'})`,
       );
     }
+    // Addresses whose funds nobody can ever move: the zero account (a burn) and the token contracts of
+    // any network (a token sent to a contract stays there), in any chain's spelling.
+    const accountId = this.codec.accountId(cmd.chain, destination);
+    if (accountId === ZERO_ACCOUNT) throw new DomainError('INVALID_DESTINATION_ADDRESS', 'destination_address is the zero address: what it receives is burnt');
+    const configs = await this.networks.list();
+    const contract = configs.flatMap((c) => c.assets.filter((a) => a.contractAddress !== null && this.codec.accountId(c.base, a.contractAddress) === accountId));
+    if (contract.length > 0) {
+      throw new DomainError('INVALID_DESTINATION_ADDRESS', `destination_address is the ${contract[0]!.asset} token contract: a token sent there is lost`);
+    }
     const network = networkFor(cmd.chain, principal.side);
-    if (!(await this.networks.get(network)).enabled) throw new DomainError('CHAIN_NOT_ENABLED', `${network} is not enabled for withdrawals`);
+    if (!configs.find((c) => c.network === network)?.enabled) throw new DomainError('CHAIN_NOT_ENABLED', `${network} is not enabled for withdrawals`);
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
       const workspace = await tx.workspaces.get(principal.workspaceId);
@@ -67,7 +78,7 @@ export class CreateWithdrawal {
       if (await this.internal.isInternal(tx, network, destination)) {
         throw new DomainError('DESTINATION_IS_INTERNAL', 'destination_address is an address of this service; internal transfers are not allowed');
       }
-      const priced = charge('withdrawal', amount, await loadFeeContext(tx, principal.workspaceId, principal.side, now));
+      const priced = chargeWithdrawal(amount, DEFAULT_ASSET_FEES[cmd.asset]);
       if (priced.net.units <= 0n) {
         throw new DomainError('AMOUNT_TOO_SMALL', `The amount does not cover the withdrawal fee of ${priced.fee.toString()} ${cmd.asset}`);
       }

@@ -8,7 +8,9 @@
 //   confirmed (final)    → CONFIRMED, WITHDRAWAL_CONFIRMED with the fee object
 //   failed (final)       → FAILED, the whole amount back to available, WITHDRAWAL_FAILED
 // A treasury without the funds or the gas leaves the withdrawal waiting (it
-// does not fail); a frozen workspace's withdrawals wait too. A transfer the
+// does not fail), and the later ones of the same asset behind it (all of them
+// when gas is short); a frozen workspace's withdrawals wait too. A withdrawal
+// that cannot be picked up for a reason of its own waits alone. A transfer the
 // token contract refuses in the node's dry run (a blocked destination, a
 // paused token) is never sent: the withdrawal fails at once, its lock released.
 import { inject, injectable } from 'tsyringe';
@@ -18,6 +20,7 @@ import { Amount } from '../../domain/money/amount.js';
 import { gasCurrencyOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import { withMargin } from '../../domain/transfers/sweep.js';
 import {
@@ -34,10 +37,15 @@ import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { withdrawalConfirmedData, withdrawalEventData } from './withdrawal-view.js';
 
+/** The treasury's shortage of gas: it holds every withdrawal of the network. */
+const GAS = 'gas';
+
 export interface WithdrawalStepReport {
   pickedUp: number;
   /** Withdrawals failed because the token contract refuses their transfer. */
   refused: number;
+  /** Withdrawals that could not be picked up this step for a reason of their own (tried again next step). */
+  errors: { withdrawalId: string; message: string }[];
   /** The treasury could not pay a withdrawal: what it holds and what the withdrawal needs (chain units of the asset, and of gas). */
   treasuryShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
 }
@@ -59,24 +67,39 @@ export class SendWithdrawals {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<WithdrawalStepReport> {
-    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, treasuryShort: null };
+    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null };
     const network = sender.network;
     // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
     const moving = await this.uow.run((tx) => tx.withdrawals.inFlightIds(network, opts.batch));
     for (const id of moving) await this.uow.run((tx) => this.follow(tx, id));
     const ready = await this.uow.run((tx) => tx.withdrawals.readyIds(network, opts.batch));
+    // What the treasury is short of: later withdrawals of that asset wait behind the first, in order; a
+    // treasury short of gas holds them all. Withdrawals of other assets go on.
+    const short = new Set<string>();
     for (const id of ready) {
-      const stop = await this.uow.run((tx) => this.pickUp(tx, id, sender, report));
-      if (stop) break; // the treasury is short: later withdrawals wait behind this one, in order
+      if (short.has(GAS)) break;
+      try {
+        const lacking = await this.uow.run((tx) => this.pickUp(tx, id, sender, report, short));
+        if (lacking) short.add(lacking);
+      } catch (err) {
+        // The node itself failing stops the step (every withdrawal would fail alike); anything else
+        // belongs to this withdrawal alone, which is tried again next step while the others go on.
+        if (err instanceof ChainUnavailableError && err.kind !== 'bad_response') throw err;
+        report.errors.push({ withdrawalId: id, message: err instanceof Error ? err.message : String(err) });
+      }
     }
     return report;
   }
 
-  /** Requests the transfer of one PENDING withdrawal; true when the treasury cannot pay it now. */
-  private async pickUp(tx: TxContext, id: string, sender: ChainSender, report: WithdrawalStepReport): Promise<boolean> {
+  /**
+   * Requests the transfer of one PENDING withdrawal. Returns what the treasury lacks to pay it now (its
+   * asset, or GAS), or null.
+   */
+  private async pickUp(tx: TxContext, id: string, sender: ChainSender, report: WithdrawalStepReport, short: ReadonlySet<string>): Promise<string | null> {
     const w = await tx.withdrawals.lock(id);
-    if (!w || w.status !== 'PENDING' || w.transferId !== null) return false; // cancelled, held, or taken meanwhile
-    if ((await tx.workspaces.get(w.workspaceId))?.withdrawalsFrozen) return false;
+    if (!w || w.status !== 'PENDING' || w.transferId !== null) return null; // cancelled, held, or taken meanwhile
+    if (short.has(w.asset)) return null; // waits behind an earlier one of its asset
+    if ((await tx.workspaces.get(w.workspaceId))?.withdrawalsFrozen) return null;
     const network = w.network;
     const from = await this.treasury(network);
     const amount = Amount.ofUnits(w.asset, w.netAmount).toChainUnits();
@@ -88,8 +111,8 @@ export class SendWithdrawals {
     if (!native) {
       const tokens = (await sender.tokenBalance(w.asset, from)) - (await tx.transfers.pendingAmount(network, from, w.asset));
       if (tokens < amount) {
-        report.treasuryShort = { address: from, asset: w.asset, available: tokens, needed: amount };
-        return true;
+        report.treasuryShort ??= { address: from, asset: w.asset, available: tokens, needed: amount };
+        return w.asset;
       }
     }
     const fees = await sender.feeQuote();
@@ -102,14 +125,15 @@ export class SendWithdrawals {
       if (!(err instanceof TransferRefused)) throw err;
       await this.fail(tx, w, err.message);
       report.refused++;
-      return false;
+      return null;
     }
     const gas = fees && gasLimit ? gasLimit * fees.maxFeePerGas : burn ? burn.energy + burn.bandwidth + burn.activation : 0n;
     const nativeBalance = (await sender.nativeBalance(from)) - (await tx.transfers.committedOutflow(network, from, gasAsset));
     const neededNative = gas + (native ? amount : 0n);
     if (nativeBalance < neededNative) {
-      report.treasuryShort = { address: from, asset: gasAsset, available: nativeBalance, needed: neededNative };
-      return true;
+      report.treasuryShort ??= { address: from, asset: gasAsset, available: nativeBalance, needed: neededNative };
+      // Short of gas, nothing can go; short of the native amount only, the other assets still can.
+      return nativeBalance < gas ? GAS : w.asset;
     }
     const transfer = requestTransfer({
       id: this.random.uuid(),
@@ -129,7 +153,7 @@ export class SendWithdrawals {
     await tx.transfers.add(transfer);
     await tx.withdrawals.save(pickedUp(w, transfer.id, this.clock.now()));
     report.pickedUp++;
-    return false;
+    return null;
   }
 
   /** Moves one withdrawal on its way to what its transfer shows: broadcast, in a block, or out of it again. */

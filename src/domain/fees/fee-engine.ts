@@ -5,7 +5,7 @@
 import { Amount } from '../money/amount.js';
 import type { Asset } from '../money/networks.js';
 import { applyRateCeil, formatRate, ratioAsRate, type RatePpm } from '../money/rate.js';
-import { OVERRIDE_WARNING_MS, activeOverride, selectTier, type FeeContext } from './fee-schedule.js';
+import { OVERRIDE_WARNING_MS, activeOverride, selectTier, type AssetFees, type FeeContext } from './fee-schedule.js';
 
 export type FeeDirection = 'deposit' | 'withdrawal';
 export type FeeMode = 'charge' | 'gross_up';
@@ -26,25 +26,22 @@ export interface Charge {
   tier: string | null;
 }
 
+/**
+ * A withdrawal's fee: the asset's flat fee, whatever the workspace's tier,
+ * override or volume (they price deposits only), so a withdrawal request
+ * needs nothing of the workspace to be priced. `tier` is for the quote.
+ */
+export function chargeWithdrawal(gross: Amount, fees: AssetFees, tier: string | null = null): Charge {
+  const flat = Amount.ofUnits(gross.asset, fees.withdrawalFlatFee);
+  return { gross, fee: flat, net: gross.minus(flat), rule: 'FLAT', appliedRatePpm: 0n, minFee: null, flatFee: flat, overrideApplied: false, tier };
+}
+
 export function charge(direction: FeeDirection, gross: Amount, ctx: FeeContext): Charge {
   const asset = gross.asset;
   const fees = ctx.assetFees[asset];
   const override = activeOverride(ctx.override, ctx.now);
   const tier = selectTier(ctx.tiers, ctx.volumeUsd);
-  if (direction === 'withdrawal') {
-    const flat = Amount.ofUnits(asset, fees.withdrawalFlatFee);
-    return {
-      gross,
-      fee: flat,
-      net: gross.minus(flat),
-      rule: 'FLAT',
-      appliedRatePpm: 0n,
-      minFee: null,
-      flatFee: flat,
-      overrideApplied: false,
-      tier: tier.name,
-    };
-  }
+  if (direction === 'withdrawal') return chargeWithdrawal(gross, fees, tier.name);
   const ratePpm = override ? override.depositRatePpm : tier.depositRatePpm;
   const percentage = Amount.ofUnits(asset, applyRateCeil(gross.units, ratePpm));
   const minFee = Amount.ofUnits(asset, fees.minDepositFee);

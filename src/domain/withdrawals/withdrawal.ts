@@ -78,7 +78,7 @@ export const approved = (w: Withdrawal, at: Date) => move(w, ['PENDING_APPROVAL'
 
 /** Compliance holds it before it is picked up (ops withdrawal hold). */
 export function held(w: Withdrawal, at: Date): Withdrawal {
-  if (w.transferId !== null) throw new WithdrawalStateError(w, 'hold (it is being sent)');
+  if (w.status === 'PENDING' && w.transferId !== null) throw new WithdrawalStateError(w, 'hold (it is being sent)');
   return move(w, ['PENDING'], 'UNDER_REVIEW', 'hold', at);
 }
 

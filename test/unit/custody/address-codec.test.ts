@@ -135,4 +135,17 @@ describe('TRON ↔ EVM account id helpers', () => {
   it('refuses anything but 20 bytes', () => {
     expect(() => tronAddressFromEvmBytes(new Uint8Array(21))).toThrow(/20 bytes/);
   });
+
+  it('gives one account id for a key in every chain’s spelling, and spells it back canonically', () => {
+    const id = USDT_TRON_HEX.slice(2).toLowerCase();
+    expect(codec.accountId('TRON', USDT_TRON)).toBe(id);
+    const evm = codec.fromAccountId('ETH', id);
+    expect(codec.normalize('ETH', evm)).toBe(evm); // EIP-55
+    expect(codec.accountId('BSC', evm)).toBe(id);
+    expect(codec.accountId('ETH', evm.toLowerCase())).toBe(id);
+    expect(codec.fromAccountId('TRON', id)).toBe(USDT_TRON);
+    expect(codec.accountId('TRON', changeAt(USDT_TRON, 5))).toBeNull();
+    expect(codec.accountId('ETH', '0x1234')).toBeNull();
+    expect(() => codec.fromAccountId('ETH', 'XYZ')).toThrow(/40 lowercase hex/);
+  });
 });
