@@ -4,6 +4,9 @@
 // integrator can try deposits by hand, on ETH, BSC and TRON. The amount of a
 // token is minted to the outside account before each transfer (the sandbox
 // tokens' mint is public), so parallel sends never take each other's tokens.
+// `npm run sandbox -- balance --chain ETH --asset USDT_ETH [--address A]`:
+// what an address (the outside account by default) holds, read from the
+// node, e.g. to see that a withdrawal arrived.
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,12 +15,17 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
 import { z } from 'zod';
 import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
+import { EvmChainPort } from '../adapters/chains/evm-chain.js';
+import { TronChainPort } from '../adapters/chains/tron-chain.js';
 import { readSandboxFile, sandboxFilePath } from '../adapters/sandbox/local-chains.js';
 import { Amount } from '../domain/money/amount.js';
-import { ASSETS, ASSET_SPECS, BASE_CHAINS, isAssetOnChain, networkFor } from '../domain/money/networks.js';
+import { ASSETS, ASSET_SPECS, BASE_CHAINS, isAssetOnChain, networkFor, type Asset } from '../domain/money/networks.js';
 import { isDomainError } from '../domain/errors.js';
 
-const USAGE = 'usage: npm run sandbox -- send --chain ETH|BSC|TRON --asset ASSET --to ADDRESS --amount AMOUNT [--json]';
+const USAGE = [
+  'usage: npm run sandbox -- send --chain ETH|BSC|TRON --asset ASSET --to ADDRESS --amount AMOUNT [--json]',
+  '       npm run sandbox -- balance --chain ETH|BSC|TRON --asset ASSET [--address ADDRESS] [--json]',
+].join('\n');
 const ERC20 = parseAbi([
   'function mint(address to, uint256 value) returns (bool)',
   'function transfer(address to, uint256 value) returns (bool)',
@@ -30,40 +38,56 @@ function fail(message: string, code = 1): never {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] !== 'send') fail(USAGE, 2);
-let values: Record<string, string | boolean | undefined>;
+const command = argv[0];
+if (command !== 'send' && command !== 'balance') fail(USAGE, 2);
+let values: Record<string, unknown>;
 try {
   ({ values } = parseArgs({
     args: argv.slice(1),
-    options: { chain: { type: 'string' }, asset: { type: 'string' }, to: { type: 'string' }, amount: { type: 'string' }, json: { type: 'boolean' } },
+    options:
+      command === 'send'
+        ? { chain: { type: 'string' }, asset: { type: 'string' }, to: { type: 'string' }, amount: { type: 'string' }, json: { type: 'boolean' } }
+        : { chain: { type: 'string' }, asset: { type: 'string' }, address: { type: 'string' }, json: { type: 'boolean' } },
     strict: true,
   }));
 } catch (err) {
   fail(`${(err as Error).message}\n${USAGE}`, 2);
 }
 
+const address = z.string().min(1).max(128);
 const input = z
-  .object({ chain: z.enum(BASE_CHAINS), asset: z.enum(ASSETS), to: z.string().min(1).max(128), amount: z.string().min(1).max(64), json: z.boolean().optional() })
+  .object({
+    chain: z.enum(BASE_CHAINS),
+    asset: z.enum(ASSETS),
+    to: command === 'send' ? address : z.never().optional(),
+    amount: command === 'send' ? z.string().min(1).max(64) : z.never().optional(),
+    address: address.optional(),
+    json: z.boolean().optional(),
+  })
   .safeParse(values);
 if (!input.success) {
   const issue = input.error.issues[0]!;
   fail(`--${String(issue.path[0] ?? 'input')}: ${issue.message}\n${USAGE}`, 2);
 }
-const { chain, asset, to, amount: amountText, json } = input.data;
+const { chain, asset, json } = input.data;
 if (!isAssetOnChain(chain, asset)) fail(`--asset: ${asset} is not an asset of ${chain}`, 2);
-const recipient = new ChainAddressCodec().normalize(chain, to);
-if (!recipient) fail(`--to: not an address of ${chain} (${chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'})`, 2);
-let amount: Amount;
-try {
-  amount = Amount.parse(amountText, asset);
-} catch (err) {
-  fail(isDomainError(err) ? `--${err.message}` : String(err), 2);
+const addressForm = `${chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'}`;
+const given = input.data.to ?? input.data.address;
+const recipient = given === undefined ? undefined : new ChainAddressCodec().normalize(chain, given);
+if (recipient === null) fail(`--${command === 'send' ? 'to' : 'address'}: not an address of ${chain} (${addressForm})`, 2);
+let amount: Amount = Amount.zero(asset);
+if (command === 'send') {
+  try {
+    amount = Amount.parse(input.data.amount, asset);
+  } catch (err) {
+    fail(isDomainError(err) ? `--${err.message}` : String(err), 2);
+  }
 }
 
 const dataDir = process.env.DATA_DIR || '.data';
 const file = readSandboxFile(dataDir);
 const network = networkFor(chain, 'test');
-if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; run this with the DATA_DIR of your running npm start (DATA_DIR=… npm run sandbox -- send …), or start the sandbox first`);
+if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; run this with the DATA_DIR of your running npm start (DATA_DIR=… npm run sandbox -- …), or start the sandbox first`);
 const net = file.networks[network];
 if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (its node is configured elsewhere)`);
 
@@ -156,7 +180,25 @@ async function exclusively<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What `holder` holds of the asset, read from the node, in the asset's whole units. */
+async function balanceOf(holder: string): Promise<Amount> {
+  const contracts = net!.tokens as Partial<Record<Asset, string>>;
+  const port =
+    chain === 'TRON'
+      ? new TronChainPort({ network, urls: [net!.rpc_url], contracts, retryCount: 0 })
+      : new EvmChainPort({ network, urls: [net!.rpc_url], contracts, retryCount: 0 });
+  const units = ASSET_SPECS[asset].native ? await port.nativeBalance(holder) : await port.tokenBalance(asset, holder);
+  return Amount.fromChainUnits(asset, units);
+}
+
 try {
+  if (command === 'balance') {
+    const holder = recipient ?? net.outside_account.address;
+    const held = await balanceOf(holder);
+    const result = { chain, network, asset, address: holder, balance: held.toString(), units: held.toChainUnits().toString() };
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${holder} holds ${result.balance} ${asset} on ${network}\n`);
+    process.exit(0);
+  }
   const sent = await exclusively(() => (chain === 'TRON' ? sendTron() : sendEvm()));
   const result = { chain, network, asset, from: sent.from, to: recipient, amount: amount.toString(), txid: sent.txid, block: sent.block };
   process.stdout.write(json ? `${JSON.stringify(result)}\n` : `sent ${result.amount} ${asset} to ${recipient} on ${network}: ${sent.txid} (block ${result.block})\n`);
@@ -164,6 +206,6 @@ try {
 } catch (err) {
   const message = (err as { shortMessage?: string; message?: string }).shortMessage ?? (err as Error).message;
   const text = `${message} ${(err as { details?: string }).details ?? ''} ${String((err as { cause?: unknown }).cause ?? '')}`;
-  const unreachable = /fetch failed|ECONNREFUSED|HTTP request failed|socket hang up|ETIMEDOUT|Unable to get params|Network Error/i.test(text);
-  fail(`the transfer failed: ${message.split('\n')[0]}${unreachable ? ` (is the sandbox running? nothing answers at ${net.rpc_url})` : ''}`);
+  const unreachable = /fetch failed|ECONNREFUSED|HTTP request failed|socket hang up|ETIMEDOUT|Unable to get params|Network Error|unreachable|no connection/i.test(text);
+  fail(`the ${command === 'send' ? 'transfer' : 'balance read'} failed: ${message.split('\n')[0]}${unreachable ? ` (is the sandbox running? nothing answers at ${net.rpc_url})` : ''}`);
 }

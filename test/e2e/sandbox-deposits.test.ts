@@ -13,7 +13,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TronChainPort } from '../../src/adapters/chains/tron-chain.js';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { verifyWebhook } from '../../src/sdk/webhooks.js';
 import { freePortBlock } from '../support/free-port.js';
@@ -222,12 +221,12 @@ describe('npm start: deposits on the local chains', () => {
     };
     const hook = await api('/v2/webhooks', { url: receiver.url, events: ['WITHDRAWAL_PROCESSING', 'WITHDRAWAL_CONFIRMED'] });
     expect(hook.status).toBe(201);
-    const tron = new TronChainPort({ network: 'TRON_TESTNET', urls: [file.networks.TRON_TESTNET!.rpc_url], contracts: { USDT_TRON: file.networks.TRON_TESTNET!.tokens.USDT_TRON! } });
+    // What the outside account holds, read from the node by `npm run sandbox -- balance` (the outside account by default).
     const outsideBalance = async (network: string, asset: string): Promise<bigint> => {
-      const n = file.networks[network]!;
-      if (network === 'TRON_TESTNET') return tron.tokenBalance('USDT_TRON', n.outside_account.address);
-      const data = `0x70a08231${n.outside_account.address.slice(2).toLowerCase().padStart(64, '0')}`;
-      return BigInt(await rpc<string>(n.rpc_url, 'eth_call', [{ to: n.tokens[asset], data }, 'latest']));
+      const read = await runEntry('src/bootstrap/sandbox.ts', env, ['balance', '--chain', network.split('_')[0]!, '--asset', asset, '--json']);
+      const out = JSON.parse(read.stdout) as { address: string; units: string };
+      expect(out.address).toBe(file.networks[network]!.outside_account.address);
+      return BigInt(out.units);
     };
     const cases = [
       { network: 'ETH_TESTNET', chain: 'ETH', asset: 'USDT_ETH', amount: '20', net: '15.000000', onChain: 15_000_000n },
@@ -261,12 +260,19 @@ describe('npm start: deposits on the local chains', () => {
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
   }, 300_000);
 
-  it('refuses bad input to sandbox send in one line, sending nothing', async () => {
+  it('refuses bad input to sandbox send and balance in one line, sending nothing; reads any address’s balance', async () => {
     const wrong = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'BSC', '--asset', 'USDT_ETH', '--to', '0x0', '--amount', '1']);
     expect([wrong.code, wrong.stderr.trim().split('\n')[0]]).toEqual([2, '--asset: USDT_ETH is not an asset of BSC']);
     const places = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'ETH', '--asset', 'USDT_ETH', '--to', '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35', '--amount', '1.0000001']);
     expect(places.code).toBe(2);
     expect(places.stderr).toMatch(/more than 6 decimal places/);
+    const address = await runEntry('src/bootstrap/sandbox.ts', env, ['balance', '--chain', 'TRON', '--asset', 'USDT_TRON', '--address', '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35']);
+    expect([address.code, address.stderr.trim().split('\n')[0]]).toEqual([2, '--address: not an address of TRON (base58, T…)']);
+    const mixed = await runEntry('src/bootstrap/sandbox.ts', env, ['balance', '--chain', 'ETH', '--asset', 'USDT_ETH', '--amount', '1']);
+    expect(mixed.code).toBe(2);
+    // A native balance, of any address (this one was never used).
+    const treasury = await runEntry('src/bootstrap/sandbox.ts', env, ['balance', '--chain', 'ETH', '--asset', 'ETH', '--address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed']);
+    expect([treasury.code, treasury.stdout.trim()]).toEqual([0, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed holds 0.000000000000000000 ETH on ETH_TESTNET']);
   });
 
   it('names a busy local-node port and its setting in one line', async () => {

@@ -115,20 +115,23 @@ export class SendWithdrawals {
         return w.asset;
       }
     }
-    const fees = await sender.feeQuote();
-    let gasLimit: bigint | null;
-    let burn: Awaited<ReturnType<ChainSender['burnEstimate']>>;
-    try {
-      gasLimit = await sender.gasLimit(call);
-      burn = await sender.burnEstimate(call);
-    } catch (err) {
-      if (!(err instanceof TransferRefused)) throw err;
-      await this.fail(tx, w, err.message);
+    // The node's answers at once (one round trip: the EVM adapter batches concurrent calls).
+    const [fees, estimate, held] = await Promise.all([
+      sender.feeQuote(),
+      Promise.all([sender.gasLimit(call), sender.burnEstimate(call)]).catch((err: unknown) => {
+        if (err instanceof TransferRefused) return err;
+        throw err;
+      }),
+      sender.nativeBalance(from),
+    ]);
+    if (estimate instanceof TransferRefused) {
+      await this.fail(tx, w, estimate.message);
       report.refused++;
       return null;
     }
+    const [gasLimit, burn] = estimate;
     const gas = fees && gasLimit ? gasLimit * fees.maxFeePerGas : burn ? burn.energy + burn.bandwidth + burn.activation : 0n;
-    const nativeBalance = (await sender.nativeBalance(from)) - (await tx.transfers.committedOutflow(network, from, gasAsset));
+    const nativeBalance = held - (await tx.transfers.committedOutflow(network, from, gasAsset));
     const neededNative = gas + (native ? amount : 0n);
     if (nativeBalance < neededNative) {
       report.treasuryShort ??= { address: from, asset: gasAsset, available: nativeBalance, needed: neededNative };
