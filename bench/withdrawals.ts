@@ -282,6 +282,13 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
          from withdrawals w join outgoing_transfers t on t.id = w.transfer_id where w.idempotency_key like 'payout-%'`,
     );
     const toBroadcast = waits.map((r) => Number(r.ms)).sort((a, b) => a - b);
+    const { rows: split } = await pool.query<{ pick: string; send: string }>(
+      `select (extract(epoch from t.requested_at - w.requested_at) * 1000)::text as pick, (extract(epoch from t.broadcast_at - t.requested_at) * 1000)::text as send
+         from withdrawals w join outgoing_transfers t on t.id = w.transfer_id where w.idempotency_key like 'payout-%'`,
+    );
+    const pick = split.map((r) => Number(r.pick)).sort((a, b) => a - b);
+    const send = split.map((r) => Number(r.send)).sort((a, b) => a - b);
+    log(`  of which request to pick-up: p50 ${percentile(pick, 0.5).toFixed(0)} ms, p99 ${percentile(pick, 0.99).toFixed(0)} ms; pick-up to broadcast: p50 ${percentile(send, 0.5).toFixed(0)} ms, p99 ${percentile(send, 0.99).toFixed(0)} ms`);
     log(`create to broadcast (${PAYOUTS} withdrawals, one every ${PACE_MS} ms, chain-worker process): p50 ${percentile(toBroadcast, 0.5).toFixed(0)} ms, p99 ${percentile(toBroadcast, 0.99).toFixed(0)} ms`);
 
     // Baseline: viem alone, a local account signing and sending the same token transfer, one after another.

@@ -23,6 +23,9 @@ export interface SenderLoopOptions extends TransferStepOptions {
 /** Whole units of a native base amount (18 decimals on EVM, 6 on TRON), for metrics only. */
 const whole = (units: bigint, decimals: number): number => Number(units) / 10 ** decimals;
 
+/** Between two steps while there is new work: just enough to let the rest of the process breathe. */
+const BUSY_PAUSE_MS = 20;
+
 export class SenderLoop {
   private running = false;
   private readonly pause = new WakeableSleep();
@@ -120,6 +123,9 @@ export class SenderLoop {
             t.status === 'CONFIRMED' ? 'transfer confirmed' : 'transfer failed',
           );
         }
+        // New work (a withdrawal picked up, a transfer signed or requested): the next step follows at once, so
+        // that a backlog drains at the speed of the node and the database rather than one batch per interval.
+        const busy = withdrawals.pickedUp > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0;
         if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
             {
@@ -134,15 +140,14 @@ export class SenderLoop {
             'sending',
           );
         }
+        await this.sleep(busy ? BUSY_PAUSE_MS : this.opts.intervalMs);
       } catch (err) {
         failures++;
         const delay = Math.min(this.opts.maxBackoffMs, this.opts.intervalMs * 2 ** Math.min(failures, 10));
         const kind = err instanceof ChainUnavailableError ? err.kind : 'other';
         log.warn({ err, kind, failures, retryInMs: delay }, 'sending step failed; every transfer stays as recorded');
         await this.sleep(delay);
-        continue;
       }
-      await this.sleep(this.opts.intervalMs);
     }
   }
 }

@@ -113,9 +113,14 @@ export class PgTransferRepo implements TransferRepo {
   }
 
   async openIds(network: Network, limit: number): Promise<string[]> {
+    // Up to `limit` new ones to sign and up to `limit` on their way to follow, each oldest first: transfers
+    // waiting on the chain, however many, never keep a new one from being signed.
     const rows = await this.sql<{ id: string }>(
-      `select id from outgoing_transfers where network = ? and status not in ('CONFIRMED', 'FAILED') order by requested_at limit ?`,
-      [network, limit],
+      `(select id, requested_at from outgoing_transfers where network = ? and status = 'REQUESTED' order by requested_at limit ?)
+       union all
+       (select id, requested_at from outgoing_transfers where network = ? and status not in ('REQUESTED', 'CONFIRMED', 'FAILED') order by requested_at limit ?)
+       order by requested_at`,
+      [network, limit, network, limit],
     );
     return rows.map((r) => r.id);
   }

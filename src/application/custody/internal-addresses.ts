@@ -24,6 +24,7 @@ export interface ServiceAddress {
 @injectable()
 export class InternalAddresses {
   private readonly services = new Map<Network, Promise<ServiceAddress[]>>();
+  private accounts: Promise<Set<string>> | null = null;
 
   constructor(
     @inject(TOKENS.AddressDeriver) private readonly deriver: AddressDeriver,
@@ -55,6 +56,18 @@ export class InternalAddresses {
     return found;
   }
 
+  /** The account ids of every network's service addresses, derived once. */
+  private serviceAccounts(): Promise<Set<string>> {
+    this.accounts ??= Promise.all(NETWORKS.map((n) => this.serviceAddresses(n))).then(
+      (all) => new Set(all.flat().map((s) => this.codec.accountId(baseChainOf(s.network), s.address)!)),
+    );
+    const found = this.accounts;
+    found.catch(() => {
+      if (this.accounts === found) this.accounts = null;
+    });
+    return found;
+  }
+
   /**
    * Whether `address` (canonical on `network`'s chain) belongs to a key the
    * service derives: a deposit address of any workspace or a service
@@ -65,10 +78,7 @@ export class InternalAddresses {
   async isInternal(tx: TxContext, network: Network, address: string): Promise<boolean> {
     const id = this.codec.accountId(baseChainOf(network), address);
     if (id === null) return false;
-    for (const n of NETWORKS) {
-      const service = await this.serviceAddresses(n);
-      if (service.some((s) => this.codec.accountId(baseChainOf(n), s.address) === id)) return true;
-    }
+    if ((await this.serviceAccounts()).has(id)) return true;
     return tx.wallets.existsAt(
       (['ETH', 'TRON'] as const).map((chain) => ({ networks: InternalAddresses.sameForm(networkFor(chain, 'test')), address: this.codec.fromAccountId(chain, id) })),
     );

@@ -145,7 +145,7 @@ export interface TransferCount {
 export interface TransferRepo {
   add(transfer: OutgoingTransfer): Promise<void>;
   get(id: string): Promise<OutgoingTransfer | null>;
-  /** Ids of the network's transfers that are not final, oldest first. */
+  /** Ids of the network's transfers that are not final, oldest first: up to `limit` REQUESTED, and up to `limit` on their way. */
   openIds(network: Network, limit: number): Promise<string[]>;
   /** The transfer, locked until the transaction ends; null when another transaction holds it (or there is none). */
   lock(id: string): Promise<OutgoingTransfer | null>;
