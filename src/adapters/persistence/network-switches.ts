@@ -10,7 +10,8 @@ export class PgNetworkSwitches implements NetworkSwitches {
   constructor(private readonly orm: MikroORM) {}
 
   async overrides(): Promise<Partial<Record<Network, boolean>>> {
-    const rows = await currentEntityManager(this.orm).find(NetworkSwitchEntity, {});
+    const em = currentEntityManager(this.orm);
+    const rows = await em.getConnection().execute<{ network: string; enabled: boolean }[]>('select network, enabled from network_switches', [], 'all', em.getTransactionContext());
     const out: Partial<Record<Network, boolean>> = {};
     for (const r of rows) if ((NETWORKS as readonly string[]).includes(r.network)) out[r.network as Network] = r.enabled;
     return out;

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WorkspaceRepo } from '../../domain/ports.js';
 import type { Workspace, WorkspaceStatus } from '../../domain/workspaces/workspace.js';
 import { WorkspaceEntity } from './entities/index.js';
+import { workspaceFromRow } from './rows.js';
 
 export class MikroWorkspaceRepo implements WorkspaceRepo {
   constructor(private readonly em: EntityManager) {}
@@ -11,8 +12,9 @@ export class MikroWorkspaceRepo implements WorkspaceRepo {
     await this.em.persist(this.em.create(WorkspaceEntity, workspace)).flush();
   }
 
-  get(id: string): Promise<Workspace | null> {
-    return this.em.findOne(WorkspaceEntity, { id });
+  async get(id: string): Promise<Workspace | null> {
+    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>('select * from workspaces where id = ?', [id], 'all', this.em.getTransactionContext());
+    return rows[0] ? workspaceFromRow(rows[0]) : null;
   }
 
   async setStatus(id: string, status: WorkspaceStatus, at: Date): Promise<boolean> {
