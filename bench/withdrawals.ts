@@ -5,7 +5,7 @@
 //   with its own Idempotency-Key), concurrency 20: requests/s and p50/p99;
 //   baseline: raw `pg` running every statement the request runs, in its
 //   order (the key lookup, the admission, the network switches, then the
-//   transaction: the idempotency lock, lookup and record, two savepoints, the
+//   transaction: the idempotency lock, lookup and record, a savepoint, the
 //   frozen flag, the internal-address check, the journal entry, the two
 //   balance moves and their postings, the withdrawal), on a pool of 10
 //   connections at the same concurrency. What the ratio shows is the cost of
@@ -163,7 +163,7 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
     }
     // The statements one signed, idempotent create runs, in its order: the key, the admission (replay guard,
     // rate bucket, last use), the network switches, then the transaction (idempotency lock and lookup, two
-    // savepoints, the frozen flag, the internal-address check, the journal entry, the two balance moves, their
+    // savepoint, the frozen flag, the internal-address check, the journal entry, the two balance moves, their
     // postings, the withdrawal, the idempotency record).
     const raw = async (i: number) => {
       const ws = workspaces[i % WORKSPACES]!;
@@ -198,7 +198,6 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
           [ws.workspaceId, key],
         );
         await client.query('savepoint a');
-        await client.query('savepoint b');
         await client.query(`select * from workspaces where id = $1 limit 1`, [ws.workspaceId]);
         await client.query(`select 1 from wallets where (address = $1 and network in ('ETH_MAINNET', 'ETH_TESTNET', 'BSC_MAINNET', 'BSC_TESTNET')) or (address = $2 and network in ('TRON_MAINNET', 'TRON_TESTNET')) limit 1`, [
           DESTINATION,
@@ -223,7 +222,6 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
            values ($1, $2, 'ETH_TESTNET', 'USDT_ETH', 10000000, 5000000, 5000000, $3, 'PENDING', now(), now())`,
           [id, ws.workspaceId, DESTINATION],
         );
-        await client.query('release savepoint b');
         await client.query('release savepoint a');
         await client.query(
           `insert into idempotency_keys (workspace_id, side, method, path, key, fingerprint, response_status, response_body, created_at, expires_at)
@@ -242,7 +240,7 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
     };
     await run(100, (i) => raw(100_000 + i));
     const baseline = await run(REQUESTS, raw);
-    log(`raw pg, the same 20 statements: ${baseline.perSecond.toFixed(0)} tx/s, p50 ${baseline.p50.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms (${baseline.failed} failed)`);
+    log(`raw pg, the same 18 statements: ${baseline.perSecond.toFixed(0)} tx/s, p50 ${baseline.p50.toFixed(1)} ms, p99 ${baseline.p99.toFixed(1)} ms (${baseline.failed} failed)`);
     // The withdrawals of the throughput run are not sent: the create-to-broadcast run starts from none.
     await pool.query(`update withdrawals set status = 'CANCELLED', updated_at = now() where status = 'PENDING'`);
 

@@ -180,7 +180,14 @@ export interface TxContext {
  * inside another unit of work, it runs as a nested transaction (savepoint) of it.
  */
 export interface UnitOfWork {
+  /** One transaction; inside another unit of work, a savepoint of it (or, inside a `savepoint`, a part of that). */
   run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
+  /**
+   * Inside a unit of work: `work` in a savepoint, whose writes are undone if
+   * it throws while the outer transaction goes on. The units of work it
+   * starts join the savepoint instead of opening their own.
+   */
+  savepoint<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
 }
 
 /** Read side used on the authentication hot path (no transaction). */

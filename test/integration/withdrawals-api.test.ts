@@ -137,6 +137,13 @@ describe('POST /v2/withdrawals', () => {
     expect([none1.status, none2.status]).toEqual([201, 201]);
     expect(none1.body.id).not.toBe(none2.body.id);
     expect((await balance(ws.testKey, 'ETH'))!.locked).toBe('0.500000000000000000'); // five withdrawals from seven requests
+    // A refusal under a key: what the create wrote before the refusal is undone, the refusal is kept and replayed.
+    const before = [await count('withdrawals'), await count('journal_entries'), await count('idempotency_keys')];
+    const tooMuch = { ...body, amount: '0.6' };
+    const refused = await post(ws.testKey, tooMuch, { 'Idempotency-Key': 'w-3' });
+    const again = await post(ws.testKey, tooMuch, { 'Idempotency-Key': 'w-3' });
+    expect([refused.status, refused.body.code, again.status, again.body.code, again.headers.get('idempotent-replay')]).toEqual([422, 'INSUFFICIENT_BALANCE', 422, 'INSUFFICIENT_BALANCE', 'true']);
+    expect([await count('withdrawals'), await count('journal_entries'), await count('idempotency_keys')]).toEqual([before[0], before[1], before[2]! + 1]);
   });
 
   it('applies the owner’s rules on mainnet: approval above the threshold, then the limits and the allowlist; none on a testnet', async () => {

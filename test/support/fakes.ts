@@ -484,6 +484,10 @@ const unavailable = <T extends object>(name: string): T =>
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
   private depth = 0;
+  /** A savepoint is a nested run here: each run restores its own snapshot when it throws. */
+  savepoint<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+    return this.run(work);
+  }
   private taken = new Set<string>();
   constructor(private readonly store: InMemoryStore) {}
   async run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {

@@ -1,7 +1,9 @@
 // The unit of work: one MikroORM transaction whose repositories and job queue
 // all write through the same connection, so state and jobs commit together.
 // Inside another unit of work (found through MikroORM's transaction context)
-// it becomes a savepoint of the outer transaction.
+// it becomes a savepoint of the outer transaction; directly inside an
+// explicit `savepoint` it joins that savepoint (no second one: the
+// idempotent creates run their use case in one savepoint, not two).
 import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
@@ -36,36 +38,55 @@ export class MikroUnitOfWork implements UnitOfWork {
     private readonly random: RandomSource,
   ) {}
 
+  /** The entity managers of open explicit savepoints: a unit of work started right inside one joins it. */
+  private readonly joinable = new WeakSet<EntityManager>();
+
   run<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
-    const outer = TransactionContext.getEntityManager(this.orm.em.name) as EntityManager | undefined;
-    const em = outer?.isInTransaction() ? outer : this.orm.em.fork();
-    return em.transactional(async (tem: EntityManager) => {
-      const trx = tem.getTransactionContext<Knex.Transaction>();
-      if (!trx) throw new Error('unit of work started outside a transaction');
-      const jobs = new TransactionalJobQueue(this.boss, trx);
-      const ctx: TxContext = {
-        workspaces: new MikroWorkspaceRepo(tem),
-        apiKeys: new MikroApiKeyRepo(tem),
-        customers: new MikroCustomerRepo(tem),
-        wallets: new MikroWalletRepo(tem),
-        derivation: new PgDerivationAllocator(tem),
-        ledger: new PgLedgerRepo(tem),
-        fees: new MikroFeeConfigRepo(tem),
-        idempotency: new PgIdempotencyStore(tem),
-        webhooks: new MikroWebhookEndpointRepo(tem),
-        deliveries: new MikroWebhookDeliveryRepo(tem),
-        security: new MikroWithdrawalPolicyRepo(tem),
-        deposits: new PgDepositRepo(tem),
-        scanState: new PgScanStateRepo(tem),
-        screening: new PgScreeningRepo(tem),
-        transfers: new PgTransferRepo(tem),
-        sweeps: new PgSweepRepo(tem),
-        withdrawals: new PgWithdrawalRepo(tem),
-        transactionLog: new PgTransactionLog(tem),
-        events: new PgEventPublisher(tem, jobs, this.clock, this.random),
-        jobs,
-      };
-      return work(ctx);
+    const outer = this.current();
+    if (outer && this.joinable.has(outer)) return work(this.contextOf(outer));
+    const em = outer ?? this.orm.em.fork();
+    return em.transactional((tem: EntityManager) => work(this.contextOf(tem)));
+  }
+
+  savepoint<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+    const outer = this.current();
+    if (!outer) throw new Error('a savepoint is taken inside a unit of work');
+    return outer.transactional((tem: EntityManager) => {
+      this.joinable.add(tem);
+      return work(this.contextOf(tem));
     });
+  }
+
+  private current(): EntityManager | undefined {
+    const outer = TransactionContext.getEntityManager(this.orm.em.name) as EntityManager | undefined;
+    return outer?.isInTransaction() ? outer : undefined;
+  }
+
+  private contextOf(tem: EntityManager): TxContext {
+    const trx = tem.getTransactionContext<Knex.Transaction>();
+    if (!trx) throw new Error('unit of work started outside a transaction');
+    const jobs = new TransactionalJobQueue(this.boss, trx);
+    return {
+      workspaces: new MikroWorkspaceRepo(tem),
+      apiKeys: new MikroApiKeyRepo(tem),
+      customers: new MikroCustomerRepo(tem),
+      wallets: new MikroWalletRepo(tem),
+      derivation: new PgDerivationAllocator(tem),
+      ledger: new PgLedgerRepo(tem),
+      fees: new MikroFeeConfigRepo(tem),
+      idempotency: new PgIdempotencyStore(tem),
+      webhooks: new MikroWebhookEndpointRepo(tem),
+      deliveries: new MikroWebhookDeliveryRepo(tem),
+      security: new MikroWithdrawalPolicyRepo(tem),
+      deposits: new PgDepositRepo(tem),
+      scanState: new PgScanStateRepo(tem),
+      screening: new PgScreeningRepo(tem),
+      transfers: new PgTransferRepo(tem),
+      sweeps: new PgSweepRepo(tem),
+      withdrawals: new PgWithdrawalRepo(tem),
+      transactionLog: new PgTransactionLog(tem),
+      events: new PgEventPublisher(tem, jobs, this.clock, this.random),
+      jobs,
+    };
   }
 }

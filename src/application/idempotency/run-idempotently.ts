@@ -81,7 +81,7 @@ export class RunIdempotently {
       }
       let response: StoredResponse;
       try {
-        response = await this.uow.run(() => operation());
+        response = await this.uow.savepoint(() => operation());
       } catch (err) {
         const remembered = isDomainError(err) ? rejection(err) : null;
         if (!remembered) throw err;
