@@ -13,7 +13,7 @@ export const TEST_SEED =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 /** One encryption key per test process: every api started by a test file must open the same secrets. */
-const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
   const config = parseConfig({
