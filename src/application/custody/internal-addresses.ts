@@ -41,15 +41,18 @@ export class InternalAddresses {
   serviceAddresses(network: Network): Promise<ServiceAddress[]> {
     let found = this.services.get(network);
     if (!found) {
-      found = Promise.all(
-        (Object.keys(SERVICE_ROLES) as ServiceRole[]).map(async (role) => {
+      // One after another: the deriver may read the recorded keys on the caller's transaction, one query at a time.
+      found = (async () => {
+        const out: ServiceAddress[] = [];
+        for (const role of Object.keys(SERVICE_ROLES) as ServiceRole[]) {
           const address = await this.deriver.deriveAddress(baseChainOf(network), servicePath(network, role));
           if (address === null) {
             throw new DomainError('SERVICE_UNAVAILABLE', 'The service addresses are being prepared; retry in a few seconds', { retry_after_seconds: 2 });
           }
-          return { network, role, address };
-        }),
-      );
+          out.push({ network, role, address });
+        }
+        return out;
+      })();
       this.services.set(network, found);
       found.catch(() => this.services.delete(network));
     }
@@ -58,9 +61,11 @@ export class InternalAddresses {
 
   /** The account ids of every network's service addresses, derived once. */
   private serviceAccounts(): Promise<Set<string>> {
-    this.accounts ??= Promise.all(NETWORKS.map((n) => this.serviceAddresses(n))).then(
-      (all) => new Set(all.flat().map((s) => this.codec.accountId(baseChainOf(s.network), s.address)!)),
-    );
+    this.accounts ??= (async () => {
+      const ids = new Set<string>();
+      for (const n of NETWORKS) for (const s of await this.serviceAddresses(n)) ids.add(this.codec.accountId(baseChainOf(n), s.address)!);
+      return ids;
+    })();
     const found = this.accounts;
     found.catch(() => {
       if (this.accounts === found) this.accounts = null;

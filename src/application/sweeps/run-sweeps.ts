@@ -259,7 +259,11 @@ export class RunSweeps {
       return;
     }
     const ids = await tx.sweeps.markSwept(sweep.id, now);
-    const deposits = (await Promise.all(ids.map((id) => tx.deposits.lockById(id)))).filter((d): d is Deposit => d !== null);
+    const deposits: Deposit[] = [];
+    for (const id of ids) {
+      const d = await tx.deposits.lockById(id); // one query at a time on the transaction's connection
+      if (d) deposits.push(d);
+    }
     await tx.events.publishMany(
       deposits.map((d) => ({ workspaceId: d.workspaceId, side: sideOf(d.network), event: 'DEPOSIT_SWEPT' as const, data: depositSweptData(d) })),
     );
