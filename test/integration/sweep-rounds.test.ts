@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ManageSweepPolicy } from '../../src/application/sweeps/manage-sweep-policy.js';
 import { RunSweeps } from '../../src/application/sweeps/run-sweeps.js';
 import { TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
-import type { ChainSender } from '../../src/domain/transfers/ports.js';
+import { TransferRefused, type ChainSender, type TransferCall } from '../../src/domain/transfers/ports.js';
 import { useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'sweep-rounds' });
@@ -76,5 +76,33 @@ describe('a scheduled sweep round', () => {
     await creditedWallet(4);
     expect((await sweeps.step(node, { batch: 2 })).started).toBe(0);
     expect(await sweptWallets()).toHaveLength(3);
+  });
+});
+
+describe('a sweep the node cannot price', () => {
+  it('waits alone, with its reason in the step’s report, while the other sweeps go on', async () => {
+    const container = t.api.infra.container.createChildContainer();
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const sweeps = container.resolve(RunSweeps);
+    await container.resolve(ManageSweepPolicy).set({ network: 'ETH_TESTNET', asset: 'USDT_ETH', minimum: '50', intervalSeconds: 0 });
+    const blocked = await creditedWallet(5);
+    const fine = await creditedWallet(6);
+    const blockedAddress = (await sql<{ address: string }>(`select address from wallets where id = ?`, [blocked]))[0]!.address;
+    // The node: every address holds its 60 USDT and gas of its own; the token refuses transfers from one of them.
+    const funded: ChainSender = {
+      ...node,
+      tokenBalance: async () => 60_000_000n,
+      nativeBalance: async () => 10n ** 20n,
+      gasLimit: async (call: TransferCall) => {
+        if (call.from === blockedAddress) throw new TransferRefused('ETH_TESTNET', 'the USDT_ETH contract refuses the transfer: blocked');
+        return 60_000n;
+      },
+    };
+    const report = await sweeps.step(funded, { batch: 50 });
+    const rows = await sql<{ id: string; wallet_id: string; status: string }>(`select id, wallet_id, status from sweeps where wallet_id in (?)`, [[blocked, fine]]);
+    const byWallet = new Map(rows.map((r) => [r.wallet_id, r]));
+    expect(byWallet.get(fine)!.status).toBe('SWEEPING');
+    expect(byWallet.get(blocked)!.status).toBe('WAITING_GAS');
+    expect(report.errors).toEqual([{ kind: 'sweep', id: byWallet.get(blocked)!.id, message: expect.stringMatching(/refuses the transfer/) }]);
   });
 });

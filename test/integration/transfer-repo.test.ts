@@ -1,38 +1,43 @@
 // The outgoing transfers' work list on the real database: however many
 // transfers wait on the chain, a new one is handed out to be signed in the
-// same step, and each group comes oldest first.
+// same step, and each group comes oldest first; a transfer the node answers
+// oddly about waits alone while the others are signed and sent.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { requestTransfer } from '../../src/domain/transfers/outgoing-transfer.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
+import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
+import type { ChainSender, UnsignedTransfer } from '../../src/domain/transfers/ports.js';
 import { useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'transfer-repo' });
 const uow = () => t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
 const sql = (text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute(text, params);
 
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 9, minute));
+/** A WITHDRAWAL transfer requested at 09:MM, from one fixed sender. */
+const transfer = (minute: number, network: 'BSC_TESTNET' | 'ETH_TESTNET' = 'BSC_TESTNET', to = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359') =>
+  requestTransfer({
+    id: randomUUID(),
+    kind: 'WITHDRAWAL',
+    network,
+    asset: network === 'BSC_TESTNET' ? 'USDT_BSC' : 'USDT_ETH',
+    from: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    fromPath: servicePath(network, 'treasury'),
+    to,
+    amount: 1n,
+    ownerId: randomUUID(),
+    requestedAt: at(minute),
+    gasLimit: 60_000n,
+    feeCap: null,
+  });
+
 describe('the outgoing transfers’ work list', () => {
   it('hands out up to the limit of new transfers and up to the limit of those on their way, oldest first', async () => {
-    const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 9, minute));
-    const transfer = (minute: number) =>
-      requestTransfer({
-        id: randomUUID(),
-        kind: 'WITHDRAWAL',
-        network: 'BSC_TESTNET',
-        asset: 'USDT_BSC',
-        from: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-        fromPath: servicePath('BSC_TESTNET', 'treasury'),
-        to: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
-        amount: 1n,
-        ownerId: randomUUID(),
-        requestedAt: at(minute),
-        gasLimit: 60_000n,
-        feeCap: null,
-      });
-    const waiting = [1, 2, 3, 4].map(transfer); // on their way: older than any new one
-    const fresh = [5, 6, 7].map(transfer);
+    const waiting = [1, 2, 3, 4].map((m) => transfer(m)); // on their way: older than any new one
+    const fresh = [5, 6, 7].map((m) => transfer(m));
     const done = transfer(0);
     await uow().run(async (tx) => {
       for (const x of [...waiting, ...fresh, done]) await tx.transfers.add(x);
@@ -42,5 +47,44 @@ describe('the outgoing transfers’ work list', () => {
     const ids = await uow().run((tx) => tx.transfers.openIds('BSC_TESTNET', 2));
     expect(ids).toEqual([waiting[0]!.id, waiting[1]!.id, fresh[0]!.id, fresh[1]!.id]);
     expect(await uow().run((tx) => tx.transfers.openIds('ETH_TESTNET', 2))).toEqual([]);
+  });
+
+  it('lets a transfer the node answers oddly about wait alone, while the others are signed and broadcast', async () => {
+    const odd = transfer(10, 'ETH_TESTNET', '0x1111111111111111111111111111111111111111');
+    const fine = transfer(11, 'ETH_TESTNET', '0x2222222222222222222222222222222222222222');
+    await uow().run(async (tx) => {
+      for (const x of [odd, fine]) await tx.transfers.add(x);
+    });
+    const container = t.api.infra.container.createChildContainer();
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const transfers = container.resolve(ProcessTransfers);
+    const sent: string[] = [];
+    const unused = () => Promise.reject(new Error('not used'));
+    const node: ChainSender = {
+      network: 'ETH_TESTNET',
+      nativeBalance: unused,
+      tokenBalance: unused,
+      feeQuote: async () => ({ maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
+      gasLimit: unused,
+      burnEstimate: async () => null,
+      finalizedTime: async () => null,
+      head: unused,
+      minedNonce: async () => 0n,
+      sign: async (tx: UnsignedTransfer) => {
+        if (tx.to === odd.to) throw new Error('the node built something else than was asked');
+        return { txid: `0x${'ab'.repeat(32)}`, raw: `0xraw-${tx.to}`, expiresAt: null };
+      },
+      broadcast: async (raw: string) => {
+        sent.push(raw);
+        return 'accepted';
+      },
+      sentReceipt: unused,
+    };
+    const report = await transfers.step(node, { replaceAfterMs: 600_000, rebroadcastAfterMs: 60_000, batch: 10 });
+    expect(report.errors).toEqual([{ kind: 'transfer', id: odd.id, message: 'the node built something else than was asked' }]);
+    expect(sent).toEqual([`0xraw-${fine.to}`]);
+    const rows = new Map((await sql(`select id, status, nonce::text from outgoing_transfers where id in (?)`, [[odd.id, fine.id]]) as { id: string; status: string; nonce: string | null }[]).map((r) => [r.id, r]));
+    expect(rows.get(fine.id)).toMatchObject({ status: 'BROADCAST', nonce: '0' });
+    expect(rows.get(odd.id)).toMatchObject({ status: 'REQUESTED', nonce: null }); // its nonce was not kept: the next one took it
   });
 });

@@ -107,7 +107,7 @@ describe('ops withdrawal and workspace freeze', () => {
     for (const id of [usdc1, odd, usdc2]) expect(rows.get(id)).toMatchObject({ status: 'PENDING', transfer_id: null });
     expect(rows.get(refused)).toMatchObject({ status: 'FAILED', transfer_id: null });
     expect(await events(refused)).toEqual(['WITHDRAWAL_FAILED']);
-    expect(report).toMatchObject({ pickedUp: 1, refused: 1, errors: [{ withdrawalId: odd, message: expect.stringMatching(/strange/) }], treasuryShort: { asset: 'USDC_ETH', available: 0n, needed: 10_000_000n - 5_000_000n } });
+    expect(report).toMatchObject({ pickedUp: 1, refused: 1, errors: [{ kind: 'withdrawal', id: odd, message: expect.stringMatching(/strange/) }], treasuryShort: { asset: 'USDC_ETH', available: 0n, needed: 10_000_000n - 5_000_000n } });
     expect(Number(await available())).toBe(before - 20); // the two USDT withdrawals still locked (the refused one released)
     // Without gas, nothing goes, whatever its asset.
     await sql(`update withdrawals set status = 'CANCELLED' where id in (?)`, [[usdc1, odd, usdc2]]);

@@ -89,11 +89,12 @@ export class SenderLoop {
           }
         }
         if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');
-        const stuck = new Map(withdrawals.errors.map((e) => [e.withdrawalId, e.message]));
-        for (const [id, message] of stuck) {
-          if (this.stuck.get(network)?.get(id) !== message) log.warn({ withdrawal: id, reason: message }, 'a withdrawal could not be picked up; it is tried again each step, the others go on');
+        // One item's trouble holds only that item: logged once per reason, tried again each step.
+        const stuck = new Map([...sweeps.errors, ...withdrawals.errors, ...transfers.errors].map((e) => [`${e.kind}:${e.id}`, e]));
+        for (const [key, e] of stuck) {
+          if (this.stuck.get(network)?.get(key) !== e.message) log.warn({ [e.kind]: e.id, reason: e.message }, `a ${e.kind} could not advance; it is tried again each step, the others go on`);
         }
-        this.stuck.set(network, stuck);
+        this.stuck.set(network, new Map([...stuck].map(([key, e]) => [key, e.message])));
         failures = 0;
         const tank = await this.sweeps.serviceAddress(network, 'gasTank');
         this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));

@@ -10,6 +10,7 @@
 // again. A gas tank too low for a top-up leaves sweeps waiting, and nothing
 // credited is touched; they go on by themselves once it is refilled.
 import { inject, injectable } from 'tsyringe';
+import { isNodeDown, itemError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, gasCurrencyOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
@@ -37,6 +38,8 @@ export interface SweepStepReport {
   nothingOnChain: string[];
   /** The gas tank could not pay for a top-up some sweep needs: what it holds and what it would need. */
   gasTankLow: { address: string; available: bigint; needed: bigint } | null;
+  /** Sweeps that could not advance this step for a reason of their own (tried again next step). */
+  errors: ItemError[];
 }
 
 @injectable()
@@ -65,15 +68,21 @@ export class RunSweeps {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<SweepStepReport> {
-    const report: SweepStepReport = { started: 0, toppedUp: 0, sweeping: 0, nothingOnChain: [], gasTankLow: null };
+    const report: SweepStepReport = { started: 0, toppedUp: 0, sweeping: 0, nothingOnChain: [], gasTankLow: null, errors: [] };
     report.started = await this.plan(sender.network, opts.batch);
     // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile).
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     for (const id of ids) {
-      await this.uow.run(async (tx) => {
-        const sweep = await tx.sweeps.lock(id);
-        if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
-      });
+      try {
+        await this.uow.run(async (tx) => {
+          const sweep = await tx.sweeps.lock(id);
+          if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
+        });
+      } catch (err) {
+        // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
+        if (isNodeDown(err)) throw err;
+        report.errors.push(itemError('sweep', id, err));
+      }
     }
     return report;
   }

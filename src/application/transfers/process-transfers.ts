@@ -6,7 +6,7 @@
 // ends, its gas is booked as the service's cost and its owner (the sweep, the
 // withdrawal) is told, in the same transaction.
 import { inject, injectable } from 'tsyringe';
-import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
+import { ChainUnavailableError, isNodeDown, itemError, type ItemError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
 import { baseChainOf, gasCurrencyOf } from '../../domain/money/networks.js';
 import type { Clock, NetworkRegistry, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
@@ -64,6 +64,8 @@ export interface TransferStepReport {
   resigned: number;
   confirmed: OutgoingTransfer[];
   failed: OutgoingTransfer[];
+  /** Transfers that could not advance this step for a reason of their own (tried again next step). */
+  errors: ItemError[];
 }
 
 const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
@@ -87,7 +89,7 @@ export class ProcessTransfers {
 
   /** One pass over the network's open transfers. */
   async step(sender: ChainSender, opts: TransferStepOptions): Promise<TransferStepReport> {
-    const report: TransferStepReport = { signed: 0, broadcast: 0, replaced: 0, resigned: 0, confirmed: [], failed: [] };
+    const report: TransferStepReport = { signed: 0, broadcast: 0, replaced: 0, resigned: 0, confirmed: [], failed: [], errors: [] };
     const ids = await this.uow.run((tx) => tx.transfers.openIds(sender.network, opts.batch));
     if (ids.length === 0) return report;
     const required = (await this.networks.get(sender.network)).requiredConfirmations;
@@ -97,12 +99,18 @@ export class ProcessTransfers {
     let final: Promise<number | null> | undefined;
     const finality = () => (final ??= sender.finalizedTime());
     for (const id of ids) {
-      const toBroadcast = await this.uow.run(async (tx) => {
-        const t = await tx.transfers.lock(id);
-        if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
-        return this.advance(tx, t, sender, opts, required, fees, finality, report);
-      });
-      if (toBroadcast) await this.send(sender, toBroadcast, report);
+      try {
+        const toBroadcast = await this.uow.run(async (tx) => {
+          const t = await tx.transfers.lock(id);
+          if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
+          return this.advance(tx, t, sender, opts, required, fees, finality, report);
+        });
+        if (toBroadcast) await this.send(sender, toBroadcast, report);
+      } catch (err) {
+        // A transfer the node answers oddly about (a build the adapter refuses to sign) waits alone.
+        if (isNodeDown(err)) throw err;
+        report.errors.push(itemError('transfer', id, err));
+      }
     }
     return report;
   }

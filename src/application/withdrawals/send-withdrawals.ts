@@ -20,7 +20,7 @@ import { Amount } from '../../domain/money/amount.js';
 import { gasCurrencyOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
-import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
+import { isNodeDown, itemError, type ItemError } from '../../domain/chains/chain-port.js';
 import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import { withMargin } from '../../domain/transfers/sweep.js';
 import {
@@ -45,7 +45,7 @@ export interface WithdrawalStepReport {
   /** Withdrawals failed because the token contract refuses their transfer. */
   refused: number;
   /** Withdrawals that could not be picked up this step for a reason of their own (tried again next step). */
-  errors: { withdrawalId: string; message: string }[];
+  errors: ItemError[];
   /** The treasury could not pay a withdrawal: what it holds and what the withdrawal needs (chain units of the asset, and of gas). */
   treasuryShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
 }
@@ -82,10 +82,8 @@ export class SendWithdrawals {
         const lacking = await this.uow.run((tx) => this.pickUp(tx, id, sender, report, short));
         if (lacking) short.add(lacking);
       } catch (err) {
-        // The node itself failing stops the step (every withdrawal would fail alike); anything else
-        // belongs to this withdrawal alone, which is tried again next step while the others go on.
-        if (err instanceof ChainUnavailableError && err.kind !== 'bad_response') throw err;
-        report.errors.push({ withdrawalId: id, message: err instanceof Error ? err.message : String(err) });
+        if (isNodeDown(err)) throw err;
+        report.errors.push(itemError('withdrawal', id, err));
       }
     }
     return report;

@@ -82,6 +82,22 @@ export class ChainUnavailableError extends Error {
 }
 
 /**
+ * The node itself failing (unreachable, slow, overloaded): every item of a
+ * step would fail alike, so the step stops and backs off. Anything else,
+ * a bad answer included, belongs to the one item that met it.
+ */
+export const isNodeDown = (err: unknown): boolean => err instanceof ChainUnavailableError && err.kind !== 'bad_response';
+
+/** What one item of a sending step met, for the log; the item is tried again next step while the others go on. */
+export interface ItemError {
+  kind: 'sweep' | 'withdrawal' | 'transfer';
+  id: string;
+  message: string;
+}
+
+export const itemError = (kind: ItemError['kind'], id: string, err: unknown): ItemError => ({ kind, id, message: err instanceof Error ? err.message : String(err) });
+
+/**
  * How a newly read block relates to the blocks the scanner stored: it
  * extends them, or its parent is not the stored block below it (a reorg,
  * walked back from there to the common ancestor).
