@@ -321,6 +321,31 @@ describe('sweeps on a real anvil', () => {
     expect(await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text()).toMatch(/gas_tank_low\{network="ETH_TESTNET"[^}]*\} 0/);
   }, 120_000);
 
+  it('lets the sweep of a deposit address its token has blocked wait alone, while another wallet is swept; unblocked, it is swept too', async () => {
+    const usdc = chain.tokens[1]!;
+    const frozen = await wallet('USDC_ETH');
+    const other = await wallet('USDC_ETH');
+    // 40 USDC each, under the 50 minimum: credited, not swept yet.
+    await chain.sendToken(usdc, frozen.address, 40_000_000n);
+    await chain.sendToken(usdc, other.address, 40_000_000n);
+    for (const w of [frozen, other]) await poll(async () => ((await depositsOf(w.id)).map((d) => d.status).join() === 'CONFIRMED' ? true : undefined), 30_000, `credited ${w.id}`);
+    // The issuer freezes one of them; then the minimum falls under what both hold.
+    const blocking = await chain.setBlocked(usdc, frozen.address, true);
+    await poll(async () => ((await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [blocking])) ? true : undefined), 10_000, 'the block in a block');
+    const policy = (minimum: string) => runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['sweep', 'policy', 'set', '--chain', 'ETH_TESTNET', '--asset', 'USDC_ETH', '--minimum', minimum, '--json']);
+    expect((await policy('30')).code).toBe(0);
+    await poll(() => allSwept(other.id, 1), 60_000, 'the other wallet swept');
+    expect((await depositsOf(frozen.id)).map((d) => d.status)).toEqual(['CONFIRMED']);
+    expect(await transfersOf(frozen.address)).toEqual([]); // not even a top-up: the dry run said no first
+    await poll(async () => (/a sweep could not advance/.test(worker!.output()) ? true : undefined), 10_000, 'the warning');
+    expect(worker!.output()).toMatch(new RegExp(`refuses the transfer from ${frozen.address}`));
+    // Unfrozen, it is swept like any other.
+    await chain.setBlocked(usdc, frozen.address, false);
+    await poll(() => allSwept(frozen.id, 1), 60_000, 'the unfrozen wallet swept');
+    expect(await tokenBalance(usdc, frozen.address)).toBe(0n);
+    expect((await policy('50')).code).toBe(0);
+  }, 150_000);
+
   it('books all gas to the service: the ledger check reports zero differences and no workspace paid for it', async () => {
     const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
     expect(check.code).toBe(0);

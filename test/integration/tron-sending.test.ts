@@ -110,7 +110,7 @@ describe('sending on TRON through the node', () => {
     await tron.mine();
     const refused = await port.burnEstimate(call).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(TransferRefused);
-    expect((refused as Error).message).toMatch(/refuses the transfer.*blocked/);
+    expect((refused as Error).message).toMatch(/refuses the transfer from T\w+ to T\w+ .*REVERT.*blocked/);
   });
 
   it('runs a call out of energy under a low fee_limit: included, failed, the limit and the bandwidth burnt, nothing moved', async () => {

@@ -376,7 +376,7 @@ export class EvmChainPort implements ChainPort, ChainSender {
     } catch (err) {
       // JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the transfer itself.
       const reverted = err instanceof BaseError && err.walk((e) => (e as { code?: unknown }).code === 3 || /execution reverted/i.test((e as Error).message ?? ''));
-      if (reverted) throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer to ${call.to}: ${err.shortMessage.slice(0, 200)}`);
+      if (reverted) throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${err.shortMessage.slice(0, 200)}`);
       throw err;
     }
     return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;

@@ -438,7 +438,7 @@ export class TronChainPort implements ChainPort, ChainSender {
     const energy = out.energy_used;
     // A revert: the node says CONTRACT_EXE_ERROR, or a successful call whose dry-run transaction FAILED.
     if (out.result?.code === 'CONTRACT_EXE_ERROR' || out.transaction?.ret?.[0]?.ret === 'FAILED') {
-      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer to ${call.to}: ${refusalText(out.result?.message).slice(0, 200)}`);
+      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${refusalText(out.result?.message).slice(0, 200)}`);
     }
     if (out.result?.result !== true || typeof energy !== 'number' || !Number.isSafeInteger(energy) || energy < 0) {
       throw new ChainUnavailableError(this.network, 'bad_response', `triggerconstantcontract: no energy estimate (${refusalText(out.result?.message).slice(0, 200)})`);
