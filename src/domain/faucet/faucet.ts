@@ -1,4 +1,4 @@
-// The sandbox faucet's rules (docs/api.md#sandbox-faucet, D9), pure: what a
+// The sandbox faucet's rules (docs/adr/0029-sandbox-faucet.md), pure: what a
 // drip may ask for, and the limits checked against what the workspace has
 // already been given. Tokens are generous; the native currencies are
 // rationed by a rolling budget per asset and workspace. Limits are the
@@ -28,7 +28,7 @@ export interface FaucetLimits {
 const units = (asset: Asset, value: string) => Amount.parse(value, asset).units;
 const token = (asset: Asset): FaucetAssetLimit => ({ defaultAmount: units(asset, '1000'), cap: units(asset, '10000'), budget: null });
 
-/** D9: 5 assets a drip; tokens 1,000 by default and 10,000 at most an item; ETH 0.01 / 0.05 / 0.1 a day; BNB 0.05 / 0.2 / 0.5 a day; 20 drips an hour. */
+/** The defaults: 5 assets a drip; tokens 1,000 by default and 10,000 at most an item; ETH 0.01 / 0.05 / 0.1 a day; BNB 0.05 / 0.2 / 0.5 a day; 20 drips an hour. */
 export const DEFAULT_FAUCET_LIMITS: FaucetLimits = {
   maxItems: 5,
   dripsPerHour: 20,
