@@ -13,6 +13,7 @@ import { Migration20261123235120_deposits } from './Migration20261123235120_depo
 import { Migration20261125145500_account_keys } from './Migration20261125145500_account_keys.js';
 import { Migration20261125145811_transfers_and_sweeps } from './Migration20261125145811_transfers_and_sweeps.js';
 import { Migration20261125191112_withdrawals } from './Migration20261125191112_withdrawals.js';
+import { Migration20261126092323_faucet } from './Migration20261126092323_faucet.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -28,4 +29,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125145500_account_keys', class: Migration20261125145500_account_keys },
   { name: 'Migration20261125145811_transfers_and_sweeps', class: Migration20261125145811_transfers_and_sweeps },
   { name: 'Migration20261125191112_withdrawals', class: Migration20261125191112_withdrawals },
+  { name: 'Migration20261126092323_faucet', class: Migration20261126092323_faucet },
 ];

@@ -18,6 +18,7 @@ import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
 import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
 import type { WithdrawalRepo } from './withdrawals/ports.js';
+import type { FaucetRepo } from './faucet/ports.js';
 import type { TransactionLog } from './withdrawals/transaction-log.js';
 
 export interface Clock {
@@ -169,6 +170,7 @@ export interface TxContext {
   sweeps: SweepRepo;
   withdrawals: WithdrawalRepo;
   transactionLog: TransactionLog;
+  faucet: FaucetRepo;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;

@@ -3,6 +3,7 @@
 // no database. Not for integration tests: those use the real PostgreSQL.
 import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
 import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
+import type { FaucetRepo } from '../../src/domain/faucet/ports.js';
 import type { TransactionLog } from '../../src/domain/withdrawals/transaction-log.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -518,6 +519,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         }),
         withdrawals: unavailable<WithdrawalRepo>('withdrawals'),
         transactionLog: unavailable<TransactionLog>('transactionLog'),
+        faucet: unavailable<FaucetRepo>('faucet'),
       });
     } catch (err) {
       rollback();

@@ -29,6 +29,7 @@ import { PgSweepRepo } from './sweep-repo.js';
 import { PgTransferRepo } from './transfer-repo.js';
 import { PgWithdrawalRepo } from './withdrawal-repo.js';
 import { PgTransactionLog } from './transaction-log.js';
+import { PgFaucetRepo } from './faucet-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -85,6 +86,7 @@ export class MikroUnitOfWork implements UnitOfWork {
       sweeps: new PgSweepRepo(tem),
       withdrawals: new PgWithdrawalRepo(tem),
       transactionLog: new PgTransactionLog(tem),
+      faucet: new PgFaucetRepo(tem),
       events: new PgEventPublisher(tem, jobs, this.clock, this.random),
       jobs,
     };

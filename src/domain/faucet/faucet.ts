@@ -5,7 +5,7 @@
 // operator's to change; these are the defaults.
 import { DomainError } from '../errors.js';
 import { Amount } from '../money/amount.js';
-import { ASSETS, ASSET_SPECS, isAssetOnChain, type Asset, type BaseChain } from '../money/networks.js';
+import { ASSETS, ASSET_SPECS, isAssetOnChain, type Asset, type BaseChain, type Network } from '../money/networks.js';
 
 /** The window of a native asset's budget. */
 export const FAUCET_BUDGET_WINDOW_MS = 24 * 3_600_000;
@@ -114,3 +114,35 @@ export function checkNativeBudgets(items: readonly DripItem[], given: ReadonlyMa
 
 /** Whether the drip asks for a native asset (those need a confirmed sandbox token deposit first). */
 export const asksNative = (items: readonly DripItem[]): boolean => items.some((i) => ASSET_SPECS[i.asset].native);
+
+export type DripStatus = 'QUEUED' | 'SENDING' | 'COMPLETED' | 'FAILED';
+export type DripItemStatus = 'QUEUED' | 'SENT' | 'CONFIRMED' | 'FAILED';
+
+export interface DripLine {
+  asset: Asset;
+  /** API precision. */
+  amount: bigint;
+  status: DripItemStatus;
+  /** The outgoing transfer that sends it, once the chain-worker took it. */
+  transferId: string | null;
+}
+
+/** One faucet request: what goes to which sandbox wallet, and how far it got. */
+export interface Drip {
+  id: string;
+  workspaceId: string;
+  network: Network;
+  walletId: string;
+  address: string;
+  status: DripStatus;
+  items: DripLine[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A drip's status from its items': FAILED once one failed, COMPLETED once all are confirmed, SENDING once one is on its way. */
+export function dripStatusOf(items: readonly Pick<DripLine, 'status'>[]): DripStatus {
+  if (items.some((i) => i.status === 'FAILED')) return 'FAILED';
+  if (items.every((i) => i.status === 'CONFIRMED')) return 'COMPLETED';
+  return items.some((i) => i.status !== 'QUEUED') ? 'SENDING' : 'QUEUED';
+}

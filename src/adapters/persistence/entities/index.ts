@@ -17,6 +17,7 @@ import { BeneficiaryEntity, WithdrawalPolicyEntity } from './security-entities.j
 import { WorkspaceEntity } from './workspace-entity.js';
 import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
 import { WithdrawalEntity } from './withdrawal-entities.js';
+import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -50,8 +51,16 @@ export const ENTITIES = [
   SweepEntity,
   SweepPolicyEntity,
   WithdrawalEntity,
+  FaucetDripEntity,
+  FaucetDripItemEntity,
+  FaucetAssetLimitEntity,
+  FaucetSettingsEntity,
 ];
 export {
+  FaucetAssetLimitEntity,
+  FaucetDripEntity,
+  FaucetDripItemEntity,
+  FaucetSettingsEntity,
   WithdrawalEntity,
   HdAccountKeyEntity,
   OutgoingTransferEntity,

@@ -1,0 +1,25 @@
+// What the faucet's use cases need from storage (docs/adr/0029-sandbox-faucet.md).
+import type { Asset, Network } from '../money/networks.js';
+import type { Drip, FaucetLimits } from './faucet.js';
+
+export interface FaucetRepo {
+  /** Serialises the workspace's drip requests until the transaction ends (the limits are read and the drip written under it). */
+  lockWorkspace(workspaceId: string): Promise<void>;
+  add(drip: Drip): Promise<void>;
+  /** The workspace's drip on one of `networks` (another workspace's or network's is null). */
+  get(workspaceId: string, networks: readonly Network[], id: string): Promise<Drip | null>;
+  /** The drip, locked until the transaction ends; null when there is none. */
+  lock(id: string): Promise<Drip | null>;
+  /** Writes the drip's status and its items' statuses and transfers. */
+  save(drip: Drip): Promise<void>;
+  /** How many drips the workspace asked for since `since`. */
+  countSince(workspaceId: string, since: Date): Promise<number>;
+  /** What the workspace was given of each asset since `since`, by drips not failed (API precision). */
+  givenSince(workspaceId: string, since: Date): Promise<Map<Asset, bigint>>;
+  /** Ids of the network's drips with an item not sent yet, oldest first. */
+  queuedIds(network: Network, limit: number): Promise<string[]>;
+  /** The drip an item's transfer belongs to, locked. */
+  byTransfer(transferId: string): Promise<Drip | null>;
+  /** The defaults with the operator's changes. */
+  limits(): Promise<FaucetLimits>;
+}
