@@ -17,6 +17,8 @@ export const TOKENS = {
   AddressDeriver: Symbol('AddressDeriver'),
   /** Balance readers of the networks with a node (ops treasury status). */
   BalanceReaders: Symbol('BalanceReaders'),
+  /** Whether this deployment has the sandbox faucet (the local sandbox's testnets, outside production). */
+  FaucetAvailable: Symbol('FaucetAvailable'),
   AddressCodec: Symbol('AddressCodec'),
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deposit, DepositStatus } from '../../domain/deposits/deposit.js';
 import type { DepositFilter, DepositRepo } from '../../domain/deposits/ports.js';
-import type { Asset, Network } from '../../domain/money/networks.js';
+import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import { DepositEntity } from './entities/index.js';
 import type { DepositRow } from './entities/deposit-entities.js';
@@ -304,6 +304,16 @@ export class PgDepositRepo implements DepositRepo {
       page,
     );
     return { ...result, data: result.data.map(depositFromRow) };
+  }
+
+  async hasCreditedTokenDeposit(workspaceId: string, networks: readonly Network[]): Promise<boolean> {
+    if (networks.length === 0) return false;
+    const tokens = (Object.keys(ASSET_SPECS) as Asset[]).filter((a) => !ASSET_SPECS[a].native);
+    const rows = await this.sql<{ found: number }>(
+      `select 1 as found from deposits where workspace_id = ? and network = any(?::text[]) and asset = any(?::text[]) and status in ('CONFIRMED', 'SWEPT') limit 1`,
+      [workspaceId, pgArrayLiteral(networks), pgArrayLiteral(tokens)],
+    );
+    return rows.length > 0;
   }
 
   async countByStatus(): Promise<{ network: Network; status: DepositStatus; count: number }[]> {

@@ -84,6 +84,15 @@ export class PgFaucetRepo implements FaucetRepo {
     return new Map(rows.map((r) => [r.asset, BigInt(r.total)]));
   }
 
+  async queuedAmount(network: Network, asset: Asset): Promise<bigint> {
+    const [row] = await this.sql<{ total: string }>(
+      `select coalesce(sum(i.amount), 0)::text as total from faucet_drip_items i join faucet_drips d on d.id = i.drip_id
+        where d.network = ? and i.asset = ? and i.status = 'QUEUED' and i.transfer_id is null`,
+      [network, asset],
+    );
+    return BigInt(row?.total ?? '0');
+  }
+
   async queuedIds(network: Network, limit: number): Promise<string[]> {
     const rows = await this.sql<{ id: string }>(
       `select d.id from faucet_drips d where d.network = ? and d.status in ('QUEUED', 'SENDING')

@@ -14,6 +14,8 @@ export interface DepositFilter {
 }
 
 export interface DepositRepo {
+  /** Whether the workspace has a credited (CONFIRMED or SWEPT) token deposit on one of `networks`. */
+  hasCreditedTokenDeposit(workspaceId: string, networks: readonly Network[]): Promise<boolean>;
   /**
    * Records newly seen deposits, one per identity (network, txid, log index):
    * returns the ones that were new. A FAILED deposit seen again (its transfer

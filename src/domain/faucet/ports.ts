@@ -16,6 +16,8 @@ export interface FaucetRepo {
   countSince(workspaceId: string, since: Date): Promise<number>;
   /** What the workspace was given of each asset since `since`, by drips not failed (API precision). */
   givenSince(workspaceId: string, since: Date): Promise<Map<Asset, bigint>>;
+  /** What the network's items of `asset` not handed to the pipeline yet will take (API precision). */
+  queuedAmount(network: Network, asset: Asset): Promise<bigint>;
   /** Ids of the network's drips with an item not sent yet, oldest first. */
   queuedIds(network: Network, limit: number): Promise<string[]>;
   /** The drip an item's transfer belongs to, locked. */

@@ -1,0 +1,117 @@
+// Faucet requests (RequestDrip) on the real database: who may ask, for which
+// wallet, and each limit with its own code, checked atomically: two parallel
+// drips at a native budget's edge, exactly one passes. The node is a stub
+// balance reader for the dispenser (application test); sending is the
+// chain-worker's and is tested with it.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { RequestDrip } from '../../src/application/faucet/request-drip.js';
+import { TOKENS } from '../../src/application/tokens.js';
+import type { Principal } from '../../src/domain/auth/principal.js';
+import { SCOPES } from '../../src/domain/auth/scopes.js';
+import type { UnitOfWork } from '../../src/domain/ports.js';
+import type { BalanceReader } from '../../src/domain/transfers/ports.js';
+import { createWorkspace, uniqueCall, useTestApi } from '../support/harness.js';
+
+const t = useTestApi({ workspace: 'faucet-requests' });
+const sql = (text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute(text, params);
+
+let dispenserWei = 10n ** 21n;
+const reader: BalanceReader = {
+  network: 'ETH_TESTNET',
+  nativeBalance: async () => dispenserWei,
+  tokenBalance: async () => 0n,
+} as BalanceReader;
+
+function requests(available = true) {
+  const container = t.api.infra.container.createChildContainer();
+  container.register(TOKENS.BalanceReaders, { useValue: [reader] });
+  container.register(TOKENS.FaucetAvailable, { useValue: available });
+  return container.resolve(RequestDrip);
+}
+const principal = (workspaceId: string, fields: Partial<Principal> = {}): Principal => ({
+  workspaceId,
+  apiKeyId: randomUUID(),
+  keyId: 'sk_test_x',
+  side: 'test',
+  scopes: new Set(SCOPES),
+  restrictions: { allowedIps: [], expiresAt: null },
+  ...fields,
+});
+const codeOf = (p: Promise<unknown>) => p.then(() => 'ok', (err: { code: string }) => err.code);
+
+async function walletOf(key: { keyId: string; secret: string }, asset = 'USDT_ETH'): Promise<{ id: string; address: string }> {
+  const res = await uniqueCall(t.api.baseUrl, key, 'POST', '/v2/wallets', { chain: 'ETH', asset });
+  return { id: res.body.id as string, address: res.body.address as string };
+}
+
+/** A credited sandbox token deposit of the workspace (what opens the native faucet). */
+async function creditedTokenDeposit(workspaceId: string, wallet: { id: string; address: string }) {
+  await sql(
+    `insert into deposits (id, workspace_id, wallet_id, network, asset, txid, log_index, from_address, to_address, chain_amount, amount,
+       block_number, block_hash, status, confirmations, required_confirmations, fee_amount, net_amount, applied_rate_ppm, applied_min_fee,
+       detected_at, confirmed_at, created_at, updated_at)
+     values (?, ?, ?, 'ETH_TESTNET', 'USDT_ETH', ?, 0, ?, ?, 60000000, 60000000, 1, '0x00', 'CONFIRMED', 2, 2, 3000000, 57000000, 9000, 3000000,
+       now(), now(), now(), now())`,
+    [randomUUID(), workspaceId, wallet.id, `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}`, wallet.address, wallet.address],
+  );
+}
+
+describe('faucet requests', () => {
+  it('takes a test key with wallets:write, on a deployment with the faucet, for a wallet of the workspace', async () => {
+    const wallet = await walletOf(t.ws.testKey);
+    const other = await createWorkspace(t.api, 'faucet-other');
+    const theirs = await walletOf(other.testKey);
+    const ask = { chain: 'ETH' as const, address: wallet.address, assets: [{ symbol: 'USDT_ETH' }] };
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId, { side: 'live', keyId: 'sk_live_x' }), ask))).toBe('FAUCET_ONLY_SANDBOX');
+    expect(await codeOf(requests(false).execute(principal(t.ws.workspaceId), ask))).toBe('FAUCET_NOT_SANDBOX');
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId, { scopes: new Set(['wallets:read'] as const) }), ask))).toBe('INSUFFICIENT_SCOPE');
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: theirs.address }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: 'not-an-address' }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, chain: 'BSC', assets: [{ symbol: 'USDT_BSC' }] }))).toBe('FAUCET_ADDRESS_NOT_FOUND'); // an ETH wallet's address is not a BSC wallet
+    const drip = await requests().execute(principal(t.ws.workspaceId), { ...ask, address: wallet.address.toLowerCase(), assets: [{ symbol: 'USDT_ETH' }, { symbol: 'USDC_ETH', amount: '25' }] });
+    expect(drip).toMatchObject({
+      network: 'ETH_TESTNET',
+      walletId: wallet.id,
+      address: wallet.address,
+      status: 'QUEUED',
+      items: [
+        { asset: 'USDT_ETH', amount: 1_000_000_000n, status: 'QUEUED', transferId: null },
+        { asset: 'USDC_ETH', amount: 25_000_000n, status: 'QUEUED', transferId: null },
+      ],
+    });
+    expect(await t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) => tx.faucet.get(t.ws.workspaceId, ['ETH_TESTNET'], drip.id))).toEqual(drip);
+  });
+
+  it('rations native currency: only after a credited token deposit, within the rolling budget and what the dispenser holds', async () => {
+    const ws = await createWorkspace(t.api, 'faucet-native');
+    const wallet = await walletOf(ws.testKey);
+    const eth = (amount: string) => requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'ETH', amount }] });
+    expect(await codeOf(eth('0.05'))).toBe('FAUCET_NATIVE_REQUIRES_DEPOSIT');
+    await creditedTokenDeposit(ws.workspaceId, wallet);
+    expect(await codeOf(eth('0.05'))).toBe('ok');
+    dispenserWei = 10n ** 16n; // 0.01 ETH left, less the 0.05 queued
+    expect(await codeOf(eth('0.01'))).toBe('FAUCET_DISPENSER_EXHAUSTED');
+    dispenserWei = 10n ** 21n;
+    // Two at once at the budget's edge (0.05 given, 0.1 a day): exactly one passes.
+    const both = await Promise.all([codeOf(eth('0.05')), codeOf(eth('0.05'))]);
+    expect(both.sort()).toEqual(['FAUCET_NATIVE_BUDGET_EXCEEDED', 'ok']);
+    const refused = await eth('0.000000000000000001').catch((err: Error) => err.message);
+    expect(refused).toMatch(/0\.100000000000000000 of the 0\.100000000000000000 budget given in the last 24 hours/);
+    // Tokens are not rationed by it.
+    expect(await codeOf(requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'USDT_ETH', amount: '10000' }] }))).toBe('ok');
+  });
+
+  it('limits the drips an hour, counting parallel requests exactly', async () => {
+    const ws = await createWorkspace(t.api, 'faucet-rate');
+    const wallet = await walletOf(ws.testKey);
+    await sql(`insert into faucet_settings (id, max_items, drips_per_hour, updated_at) values (1, 5, 3, now())`);
+    try {
+      const one = () => codeOf(requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'EURC_ETH', amount: '1' }] }));
+      const results = await Promise.all([one(), one(), one(), one(), one()]);
+      expect(results.sort()).toEqual(['FAUCET_RATE_LIMITED', 'FAUCET_RATE_LIMITED', 'ok', 'ok', 'ok']);
+    } finally {
+      await sql(`delete from faucet_settings`);
+    }
+  });
+});
