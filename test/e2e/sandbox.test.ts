@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, freePortBlock } from '../support/free-port.js';
+import { freePortBlock } from '../support/free-port.js';
 import { call } from '../support/harness.js';
 import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 
@@ -93,7 +93,8 @@ describe('npm start (local sandbox)', () => {
     expect(samePort.output().trim()).toBe(
       `Startup error: PORT: 127.0.0.1:${port} is already in use (another sandbox, or another program); stop it, or set PORT`,
     );
-    const sameDir = spawnEntry('src/bootstrap/start.ts', { ...env, PORT: String(await freePort()) });
+    // A whole free block (PORT+1 … PORT+6 are the other processes' and the chains'): the DATA_DIR is what is refused.
+    const sameDir = spawnEntry('src/bootstrap/start.ts', { ...env, PORT: String(await freePortBlock(7)) });
     const second = await sameDir.exit();
     expect(second.code).toBe(1);
     expect(sameDir.output().trim()).toMatch(new RegExp(`^Startup error: DATA_DIR: ${dataDir} is in use by the sandbox running as pid \\d+; `));
