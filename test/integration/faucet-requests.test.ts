@@ -69,16 +69,15 @@ describe('faucet requests', () => {
     expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: theirs.address }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
     expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: 'not-an-address' }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
     expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, chain: 'BSC', assets: [{ symbol: 'USDT_BSC' }] }))).toBe('FAUCET_ADDRESS_NOT_FOUND'); // an ETH wallet's address is not a BSC wallet
-    const drip = await requests().execute(principal(t.ws.workspaceId), { ...ask, address: wallet.address.toLowerCase(), assets: [{ symbol: 'USDT_ETH' }, { symbol: 'USDC_ETH', amount: '25' }] });
+    // A wallet watches its own asset only: another asset sent there would never be credited.
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, assets: [{ symbol: 'USDT_ETH' }, { symbol: 'USDC_ETH', amount: '25' }] }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
+    const drip = await requests().execute(principal(t.ws.workspaceId), { ...ask, address: wallet.address.toLowerCase(), assets: [{ symbol: 'USDT_ETH', amount: '25' }] });
     expect(drip).toMatchObject({
       network: 'ETH_TESTNET',
       walletId: wallet.id,
       address: wallet.address,
       status: 'QUEUED',
-      items: [
-        { asset: 'USDT_ETH', amount: 1_000_000_000n, status: 'QUEUED', transferId: null },
-        { asset: 'USDC_ETH', amount: 25_000_000n, status: 'QUEUED', transferId: null },
-      ],
+      items: [{ asset: 'USDT_ETH', amount: 25_000_000n, status: 'QUEUED', transferId: null }],
     });
     expect(await t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) => tx.faucet.get(t.ws.workspaceId, ['ETH_TESTNET'], drip.id))).toEqual(drip);
   });
@@ -86,7 +85,8 @@ describe('faucet requests', () => {
   it('rations native currency: only after a credited token deposit, within the rolling budget and what the dispenser holds', async () => {
     const ws = await createWorkspace(t.api, 'faucet-native');
     const wallet = await walletOf(ws.testKey);
-    const eth = (amount: string) => requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'ETH', amount }] });
+    const native = await walletOf(ws.testKey, 'ETH');
+    const eth = (amount: string) => requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: native.address, assets: [{ symbol: 'ETH', amount }] });
     expect(await codeOf(eth('0.05'))).toBe('FAUCET_NATIVE_REQUIRES_DEPOSIT');
     await creditedTokenDeposit(ws.workspaceId, wallet);
     expect(await codeOf(eth('0.05'))).toBe('ok');
@@ -107,7 +107,7 @@ describe('faucet requests', () => {
     const wallet = await walletOf(ws.testKey);
     await sql(`insert into faucet_settings (id, max_items, drips_per_hour, updated_at) values (1, 5, 3, now())`);
     try {
-      const one = () => codeOf(requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'EURC_ETH', amount: '1' }] }));
+      const one = () => codeOf(requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'USDT_ETH', amount: '1' }] }));
       const results = await Promise.all([one(), one(), one(), one(), one()]);
       expect(results.sort()).toEqual(['FAUCET_RATE_LIMITED', 'FAUCET_RATE_LIMITED', 'ok', 'ok', 'ok']);
     } finally {

@@ -53,6 +53,9 @@ export class RequestDrip {
       const address = this.codec.canonicalize(cmd.chain, cmd.address);
       const wallet = address === null ? undefined : (await tx.wallets.byAddresses(network, [address])).find((w) => w.workspaceId === principal.workspaceId && w.status !== 'ARCHIVED');
       if (!wallet) throw new DomainError('FAUCET_ADDRESS_NOT_FOUND', `address is not a sandbox wallet of this workspace on ${cmd.chain}`);
+      // A wallet watches its own asset only: anything else sent there would never be credited.
+      const foreign = items.find((i) => i.asset !== wallet.asset);
+      if (foreign) throw new DomainError('FAUCET_ADDRESS_NOT_FOUND', `address is not a sandbox wallet of this workspace for ${foreign.asset} (it is the ${wallet.asset} wallet)`);
       // From here the workspace's drip requests pass one at a time: the counts below cannot move under us.
       await tx.faucet.lockWorkspace(principal.workspaceId);
       const now = this.clock.now();
