@@ -3,7 +3,7 @@
 // requests are serialised by a transaction-scoped advisory lock, under which
 // the rate and the budgets are read and the drip written.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_FAUCET_LIMITS, type Drip, type DripLine, type FaucetLimits } from '../../domain/faucet/faucet.js';
+import { DEFAULT_FAUCET_LIMITS, type Drip, type DripLine, type FaucetAssetLimit, type FaucetLimits } from '../../domain/faucet/faucet.js';
 import type { FaucetRepo } from '../../domain/faucet/ports.js';
 import { ASSETS, type Asset, type Network } from '../../domain/money/networks.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
@@ -124,6 +124,27 @@ export class PgFaucetRepo implements FaucetRepo {
       limits.assets[a.asset as Asset] = { defaultAmount: BigInt(a.default_amount), cap: BigInt(a.cap), budget: a.budget === null ? null : BigInt(a.budget) };
     }
     return limits;
+  }
+
+  async setAssetLimit(asset: Asset, limit: FaucetAssetLimit, at: Date): Promise<void> {
+    await this.sql(
+      `insert into faucet_asset_limits (asset, default_amount, cap, budget, updated_at) values (?, ?::numeric, ?::numeric, ?::numeric, ?)
+       on conflict (asset) do update set default_amount = excluded.default_amount, cap = excluded.cap, budget = excluded.budget, updated_at = excluded.updated_at`,
+      [asset, limit.defaultAmount.toString(), limit.cap.toString(), limit.budget === null ? null : limit.budget.toString(), at],
+    );
+  }
+
+  async setSettings(settings: Pick<FaucetLimits, 'maxItems' | 'dripsPerHour'>, at: Date): Promise<void> {
+    await this.sql(
+      `insert into faucet_settings (id, max_items, drips_per_hour, updated_at) values (1, ?, ?, ?)
+       on conflict (id) do update set max_items = excluded.max_items, drips_per_hour = excluded.drips_per_hour, updated_at = excluded.updated_at`,
+      [settings.maxItems, settings.dripsPerHour, at],
+    );
+  }
+
+  async configuredAssets(): Promise<Asset[]> {
+    const rows = await this.sql<{ asset: Asset }>(`select asset from faucet_asset_limits order by asset`, []);
+    return rows.map((r) => r.asset);
   }
 
   private async withItems(row: DripRow | undefined): Promise<Drip | null> {

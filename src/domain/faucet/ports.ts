@@ -1,6 +1,6 @@
 // What the faucet's use cases need from storage (docs/adr/0029-sandbox-faucet.md).
 import type { Asset, Network } from '../money/networks.js';
-import type { Drip, FaucetLimits } from './faucet.js';
+import type { Drip, FaucetAssetLimit, FaucetLimits } from './faucet.js';
 
 export interface FaucetRepo {
   /** Serialises the workspace's drip requests until the transaction ends (the limits are read and the drip written under it). */
@@ -24,4 +24,10 @@ export interface FaucetRepo {
   byTransfer(transferId: string): Promise<Drip | null>;
   /** The defaults with the operator's changes. */
   limits(): Promise<FaucetLimits>;
+  /** The operator's limits of one asset (replacing the default). */
+  setAssetLimit(asset: Asset, limit: FaucetAssetLimit, at: Date): Promise<void>;
+  /** The operator's faucet-wide limits. */
+  setSettings(settings: Pick<FaucetLimits, 'maxItems' | 'dripsPerHour'>, at: Date): Promise<void>;
+  /** The assets whose limits the operator set. */
+  configuredAssets(): Promise<Asset[]>;
 }
