@@ -11,6 +11,7 @@ import type { Principal } from '../../src/domain/auth/principal.js';
 import { SCOPES } from '../../src/domain/auth/scopes.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import type { BalanceReader } from '../../src/domain/transfers/ports.js';
+import { insertConfirmedUsdtDeposit } from '../support/deposit-rows.js';
 import { createWorkspace, uniqueCall, useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'faucet-requests' });
@@ -45,18 +46,6 @@ async function walletOf(key: { keyId: string; secret: string }, asset = 'USDT_ET
   return { id: res.body.id as string, address: res.body.address as string };
 }
 
-/** A credited sandbox token deposit of the workspace (what opens the native faucet). */
-async function creditedTokenDeposit(workspaceId: string, wallet: { id: string; address: string }) {
-  await sql(
-    `insert into deposits (id, workspace_id, wallet_id, network, asset, txid, log_index, from_address, to_address, chain_amount, amount,
-       block_number, block_hash, status, confirmations, required_confirmations, fee_amount, net_amount, applied_rate_ppm, applied_min_fee,
-       detected_at, confirmed_at, created_at, updated_at)
-     values (?, ?, ?, 'ETH_TESTNET', 'USDT_ETH', ?, 0, ?, ?, 60000000, 60000000, 1, '0x00', 'CONFIRMED', 2, 2, 3000000, 57000000, 9000, 3000000,
-       now(), now(), now(), now())`,
-    [randomUUID(), workspaceId, wallet.id, `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}`, wallet.address, wallet.address],
-  );
-}
-
 describe('faucet requests', () => {
   it('takes a test key with wallets:write, on a deployment with the faucet, for a wallet of the workspace', async () => {
     const wallet = await walletOf(t.ws.testKey);
@@ -88,7 +77,7 @@ describe('faucet requests', () => {
     const native = await walletOf(ws.testKey, 'ETH');
     const eth = (amount: string) => requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: native.address, assets: [{ symbol: 'ETH', amount }] });
     expect(await codeOf(eth('0.05'))).toBe('FAUCET_NATIVE_REQUIRES_DEPOSIT');
-    await creditedTokenDeposit(ws.workspaceId, wallet);
+    await insertConfirmedUsdtDeposit(sql, ws.workspaceId, wallet); // a credited token deposit opens the native faucet
     expect(await codeOf(eth('0.05'))).toBe('ok');
     dispenserWei = 10n ** 16n; // 0.01 ETH left, less the 0.05 queued
     expect(await codeOf(eth('0.01'))).toBe('FAUCET_DISPENSER_EXHAUSTED');

@@ -10,6 +10,7 @@ import { ManageSweepPolicy } from '../../src/application/sweeps/manage-sweep-pol
 import { RunSweeps } from '../../src/application/sweeps/run-sweeps.js';
 import { TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
 import { TransferRefused, type ChainSender, type TransferCall } from '../../src/domain/transfers/ports.js';
+import { insertConfirmedUsdtDeposit } from '../support/deposit-rows.js';
 import { useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'sweep-rounds' });
@@ -45,14 +46,7 @@ async function creditedWallet(index: number): Promise<string> {
      values (?, ?, 'ETH_TESTNET', 'USDT_ETH', ?, ?, ?, 'ACTIVE', now())`,
     [id, t.ws.workspaceId, address, account, index],
   );
-  await sql(
-    `insert into deposits (id, workspace_id, wallet_id, network, asset, txid, log_index, from_address, to_address, chain_amount, amount,
-       block_number, block_hash, status, confirmations, required_confirmations, fee_amount, net_amount, applied_rate_ppm, applied_min_fee,
-       detected_at, confirmed_at, created_at, updated_at)
-     values (?, ?, ?, 'ETH_TESTNET', 'USDT_ETH', ?, 0, ?, ?, 60000000, 60000000, 1, '0x00', 'CONFIRMED', 2, 2, 3000000, 57000000, 9000, 3000000,
-       now(), now(), now(), now())`,
-    [randomUUID(), t.ws.workspaceId, id, `0x${randomUUID().replace(/-/g, '').padEnd(64, '0')}`, address, address],
-  );
+  await insertConfirmedUsdtDeposit(sql, t.ws.workspaceId, { id, address });
   return id;
 }
 

@@ -32,7 +32,7 @@ export class SenderLoop {
   private loops: Promise<void>[] = [];
   private readonly tankLow = new Map<Network, boolean>();
   private readonly treasuryShort = new Map<Network, boolean>();
-  /** Withdrawals the last step could not pick up, with why (logged once per reason). */
+  /** Per network, the sweeps, withdrawals and transfers the last step could not advance, with why (logged once per reason). */
   private readonly stuck = new Map<Network, Map<string, string>>();
   /** Addresses already warned about (one warning each, not one per step). */
   private readonly warnedEmpty = new Set<string>();

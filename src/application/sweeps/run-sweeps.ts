@@ -10,7 +10,7 @@
 // again. A gas tank too low for a top-up leaves sweeps waiting, and nothing
 // credited is touched; they go on by themselves once it is refilled.
 import { inject, injectable } from 'tsyringe';
-import { isNodeDown, itemError, type ItemError } from '../../domain/chains/chain-port.js';
+import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, gasCurrencyOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
@@ -73,16 +73,13 @@ export class RunSweeps {
     // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile).
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     for (const id of ids) {
-      try {
-        await this.uow.run(async (tx) => {
+      // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
+      await aloneOnError('sweep', id, report.errors, () =>
+        this.uow.run(async (tx) => {
           const sweep = await tx.sweeps.lock(id);
           if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
-        });
-      } catch (err) {
-        // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
-        if (isNodeDown(err)) throw err;
-        report.errors.push(itemError('sweep', id, err));
-      }
+        }),
+      );
     }
     return report;
   }

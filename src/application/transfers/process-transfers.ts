@@ -6,7 +6,7 @@
 // ends, its gas is booked as the service's cost and its owner (the sweep, the
 // withdrawal) is told, in the same transaction.
 import { inject, injectable } from 'tsyringe';
-import { ChainUnavailableError, isNodeDown, itemError, type ItemError } from '../../domain/chains/chain-port.js';
+import { ChainUnavailableError, aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
 import { baseChainOf, gasCurrencyOf } from '../../domain/money/networks.js';
 import type { Clock, NetworkRegistry, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
@@ -99,18 +99,15 @@ export class ProcessTransfers {
     let final: Promise<number | null> | undefined;
     const finality = () => (final ??= sender.finalizedTime());
     for (const id of ids) {
-      try {
+      // A transfer the node answers oddly about (a build the adapter refuses to sign) waits alone.
+      await aloneOnError('transfer', id, report.errors, async () => {
         const toBroadcast = await this.uow.run(async (tx) => {
           const t = await tx.transfers.lock(id);
           if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
           return this.advance(tx, t, sender, opts, required, fees, finality, report);
         });
         if (toBroadcast) await this.send(sender, toBroadcast, report);
-      } catch (err) {
-        // A transfer the node answers oddly about (a build the adapter refuses to sign) waits alone.
-        if (isNodeDown(err)) throw err;
-        report.errors.push(itemError('transfer', id, err));
-      }
+      });
     }
     return report;
   }

@@ -20,7 +20,7 @@ import { Amount } from '../../domain/money/amount.js';
 import { gasCurrencyOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
-import { isNodeDown, itemError, type ItemError } from '../../domain/chains/chain-port.js';
+import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import { withMargin } from '../../domain/transfers/sweep.js';
 import {
@@ -78,13 +78,8 @@ export class SendWithdrawals {
     const short = new Set<string>();
     for (const id of ready) {
       if (short.has(GAS)) break;
-      try {
-        const lacking = await this.uow.run((tx) => this.pickUp(tx, id, sender, report, short));
-        if (lacking) short.add(lacking);
-      } catch (err) {
-        if (isNodeDown(err)) throw err;
-        report.errors.push(itemError('withdrawal', id, err));
-      }
+      const lacking = await aloneOnError('withdrawal', id, report.errors, () => this.uow.run((tx) => this.pickUp(tx, id, sender, report, short)));
+      if (lacking) short.add(lacking);
     }
     return report;
   }

@@ -95,7 +95,20 @@ export interface ItemError {
   message: string;
 }
 
-export const itemError = (kind: ItemError['kind'], id: string, err: unknown): ItemError => ({ kind, id, message: err instanceof Error ? err.message : String(err) });
+/**
+ * One item of a sending step: the node itself failing propagates (the step
+ * stops and backs off); any other error is recorded in `errors` with the
+ * item's id, and the step goes on with the next item (undefined here).
+ */
+export async function aloneOnError<T>(kind: ItemError['kind'], id: string, errors: ItemError[], work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isNodeDown(err)) throw err;
+    errors.push({ kind, id, message: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
+}
 
 /**
  * How a newly read block relates to the blocks the scanner stored: it
