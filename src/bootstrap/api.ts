@@ -8,6 +8,8 @@ import { ALL_PROBES, buildProbeApp } from '../adapters/http/probes.js';
 import type { DeclaredRoute } from '../adapters/http/route.js';
 import { answerClientErrors } from '../adapters/http/client-error.js';
 import { closeServer, httpGraceMs } from '../adapters/http/close-server.js';
+import { TOKENS } from '../application/tokens.js';
+import { balanceReaders } from './chain-ports.js';
 import type { Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { isEntrypoint, listening, runProcess, type Running } from './lifecycle.js';
@@ -26,6 +28,9 @@ export interface RunningApi extends Running {
 export async function startApi(config: Config): Promise<RunningApi> {
   // No seed: deposit addresses come from the account xpubs the chain-worker records (ADR 0026).
   const infra = await openInfrastructure(config, { processName: 'api', runsWorkers: false, seed: 'if-configured' });
+  // The faucet (local sandbox only) reads its dispenser's native funds from the node before it queues a native drip.
+  infra.container.register(TOKENS.FaucetAvailable, { useValue: !config.production });
+  infra.container.register(TOKENS.BalanceReaders, { useValue: config.production ? [] : await balanceReaders(config) });
   const app = buildApiApp({
     resolve: (token) => infra.container.resolve(token),
     logger: infra.logger,

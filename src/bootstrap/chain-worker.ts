@@ -13,6 +13,7 @@ import { RescanTransaction } from '../application/deposits/rescan-transaction.js
 import { ScanNetwork } from '../application/deposits/scan-network.js';
 import { RunSweeps } from '../application/sweeps/run-sweeps.js';
 import { SendWithdrawals } from '../application/withdrawals/send-withdrawals.js';
+import { SendDrips } from '../application/faucet/send-drips.js';
 import { ProcessTransfers, TransferOutcomes } from '../application/transfers/process-transfers.js';
 import type { TransferRepo } from '../domain/transfers/ports.js';
 import { SenderLoop, type SenderLoopOptions } from '../adapters/chains/sender-loop.js';
@@ -109,6 +110,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
           container.resolve(RunSweeps),
           container.resolve(ProcessTransfers),
           container.resolve(SendWithdrawals),
+          container.resolve(SendDrips),
           senders,
           { ...config.sending, ...opts.sending },
           logger,

@@ -6,6 +6,7 @@ import type { ApiKey, CreateApiKeyParams, CreatedApiKey, RevokedApiKey } from '.
 import type { BalanceList, GetBalancesParams } from './resources/balances.js';
 import type { ChainList } from './resources/chains.js';
 import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
+import type { Drip, RequestDripParams } from './resources/faucet.js';
 import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
 import type { Deposit, ListDepositsParams, ListTransactionsParams, TransactionRecord } from './resources/deposits.js';
@@ -312,5 +313,21 @@ export class WalletClient {
       safe: true,
       signal: options.signal,
     });
+  }
+
+  // --- Sandbox faucet (docs/api.md#sandbox-faucet) ---
+
+  /**
+   * Queues test assets for a sandbox wallet (test keys only); the drip
+   * arrives as an ordinary deposit. Every retry carries the same
+   * Idempotency-Key: a replay answers the original drip, never a second one.
+   */
+  requestDrip(params: RequestDripParams, options?: CreateOptions): Promise<WithResponse<Drip>> {
+    return this.create('/v2/sandbox/faucet', params, options);
+  }
+
+  /** The drip and each item's progress; NOT_FOUND for another workspace's. */
+  getDrip(id: string, options: CallOptions = {}): Promise<WithResponse<Drip>> {
+    return this.request('GET', `/v2/sandbox/faucet/${segment(id)}`, options);
   }
 }

@@ -93,6 +93,15 @@ afterAll(async () => {
 });
 
 describe('withdrawals on mainnets (production processes, local nodes with chain ids 1 and 56)', () => {
+  it('has no faucet in production: a test key gets 403 FAUCET_NOT_SANDBOX, a live key FAUCET_ONLY_SANDBOX', async () => {
+    const wallet = await uniqueCall(base, ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH' });
+    const ask = { chain: 'ETH', address: wallet.body.address, assets: [{ symbol: 'USDT_ETH' }] };
+    const test = await uniqueCall(base, ws.testKey, 'POST', '/v2/sandbox/faucet', ask);
+    expect([test.status, test.body.code]).toEqual([403, 'FAUCET_NOT_SANDBOX']);
+    const live = await uniqueCall(base, ws.liveKey, 'POST', '/v2/sandbox/faucet', ask);
+    expect([live.status, live.body.code]).toEqual([403, 'FAUCET_ONLY_SANDBOX']);
+  });
+
   it('applies the owner’s limits: approval above the threshold, the per-transaction limit, and the daily limit to exactly one of two parallel requests', async () => {
     await setup.infra.container.resolve(SetWithdrawalPolicy).execute({ workspaceId: ws.workspaceId, approvalAbove: '100', perTxLimit: '300', dailyLimit: '500' });
     const chains = (await uniqueCall(base, ws.liveKey, 'GET', '/v2/chains')).body.data as { chain: string; enabled: boolean }[];

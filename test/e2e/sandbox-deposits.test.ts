@@ -12,6 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { verifyWebhook } from '../../src/sdk/webhooks.js';
@@ -28,12 +30,13 @@ let receiver: Receiver;
 let key: { keyId: string; secret: string };
 let hookSecret: string;
 let q = 0;
-const api = (path: string, body?: unknown) =>
-  call(`http://127.0.0.1:${port}`, key, {
+const callAs = (as: { keyId: string; secret: string }, path: string, body?: unknown) =>
+  call(`http://127.0.0.1:${port}`, as, {
     method: body === undefined ? 'GET' : 'POST',
     path: `${path}${path.includes('?') ? '&' : '?'}q=${++q}`,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+const api = (path: string, body?: unknown) => callAs(key, path, body);
 
 /** The sandbox's local nodes: the ETH and BSC anvils and the one behind the TRON stand-in, all keeping state in DATA_DIR. */
 const anvilCount = () => {
@@ -258,6 +261,109 @@ describe('npm start: deposits on the local chains', () => {
     }
     const check = await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'check', '--json']);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true });
+  }, 300_000);
+
+  it('drips 100 USDT_ETH from the faucet: credited and swept with its webhooks; native ETH only after it, within its limits; a drip the token refuses fails', async () => {
+    const ops = async (...argv: string[]) => {
+      const res = await runEntry('src/bootstrap/ops.ts', env, [...argv, '--json']);
+      expect(res.code, res.stderr).toBe(0);
+      return JSON.parse(res.stdout) as Record<string, any>;
+    };
+    const file = JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as {
+      networks: Record<string, { rpc_url: string; chain_id: number; tokens: Record<string, string>; outside_account: { address: string; private_key: string } }>;
+    };
+    const network = file.networks.ETH_TESTNET!;
+    const ws = await ops('workspace', 'create', '--name', 'faucet');
+    const test = { keyId: ws.test_key.key_id as string, secret: ws.test_key.secret as string };
+    const live = { keyId: ws.live_key.key_id as string, secret: ws.live_key.secret as string };
+    const as = (path: string, body?: unknown) => callAs(test, path, body);
+    const hook = await as('/v2/webhooks', { url: receiver.url, events: ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_SWEPT'] });
+    expect(hook.status).toBe(201);
+    const wallet = async (asset: string) => {
+      const w = await as('/v2/wallets', { chain: 'ETH', asset });
+      return { id: w.body.id as string, address: w.body.address as string };
+    };
+    const usdt = await wallet('USDT_ETH');
+    const eth = await wallet('ETH');
+    const drip = (address: string, assets: unknown[]) => as('/v2/sandbox/faucet', { chain: 'ETH', address, assets });
+    const until = (id: string, status: string) =>
+      poll(async () => {
+        const got = (await as(`/v2/sandbox/faucet/${id}`)).body as { status: string };
+        return got.status === status ? got : undefined;
+      }, 60_000, `drip ${id} ${status}`);
+
+    // Native currency only once a token deposit of the workspace is confirmed.
+    expect((await drip(eth.address, [{ symbol: 'ETH' }])).body.code).toBe('FAUCET_NATIVE_REQUIRES_DEPOSIT');
+    const asked = await drip(usdt.address, [{ symbol: 'USDT_ETH', amount: '100' }]);
+    expect([asked.status, asked.body]).toEqual([
+      201,
+      { drip_id: expect.any(String), status: 'QUEUED', chain: 'ETH_TESTNET', address: usdt.address, items: [{ asset: 'USDT_ETH', amount: '100.000000', status: 'QUEUED' }] },
+    ]);
+    expect(await until(asked.body.drip_id, 'COMPLETED')).toMatchObject({ items: [{ asset: 'USDT_ETH', amount: '100.000000', status: 'CONFIRMED' }] });
+    // It arrives as a normal deposit: credited (100 less the 3.000000 minimum fee), swept, with its webhooks.
+    const deposit = await poll(async () => {
+      const d = (await as(`/v2/transactions/deposits?wallet_id=${usdt.id}`)).body.data as { status: string; amount: string }[];
+      return d[0]?.status === 'SWEPT' ? d[0] : undefined;
+    }, 90_000, 'the drip swept');
+    expect(deposit.amount).toBe('100.000000');
+    expect(((await as('/v2/balances')).body.data as { asset: string; available: string }[]).find((b) => b.asset === 'USDT_ETH')?.available).toBe('97.000000');
+    const events = await poll(async () => {
+      const mine = receiver.received.filter((r) => (checkedEnvelope(r).data as { wallet_id?: string }).wallet_id === usdt.id);
+      return mine.length >= 3 ? mine : undefined;
+    }, 30_000, 'the drip deposit’s webhooks');
+    for (const got of events) verifyWebhook({ rawBody: got.rawBody, headers: got.headers as Record<string, string>, secret: hook.body.secret as string });
+    expect(events.map((r) => (checkedEnvelope(r) as { event: string }).event).sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED', 'DEPOSIT_SWEPT']);
+
+    // Now native ETH: the default 0.01 arrives as a deposit of the ETH wallet.
+    const native = await drip(eth.address, [{ symbol: 'ETH' }]);
+    expect([native.status, native.body.items]).toEqual([201, [{ asset: 'ETH', amount: '0.010000000000000000', status: 'QUEUED' }]]);
+    await until(native.body.drip_id, 'COMPLETED');
+    await poll(async () => {
+      const d = (await as(`/v2/transactions/deposits?wallet_id=${eth.id}`)).body.data as { amount: string; status: string }[];
+      return d[0] && ['CONFIRMED', 'SWEPT'].includes(d[0].status) ? d[0] : undefined;
+    }, 60_000, 'the ETH drip credited');
+
+    // Every limit over HTTP, each with its own code; a live key is refused.
+    const code = async (res: Promise<{ status: number; body: { code: string } }>) => {
+      const r = await res;
+      return `${r.status} ${r.body.code}`;
+    };
+    expect(await code(callAs(live, '/v2/sandbox/faucet', { chain: 'ETH', address: usdt.address, assets: [{ symbol: 'USDT_ETH' }] }))).toBe('403 FAUCET_ONLY_SANDBOX');
+    expect(await code(drip(usdt.address, []))).toBe('400 FAUCET_NO_ASSETS');
+    expect(await code(drip(usdt.address, [{ symbol: 'USDT_TRON' }]))).toBe('400 FAUCET_INVALID_ASSET');
+    expect(await code(drip(usdt.address, [{ symbol: 'USDT_ETH', amount: '-5' }]))).toBe('400 FAUCET_INVALID_AMOUNT');
+    expect(await code(drip(network.outside_account.address, [{ symbol: 'USDT_ETH' }]))).toBe('422 FAUCET_ADDRESS_NOT_FOUND');
+    expect(await code(drip(usdt.address, [{ symbol: 'USDT_ETH', amount: '10001' }]))).toBe('422 FAUCET_AMOUNT_OVER_CAP');
+    expect(await code(drip(usdt.address, [{ symbol: 'USDT_ETH' }, { symbol: 'USDT_ETH' }]))).toBe('422 FAUCET_DUPLICATE_ASSET');
+    expect(await code(drip(usdt.address, ['USDT_ETH', 'USDC_ETH', 'EURC_ETH', 'ETH', 'USDC_ETH', 'USDT_ETH'].map((symbol) => ({ symbol }))))).toBe('422 FAUCET_TOO_MANY_ITEMS');
+    expect((await drip(eth.address, [{ symbol: 'ETH', amount: '0.05' }])).status).toBe(201); // 0.06 of 0.1 given
+    const budget = await drip(eth.address, [{ symbol: 'ETH', amount: '0.05' }]);
+    expect(`${budget.status} ${budget.body.code}`).toBe('422 FAUCET_NATIVE_BUDGET_EXCEEDED');
+    expect(budget.body.error).toMatch(/0\.060000000000000000 of the 0\.100000000000000000 budget given in the last 24 hours/);
+    // More than the dispenser holds (10,000 ETH), once the operator allows such a drip.
+    await ops('faucet', 'set', '--asset', 'ETH', '--cap', '50000', '--budget', '50000');
+    expect(await code(drip(eth.address, [{ symbol: 'ETH', amount: '20000' }]))).toBe('422 FAUCET_DISPENSER_EXHAUSTED');
+    await ops('faucet', 'set', '--asset', 'ETH', '--cap', '0.05', '--budget', '0.1');
+    await ops('faucet', 'set', '--drips-per-hour', '3'); // three drips so far this hour
+    expect(await code(drip(usdt.address, [{ symbol: 'USDT_ETH', amount: '1' }]))).toBe('422 FAUCET_RATE_LIMITED');
+    await ops('faucet', 'set', '--drips-per-hour', '20');
+
+    // A wallet the token refuses (on its blocklist): the dry run fails, so the drip FAILS and nothing is sent.
+    const blocked = await wallet('USDT_ETH');
+    const outside = createWalletClient({
+      account: privateKeyToAccount(network.outside_account.private_key as Hex),
+      transport: http(network.rpc_url),
+      chain: { id: network.chain_id, name: 'sandbox', nativeCurrency: { name: 'ETH', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [network.rpc_url] } } },
+    });
+    const block = parseAbi(['function setBlocked(address account, bool value)']);
+    await outside.writeContract({ address: network.tokens.USDT_ETH as Address, abi: block, functionName: 'setBlocked', args: [blocked.address as Address, true] });
+    await new Promise((r) => setTimeout(r, 2500)); // a block (about one a second) with it
+    const refused = await drip(blocked.address, [{ symbol: 'USDT_ETH', amount: '10' }]);
+    expect(refused.status).toBe(201);
+    expect(await until(refused.body.drip_id, 'FAILED')).toMatchObject({ items: [{ status: 'FAILED' }] });
+    expect((await as(`/v2/transactions/deposits?wallet_id=${blocked.id}`)).body.total).toBe(0);
+    const check = await ops('ledger', 'check');
+    expect(check).toMatchObject({ ok: true });
   }, 300_000);
 
   it('refuses bad input to sandbox send and balance in one line, sending nothing; reads any address’s balance', async () => {

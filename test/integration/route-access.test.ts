@@ -42,6 +42,8 @@ const EXPECTED: [string, string, string][] = [
   ['get', '/v2/webhooks/:id/deliveries', 'webhooks:read'],
   ['post', '/v2/webhooks/:id/deliveries/:delivery_id/redeliver', 'webhooks:write'],
   ['post', '/v2/webhooks/:id/deliveries/redeliver-failed', 'webhooks:write'],
+  ['post', '/v2/sandbox/faucet', 'wallets:write'],
+  ['get', '/v2/sandbox/faucet/:drip_id', 'wallets:read'],
 ];
 
 const describeAccess = (a: Access) => (a.kind === 'scope' ? a.scope : a.kind === 'any-key' ? 'any key' : 'any :read scope');

@@ -1,10 +1,10 @@
 // The chain-worker's sending loop: per network that can send, every
 // `intervalMs` one sweep step (RunSweeps), one withdrawal step
-// (SendWithdrawals) and one pass of the outgoing-transfer pipeline
+// (SendWithdrawals), one faucet step (SendDrips) and one pass of the outgoing-transfer pipeline
 // (ProcessTransfers). Logs what moved, keeps the sending metrics, and warns
 // ONCE when the gas tank runs too low for a top-up (gas_tank_low stays 1
-// until a top-up goes through again) or the treasury for a withdrawal
-// (treasury_short likewise).
+// until a top-up goes through again), the treasury for a withdrawal
+// (treasury_short likewise) or the faucet dispenser for a drip.
 import type { Logger } from 'pino';
 import { WakeableSleep } from './wakeable-sleep.js';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
@@ -13,6 +13,7 @@ import type { ChainSender } from '../../domain/transfers/ports.js';
 import type { ProcessTransfers, TransferStepOptions } from '../../application/transfers/process-transfers.js';
 import type { RunSweeps } from '../../application/sweeps/run-sweeps.js';
 import type { SendWithdrawals } from '../../application/withdrawals/send-withdrawals.js';
+import type { SendDrips } from '../../application/faucet/send-drips.js';
 import type { SendingMetrics } from '../metrics/metrics.js';
 
 export interface SenderLoopOptions extends TransferStepOptions {
@@ -32,6 +33,7 @@ export class SenderLoop {
   private loops: Promise<void>[] = [];
   private readonly tankLow = new Map<Network, boolean>();
   private readonly treasuryShort = new Map<Network, boolean>();
+  private readonly dispenserShort = new Map<Network, boolean>();
   /** Per network, the sweeps, withdrawals and transfers the last step could not advance, with why (logged once per reason). */
   private readonly stuck = new Map<Network, Map<string, string>>();
   /** Addresses already warned about (one warning each, not one per step). */
@@ -41,6 +43,7 @@ export class SenderLoop {
     private readonly sweeps: RunSweeps,
     private readonly transfers: ProcessTransfers,
     private readonly withdrawals: SendWithdrawals,
+    private readonly drips: SendDrips,
     private readonly senders: ChainSender[],
     private readonly opts: SenderLoopOptions,
     private readonly logger: Logger,
@@ -63,6 +66,22 @@ export class SenderLoop {
   }
 
 
+  /** Records whether `address` is short now; logs and returns true when that changed. */
+  private shortage(
+    state: Map<Network, boolean>,
+    network: Network,
+    short: { address: string; asset: string; available: bigint; needed: bigint } | null,
+    role: string,
+    log: Logger,
+    messages: { short: string; funded: string },
+  ): boolean {
+    if ((short !== null) === (state.get(network) ?? false)) return false;
+    state.set(network, short !== null);
+    if (short) log.warn({ [role]: short.address, asset: short.asset, available: short.available.toString(), needed: short.needed.toString() }, messages.short);
+    else log.info(messages.funded);
+    return true;
+  }
+
   private async loop(sender: ChainSender): Promise<void> {
     const network = sender.network;
     const log = this.logger.child({ network });
@@ -74,23 +93,22 @@ export class SenderLoop {
       try {
         const sweeps = await this.sweeps.step(sender, { batch: this.opts.batch });
         const withdrawals = await this.withdrawals.step(sender, { batch: this.opts.batch });
+        const drips = await this.drips.step(sender, { batch: this.opts.batch });
         const transfers = await this.transfers.step(sender, this.opts);
-        const short = withdrawals.treasuryShort;
-        if ((short !== null) !== (this.treasuryShort.get(network) ?? false)) {
-          this.treasuryShort.set(network, short !== null);
-          this.metrics.treasuryShort.set({ network }, short ? 1 : 0);
-          if (short) {
-            log.warn(
-              { treasury: short.address, asset: short.asset, available: short.available.toString(), needed: short.needed.toString() },
-              'treasury too low for the next withdrawal: withdrawals wait until it is funded (none fails)',
-            );
-          } else {
-            log.info('treasury funded again: withdrawals resume');
-          }
-        }
+        // A service address too low to pay: one warning when it starts, one line when it ends.
+        const treasuryChanged = this.shortage(this.treasuryShort, network, withdrawals.treasuryShort, 'treasury', log, {
+          short: 'treasury too low for the next withdrawal: withdrawals wait until it is funded (none fails)',
+          funded: 'treasury funded again: withdrawals resume',
+        });
+        if (treasuryChanged) this.metrics.treasuryShort.set({ network }, withdrawals.treasuryShort ? 1 : 0);
+        this.shortage(this.dispenserShort, network, drips.dispenserShort, 'dispenser', log, {
+          short: 'faucet dispenser too low for the next drip: drips wait until it is funded (none fails)',
+          funded: 'faucet dispenser funded again: drips resume',
+        });
+        if (drips.refused > 0) log.warn({ refused: drips.refused }, 'faucet drips failed: the token contract refuses their transfer');
         if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');
         // One item's trouble holds only that item: logged once per reason, tried again each step.
-        const stuck = new Map([...sweeps.errors, ...withdrawals.errors, ...transfers.errors].map((e) => [`${e.kind}:${e.id}`, e]));
+        const stuck = new Map([...sweeps.errors, ...withdrawals.errors, ...drips.errors, ...transfers.errors].map((e) => [`${e.kind}:${e.id}`, e]));
         for (const [key, e] of stuck) {
           if (this.stuck.get(network)?.get(key) !== e.message) log.warn({ [e.kind]: e.id, reason: e.message }, `a ${e.kind} could not advance; it is tried again each step, the others go on`);
         }
@@ -126,11 +144,12 @@ export class SenderLoop {
         }
         // New work (a withdrawal picked up, a transfer signed or requested): the next step follows at once, so
         // that a backlog drains at the speed of the node and the database rather than one batch per interval.
-        const busy = withdrawals.pickedUp > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0;
-        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || transfers.signed || transfers.replaced || transfers.resigned) {
+        const busy = withdrawals.pickedUp > 0 || drips.requested > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0;
+        if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || drips.requested || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
             {
               withdrawalsPickedUp: withdrawals.pickedUp,
+              dripItems: drips.requested,
               sweepsStarted: sweeps.started,
               topUps: sweeps.toppedUp,
               sweepTransfers: sweeps.sweeping,

@@ -5,6 +5,7 @@ import { balancesResource } from './balances.js';
 import { chainsResource } from './chains.js';
 import { customersResource } from './customers.js';
 import { transactionsResource } from './deposits.js';
+import { faucetResource } from './faucet.js';
 import { feesResource } from './fees.js';
 import type { Resource } from './route.js';
 import { walletsResource } from './wallets.js';
@@ -22,4 +23,5 @@ export const RESOURCES: readonly Resource<any>[] = [
   balancesResource,
   feesResource,
   webhooksResource,
+  faucetResource,
 ];

@@ -96,7 +96,7 @@ export class PgFaucetRepo implements FaucetRepo {
   async queuedIds(network: Network, limit: number): Promise<string[]> {
     const rows = await this.sql<{ id: string }>(
       `select d.id from faucet_drips d where d.network = ? and d.status in ('QUEUED', 'SENDING')
-          and exists (select 1 from faucet_drip_items i where i.drip_id = d.id and i.status = 'QUEUED' and i.transfer_id is null)
+          and exists (select 1 from faucet_drip_items i where i.drip_id = d.id and i.status = 'QUEUED')
         order by d.created_at limit ?`,
       [network, limit],
     );

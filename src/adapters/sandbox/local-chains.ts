@@ -112,11 +112,13 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
   const minter = createWalletClient({ account: deployer, transport: http(anvil.rpcUrl), chain });
   const faucet = serviceAddresses[serviceAddresses.length - 1];
   if (faucet) {
-    // The faucet's stock, once: on a fresh chain, or a kept one whose faucet address is new (ADR 0024).
+    // The faucet's stock: on a fresh chain, on a kept one whose faucet address is new (ADR 0024), and
+    // topped up again at each start once drips have taken half of it.
     for (const [i, a] of addresses.entries()) {
-      if ((await tokenBalance(anvil.rpcUrl, a, faucet)) > 0n) continue;
       const units = FAUCET_TOKENS * 10n ** BigInt(spec.tokens[i]!.spec.decimals);
-      await minter.writeContract({ address: a, abi: ERC20, functionName: 'mint', args: [faucet as Address, units], gas: 100_000n });
+      const held = await tokenBalance(anvil.rpcUrl, a, faucet);
+      if (held >= units / 2n) continue;
+      await minter.writeContract({ address: a, abi: ERC20, functionName: 'mint', args: [faucet as Address, units - held], gas: 100_000n });
     }
   }
   return {
@@ -140,11 +142,12 @@ async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]
     if (balance < TRX_FUNDING / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${TRX_FUNDING.toString(16)}`]);
   }
   const faucet = serviceAddresses[serviceAddresses.length - 1];
-  if (faucet && (await tokenBalance(node, token!, evmOf(faucet))) === 0n) {
+  const stock = FAUCET_TOKENS * 10n ** BigInt(USDT_TRON.decimals);
+  const held = faucet ? await tokenBalance(node, token!, evmOf(faucet)) : 0n;
+  if (faucet && held < stock / 2n) {
     const chain = { id: standin.anvil.chainId, name: 'TRON_TESTNET', nativeCurrency: { name: 'TRX', symbol: 'TRX', decimals: 6 }, rpcUrls: { default: { http: [node] } } };
     const minter = createWalletClient({ account: deployer, transport: http(node), chain });
-    const units = FAUCET_TOKENS * 10n ** BigInt(USDT_TRON.decimals);
-    await minter.writeContract({ address: token!, abi: ERC20, functionName: 'mint', args: [evmOf(faucet) as Address, units], gas: 100_000n, gasPrice: 0n });
+    await minter.writeContract({ address: token!, abi: ERC20, functionName: 'mint', args: [evmOf(faucet) as Address, stock - held], gas: 100_000n, gasPrice: 0n });
   }
   const tronOf = (evm: string) => tronAddressFromEvmBytes(Buffer.from(evm.slice(2), 'hex'));
   return {

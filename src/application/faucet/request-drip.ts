@@ -42,10 +42,15 @@ export class RequestDrip {
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
   ) {}
 
-  async execute(principal: Principal, cmd: RequestDripCommand): Promise<Drip> {
+  /** Who may ask at all: the scope, a test key, a deployment with the faucet (checked before the body is read). */
+  admit(principal: Principal): void {
     requireScope(principal, 'wallets:write');
     if (principal.side !== 'test') throw new DomainError('FAUCET_ONLY_SANDBOX', 'The faucet takes test keys only');
     if (!this.available) throw new DomainError('FAUCET_NOT_SANDBOX', 'The faucet exists only in the local sandbox');
+  }
+
+  async execute(principal: Principal, cmd: RequestDripCommand): Promise<Drip> {
+    this.admit(principal);
     const network = networkFor(cmd.chain, 'test');
     return this.uow.run(async (tx) => {
       const limits = await tx.faucet.limits();

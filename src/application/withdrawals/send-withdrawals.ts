@@ -17,12 +17,11 @@ import { inject, injectable } from 'tsyringe';
 import { servicePath } from '../../domain/custody/derivation.js';
 import { consumeLock, refundFailedWithdrawal, releaseLock } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
-import { gasCurrencyOf, sideOf, type Network } from '../../domain/money/networks.js';
+import { sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
-import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
-import { withMargin } from '../../domain/transfers/sweep.js';
+import type { ChainSender } from '../../domain/transfers/ports.js';
 import {
   confirmedWithdrawal,
   confirming,
@@ -35,10 +34,8 @@ import {
 import { InternalAddresses } from '../custody/internal-addresses.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
+import { GAS, senderFunds } from '../transfers/sender-funds.js';
 import { withdrawalConfirmedData, withdrawalEventData } from './withdrawal-view.js';
-
-/** The treasury's shortage of gas: it holds every withdrawal of the network. */
-const GAS = 'gas';
 
 export interface WithdrawalStepReport {
   pickedUp: number;
@@ -96,40 +93,15 @@ export class SendWithdrawals {
     const network = w.network;
     const from = await this.treasury(network);
     const amount = Amount.ofUnits(w.asset, w.netAmount).toChainUnits();
-    const call = { asset: w.asset, from, to: w.destination, amount };
-    const gasAsset = gasCurrencyOf(network);
-    const native = w.asset === gasAsset;
-    // What the treasury holds beyond what its transfers on their way will still move (checked before any
-    // estimate: a node estimates a token transfer the sender cannot pay as a failure).
-    if (!native) {
-      const tokens = (await sender.tokenBalance(w.asset, from)) - (await tx.transfers.pendingAmount(network, from, w.asset));
-      if (tokens < amount) {
-        report.treasuryShort ??= { address: from, asset: w.asset, available: tokens, needed: amount };
-        return w.asset;
-      }
-    }
-    // The node's answers at once (one round trip: the EVM adapter batches concurrent calls).
-    const [fees, estimate, held] = await Promise.all([
-      sender.feeQuote(),
-      Promise.all([sender.gasLimit(call), sender.burnEstimate(call)]).catch((err: unknown) => {
-        if (err instanceof TransferRefused) return err;
-        throw err;
-      }),
-      sender.nativeBalance(from),
-    ]);
-    if (estimate instanceof TransferRefused) {
-      await this.fail(tx, w, estimate.message);
+    const funds = await senderFunds(tx, sender, { asset: w.asset, from, to: w.destination, amount });
+    if (funds.kind === 'refused') {
+      await this.fail(tx, w, funds.reason);
       report.refused++;
       return null;
     }
-    const [gasLimit, burn] = estimate;
-    const gas = fees && gasLimit ? gasLimit * fees.maxFeePerGas : burn ? burn.energy + burn.bandwidth + burn.activation : 0n;
-    const nativeBalance = held - (await tx.transfers.committedOutflow(network, from, gasAsset));
-    const neededNative = gas + (native ? amount : 0n);
-    if (nativeBalance < neededNative) {
-      report.treasuryShort ??= { address: from, asset: gasAsset, available: nativeBalance, needed: neededNative };
-      // Short of gas, nothing can go; short of the native amount only, the other assets still can.
-      return nativeBalance < gas ? GAS : w.asset;
+    if (funds.kind === 'short') {
+      report.treasuryShort ??= { address: from, asset: funds.asset, available: funds.available, needed: funds.needed };
+      return funds.lacking;
     }
     const transfer = requestTransfer({
       id: this.random.uuid(),
@@ -142,9 +114,8 @@ export class SendWithdrawals {
       amount,
       ownerId: w.id,
       requestedAt: this.clock.now(),
-      gasLimit,
-      // TRON: the most its energy may burn; EVM: no cap, a stuck payout is replaced as fees rise.
-      feeCap: burn ? withMargin(burn.energy) : null,
+      gasLimit: funds.gasLimit,
+      feeCap: funds.feeCap,
     });
     await tx.transfers.add(transfer);
     await tx.withdrawals.save(pickedUp(w, transfer.id, this.clock.now()));

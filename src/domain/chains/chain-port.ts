@@ -90,7 +90,7 @@ export const isNodeDown = (err: unknown): boolean => err instanceof ChainUnavail
 
 /** What one item of a sending step met, for the log; the item is tried again next step while the others go on. */
 export interface ItemError {
-  kind: 'sweep' | 'withdrawal' | 'transfer';
+  kind: 'sweep' | 'withdrawal' | 'transfer' | 'drip';
   id: string;
   message: string;
 }

@@ -115,8 +115,10 @@ export function checkNativeBudgets(items: readonly DripItem[], given: ReadonlyMa
 /** Whether the drip asks for a native asset (those need a confirmed sandbox token deposit first). */
 export const asksNative = (items: readonly DripItem[]): boolean => items.some((i) => ASSET_SPECS[i.asset].native);
 
-export type DripStatus = 'QUEUED' | 'SENDING' | 'COMPLETED' | 'FAILED';
-export type DripItemStatus = 'QUEUED' | 'SENT' | 'CONFIRMED' | 'FAILED';
+export const DRIP_STATUSES = ['QUEUED', 'SENDING', 'COMPLETED', 'FAILED'] as const;
+export type DripStatus = (typeof DRIP_STATUSES)[number];
+export const DRIP_ITEM_STATUSES = ['QUEUED', 'SENT', 'CONFIRMED', 'FAILED'] as const;
+export type DripItemStatus = (typeof DRIP_ITEM_STATUSES)[number];
 
 export interface DripLine {
   asset: Asset;
@@ -145,4 +147,20 @@ export function dripStatusOf(items: readonly Pick<DripLine, 'status'>[]): DripSt
   if (items.some((i) => i.status === 'FAILED')) return 'FAILED';
   if (items.every((i) => i.status === 'CONFIRMED')) return 'COMPLETED';
   return items.some((i) => i.status !== 'QUEUED') ? 'SENDING' : 'QUEUED';
+}
+
+/** The drip with one item changed and its status recomputed. */
+export function withItem(drip: Drip, seq: number, change: Partial<Pick<DripLine, 'status' | 'transferId'>>, at: Date): Drip {
+  const items = drip.items.map((item, i) => (i === seq ? { ...item, ...change } : item));
+  return { ...drip, items, status: dripStatusOf(items), updatedAt: at };
+}
+
+/**
+ * The drip with one item failed for good: the items not handed to the
+ * pipeline yet are not sent either (the drip is FAILED); those on their way
+ * still end as their transfers do.
+ */
+export function withItemFailed(drip: Drip, seq: number, at: Date): Drip {
+  const items = drip.items.map((item, i): DripLine => (i === seq || (item.status === 'QUEUED' && item.transferId === null) ? { ...item, status: 'FAILED' } : item));
+  return { ...drip, items, status: dripStatusOf(items), updatedAt: at };
 }

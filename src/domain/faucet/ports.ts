@@ -18,7 +18,7 @@ export interface FaucetRepo {
   givenSince(workspaceId: string, since: Date): Promise<Map<Asset, bigint>>;
   /** What the network's items of `asset` not handed to the pipeline yet will take (API precision). */
   queuedAmount(network: Network, asset: Asset): Promise<bigint>;
-  /** Ids of the network's drips with an item not sent yet, oldest first. */
+  /** Ids of the network's drips with an item not broadcast yet (not handed to the pipeline, or on its way), oldest first. */
   queuedIds(network: Network, limit: number): Promise<string[]>;
   /** The drip an item's transfer belongs to, locked. */
   byTransfer(transferId: string): Promise<Drip | null>;

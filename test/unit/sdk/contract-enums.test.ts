@@ -4,6 +4,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { SCOPES, type Scope } from '../../../src/domain/auth/scopes.js';
 import type { Asset, BaseChain, Network } from '../../../src/domain/money/networks.js';
 import type { WithdrawalStatus } from '../../../src/domain/withdrawals/withdrawal.js';
+import type { DripItemStatus, DripStatus } from '../../../src/domain/faucet/faucet.js';
 import {
   API_KEY_SCOPES,
   type Asset as SdkAsset,
@@ -11,6 +12,8 @@ import {
   type ResolvedChain,
   type Scope as SdkScope,
   type WithdrawalStatus as SdkWithdrawalStatus,
+  type DripStatus as SdkDripStatus,
+  type DripItemStatus as SdkDripItemStatus,
 } from '../../../src/sdk/index.js';
 
 describe("the SDK's copies of the API's enumerations", () => {
@@ -21,5 +24,7 @@ describe("the SDK's copies of the API's enumerations", () => {
     expectTypeOf<ResolvedChain>().toEqualTypeOf<Network>();
     expectTypeOf<SdkAsset>().toEqualTypeOf<Asset>();
     expectTypeOf<SdkWithdrawalStatus>().toEqualTypeOf<WithdrawalStatus>();
+    expectTypeOf<SdkDripStatus>().toEqualTypeOf<DripStatus>();
+    expectTypeOf<SdkDripItemStatus>().toEqualTypeOf<DripItemStatus>();
   });
 });

@@ -9,6 +9,7 @@ import type { balanceListSchema } from '../../../src/adapters/http/balances.js';
 import type { chainListSchema } from '../../../src/adapters/http/chains.js';
 import type { pageOf } from '../../../src/adapters/http/common-schemas.js';
 import type { createBody as customerBody, customerSchema, patchBody as customerPatch } from '../../../src/adapters/http/customers.js';
+import type { dripBody, dripSchema } from '../../../src/adapters/http/faucet.js';
 import type { body as quoteBody, feeQuoteSchema } from '../../../src/adapters/http/fees.js';
 import type { createBody as walletBody, walletDetailSchema, walletSchema } from '../../../src/adapters/http/wallets.js';
 import type {
@@ -47,7 +48,8 @@ export const responses: [
   Same<Out<typeof rotatedWebhookSchema>, sdk.RotatedWebhookEndpoint>,
   Same<Out<typeof deliverySchema>, sdk.WebhookDelivery>,
   Same<Out<typeof redeliveredSchema>, sdk.RedeliveredFailed>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof dripSchema>, sdk.Drip>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 export const requests: [
   Accepted<sdk.CreateCustomerParams, In<typeof customerBody>>,
@@ -58,7 +60,8 @@ export const requests: [
   Accepted<sdk.CreateWebhookEndpointParams, In<typeof webhookBody>>,
   Accepted<sdk.UpdateWebhookEndpointParams, In<typeof webhookPatch>>,
   Accepted<sdk.RedeliverFailedParams, In<typeof redeliverFailedBody>>,
-] = [true, true, true, true, true, true, true, true];
+  Accepted<sdk.RequestDripParams, In<typeof dripBody>>,
+] = [true, true, true, true, true, true, true, true, true];
 
 describe('the SDK types', () => {
   it('are checked against the service schemas by the typecheck: every pair above holds', () => {
