@@ -14,6 +14,7 @@ import { Migration20261125145500_account_keys } from './Migration20261125145500_
 import { Migration20261125145811_transfers_and_sweeps } from './Migration20261125145811_transfers_and_sweeps.js';
 import { Migration20261125191112_withdrawals } from './Migration20261125191112_withdrawals.js';
 import { Migration20261126092323_faucet } from './Migration20261126092323_faucet.js';
+import { Migration20261126110304_commitments } from './Migration20261126110304_commitments.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -30,4 +31,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261125145811_transfers_and_sweeps', class: Migration20261125145811_transfers_and_sweeps },
   { name: 'Migration20261125191112_withdrawals', class: Migration20261125191112_withdrawals },
   { name: 'Migration20261126092323_faucet', class: Migration20261126092323_faucet },
+  { name: 'Migration20261126110304_commitments', class: Migration20261126110304_commitments },
 ];

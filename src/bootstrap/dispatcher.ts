@@ -1,6 +1,6 @@
 // Entrypoint and composition root of the dispatcher process: it delivers
-// webhooks (the delivery loop), purges and reconciles their records, and
-// runs the service's housekeeping jobs.
+// webhooks (the delivery loop), purges and reconciles their records, settles
+// the fee commitments, and runs the service's housekeeping jobs.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PurgeIdempotencyKeys } from '../application/maintenance/purge-idempotency-keys.js';
@@ -9,6 +9,7 @@ import { PurgeWebhookDeliveries } from '../application/maintenance/purge-webhook
 import { TOKENS } from '../application/tokens.js';
 import { AttemptDelivery, type AttemptOutcome } from '../application/webhooks/attempt-delivery.js';
 import { ReconcileSettlements } from '../application/webhooks/reconcile-settlements.js';
+import { SettleCommitments } from '../application/commitments/settle-commitments.js';
 import { SendDeadEndpointNotice } from '../application/webhooks/send-dead-endpoint-notice.js';
 import { createMailer } from '../adapters/mail/mailer.js';
 import type { Clock } from '../domain/ports.js';
@@ -41,6 +42,7 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
       const purgeIdempotency = container.resolve(PurgeIdempotencyKeys);
       const purgeDeliveries = container.resolve(PurgeWebhookDeliveries);
       const reconcile = container.resolve(ReconcileSettlements);
+      const settle = container.resolve(SettleCommitments);
       container.register(TOKENS.Mailer, {
         useValue: createMailer({ ...config.mail, dataDir: config.dataDir, production: config.production }, logger),
       });
@@ -92,6 +94,15 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
           handler: async () => {
             const created = await reconcile.execute();
             if (created > 0) logger.warn({ created }, 'settlement events that never got a delivery were queued again');
+          },
+        }),
+        consume({
+          name: 'commitment.settle',
+          schedule: { cron: '5 * * * *', data: {} },
+          handler: async () => {
+            const { settled, failed, recovered } = await settle.run();
+            if (settled > 0 || recovered > 0) logger.info({ settled, recovered }, 'fee commitments settled');
+            if (failed.length > 0) logger.error({ failed }, 'fee commitments could not be settled; the next run tries again');
           },
         }),
       ];

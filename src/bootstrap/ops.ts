@@ -12,6 +12,7 @@ import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
 import { SWEEP_COMMANDS } from '../adapters/cli/sweep-commands.js';
 import { WITHDRAWAL_COMMANDS } from '../adapters/cli/withdrawal-commands.js';
 import { FAUCET_COMMANDS } from '../adapters/cli/faucet-commands.js';
+import { COMMITMENT_COMMANDS } from '../adapters/cli/commitment-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
 import { TOKENS } from '../application/tokens.js';
 import { balanceReaders } from './chain-ports.js';
@@ -23,7 +24,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');

@@ -18,6 +18,7 @@ import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
 import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
 import type { WithdrawalRepo } from './withdrawals/ports.js';
+import type { CommitmentRepo, FxRateRepo } from './commitments/ports.js';
 import type { FaucetRepo } from './faucet/ports.js';
 import type { TransactionLog } from './withdrawals/transaction-log.js';
 
@@ -124,6 +125,12 @@ export interface LedgerRepo {
   balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]>;
   /** Stablecoin volume (deposits credited plus withdrawals consumed) since `since`, USD in 6-place units. */
   volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint>;
+  /**
+   * The service fees the workspace was charged in [from, to) on these networks, per stablecoin: deposit
+   * fees and withdrawal fees, less those given back (a reversed deposit, a refunded withdrawal). A
+   * commitment debit is not a fee. API units of each asset.
+   */
+  feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>>;
 }
 
 /** Fee configuration of the operator (ops fees ...): tiers and per-workspace overrides. */
@@ -171,6 +178,8 @@ export interface TxContext {
   withdrawals: WithdrawalRepo;
   transactionLog: TransactionLog;
   faucet: FaucetRepo;
+  commitments: CommitmentRepo;
+  fx: FxRateRepo;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;

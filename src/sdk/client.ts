@@ -6,6 +6,7 @@ import type { ApiKey, CreateApiKeyParams, CreatedApiKey, RevokedApiKey } from '.
 import type { BalanceList, GetBalancesParams } from './resources/balances.js';
 import type { ChainList } from './resources/chains.js';
 import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
+import type { CommitmentOverview } from './resources/commitment.js';
 import type { Drip, RequestDripParams } from './resources/faucet.js';
 import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
@@ -313,6 +314,11 @@ export class WalletClient {
       safe: true,
       signal: options.signal,
     });
+  }
+
+  /** The workspace's monthly fee commitment (fees:read): read-only, set up by the operator. */
+  getCommitment(options: CallOptions = {}): Promise<WithResponse<CommitmentOverview>> {
+    return this.request('GET', '/v2/commitment', options);
   }
 
   // --- Sandbox faucet (docs/api.md#sandbox-faucet) ---

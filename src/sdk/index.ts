@@ -66,6 +66,7 @@ export type {
   TransactionRecord,
   TransactionType,
 } from './resources/deposits.js';
+export type { AdjustmentStatus, Commitment, CommitmentAdjustment, CommitmentOverview, CommitmentPeriod, CommitmentStatus } from './resources/commitment.js';
 export type { Drip, DripItemStatus, DripStatus, RequestDripParams } from './resources/faucet.js';
 export type { FeeDirection, FeeMode, FeeQuote, FeeRule, FeeWarning, QuoteFeeParams } from './resources/fees.js';
 export type {

@@ -71,7 +71,7 @@ describe('ledger', () => {
     await post(releaseLock({ id: randomUUID(), network: net, at, withdrawalId: wd2, workspaceId: w, amount: usdt('50') }));
     const wd3 = randomUUID();
     await post(lockForWithdrawal({ id: randomUUID(), network: net, at, withdrawalId: wd3, workspaceId: w, amount: usdt('25') }));
-    await post(debitCommitment({ id: randomUUID(), network: net, at, adjustmentId: randomUUID(), workspaceId: w, amount: usdt('10') }));
+    await post(debitCommitment({ id: randomUUID(), network: net, at, adjustmentId: randomUUID(), debitedBefore: 0n, workspaceId: w, amount: usdt('10') }));
     await post(faucetDrip({ id: randomUUID(), network: net, at, dripId: randomUUID(), amount: usdt('500') }));
     await post(spendGas({ id: randomUUID(), network: 'ETH_TESTNET', at, reference: `sweep-${d}`, gas: Amount.parse('0.001', 'ETH') }));
     await post(fundService({ id: randomUUID(), network: 'ETH_TESTNET', at, reference: `topup-${d}`, amount: Amount.parse('1', 'ETH') }));

@@ -33,6 +33,7 @@ const EXPECTED: [string, string, string][] = [
   ['get', '/v2/transactions', 'transactions:read'],
   ['get', '/v2/balances', 'wallets:read'],
   ['post', '/v2/fees/quote', 'any :read scope'],
+  ['get', '/v2/commitment', 'fees:read'],
   ['post', '/v2/webhooks', 'webhooks:write'],
   ['get', '/v2/webhooks', 'webhooks:read'],
   ['get', '/v2/webhooks/:id', 'webhooks:read'],

@@ -3,6 +3,7 @@
 // no database. Not for integration tests: those use the real PostgreSQL.
 import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
 import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
+import type { CommitmentRepo, FxRateRepo } from '../../src/domain/commitments/ports.js';
 import type { FaucetRepo } from '../../src/domain/faucet/ports.js';
 import type { TransactionLog } from '../../src/domain/withdrawals/transaction-log.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
@@ -341,6 +342,16 @@ export class InMemoryLedger implements LedgerRepo {
     }
     return [...out.values()];
   }
+  async feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>> {
+    const fees = new Map<Asset, bigint>();
+    const kinds = ['DEPOSIT_CREDIT', 'DEPOSIT_REVERSAL', 'WITHDRAWAL_CONSUME', 'WITHDRAWAL_REFUND'];
+    for (const e of this.store.entries.values()) {
+      if (e.workspaceId !== workspaceId || !networks.includes(e.network) || e.createdAt < from || e.createdAt >= to || !kinds.includes(e.kind)) continue;
+      if (e.asset === 'ETH' || e.asset === 'BNB' || e.asset === 'TRX') continue;
+      for (const p of e.postings) if (p.account.kind === 'REVENUE') fees.set(e.asset, (fees.get(e.asset) ?? 0n) + p.amount);
+    }
+    return fees;
+  }
   async volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint> {
     let v = 0n;
     for (const e of this.store.entries.values()) {
@@ -520,6 +531,8 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         withdrawals: unavailable<WithdrawalRepo>('withdrawals'),
         transactionLog: unavailable<TransactionLog>('transactionLog'),
         faucet: unavailable<FaucetRepo>('faucet'),
+        commitments: unavailable<CommitmentRepo>('commitments'),
+        fx: unavailable<FxRateRepo>('fx'),
       });
     } catch (err) {
       rollback();

@@ -3,6 +3,7 @@
 import { apiKeysResource } from './api-keys.js';
 import { balancesResource } from './balances.js';
 import { chainsResource } from './chains.js';
+import { commitmentResource } from './commitment.js';
 import { customersResource } from './customers.js';
 import { transactionsResource } from './deposits.js';
 import { faucetResource } from './faucet.js';
@@ -22,6 +23,7 @@ export const RESOURCES: readonly Resource<any>[] = [
   transactionsResource,
   balancesResource,
   feesResource,
+  commitmentResource,
   webhooksResource,
   faucetResource,
 ];

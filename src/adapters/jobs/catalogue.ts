@@ -13,6 +13,7 @@ export const JOB_CATALOGUE: { [N in JobName]: z.ZodType<JobPayloads[N]> } = {
   'webhook.dead-endpoint-notice': z.object({ endpointId: z.uuid(), failures: z.number().int().min(1) }),
   'webhook.purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'webhook.reconcile': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'commitment.settle': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'deposit.rescan': z.object({ network: z.string().min(1).max(32), txid: z.string().min(1).max(100) }),
   'custody.refill-xpubs': z.object({ reason: z.enum(['startup', 'schedule', 'pool-low', 'missing']) }),
 };

@@ -94,4 +94,19 @@ export class PgLedgerRepo implements LedgerRepo {
     );
     return BigInt(row!.volume);
   }
+
+  async feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>> {
+    // The revenue postings of the workspace's fee-bearing entries (a refund or a reversal posts its fee back, negative).
+    const rows = await this.sql<{ asset: Asset; fees: string }>(
+      `select e.asset, sum(p.amount)::text as fees
+         from journal_entries e
+         join postings p on p.entry_id = e.id
+         join ledger_accounts a on a.id = p.account_id
+        where e.workspace_id = ? and e.created_at >= ? and e.created_at < ? and e.network in (?) and e.asset in (?)
+          and e.kind in ('DEPOSIT_CREDIT', 'DEPOSIT_REVERSAL', 'WITHDRAWAL_CONSUME', 'WITHDRAWAL_REFUND') and a.kind = 'REVENUE'
+        group by e.asset`,
+      [workspaceId, from, to, [...networks], STABLECOINS],
+    );
+    return new Map(rows.map((r) => [r.asset, BigInt(r.fees)]));
+  }
 }

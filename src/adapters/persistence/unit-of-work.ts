@@ -30,6 +30,7 @@ import { PgTransferRepo } from './transfer-repo.js';
 import { PgWithdrawalRepo } from './withdrawal-repo.js';
 import { PgTransactionLog } from './transaction-log.js';
 import { PgFaucetRepo } from './faucet-repo.js';
+import { PgCommitmentRepo, PgFxRateRepo } from './commitment-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -87,6 +88,8 @@ export class MikroUnitOfWork implements UnitOfWork {
       withdrawals: new PgWithdrawalRepo(tem),
       transactionLog: new PgTransactionLog(tem),
       faucet: new PgFaucetRepo(tem),
+      commitments: new PgCommitmentRepo(tem),
+      fx: new PgFxRateRepo(tem),
       events: new PgEventPublisher(tem, jobs, this.clock, this.random),
       jobs,
     };

@@ -19,6 +19,8 @@ export interface JobPayloads {
   'webhook.purge': Record<string, never>;
   /** Re-creates deliveries of settlement events that never came to exist. */
   'webhook.reconcile': Record<string, never>;
+  /** Settles the fee commitments of the closed months not settled yet, then debits what top-ups now cover; scheduled hourly. */
+  'commitment.settle': Record<string, never>;
   /** An operator asks the chain-worker to look at one transaction again (ops deposit rescan). */
   'deposit.rescan': { network: string; txid: string };
   /** The chain-worker records the account xpubs the pool lacks (ADR 0026): at its start, every minute, and when the api finds the pool low or a key missing. */

@@ -95,9 +95,13 @@ export const refundFailedWithdrawal = (b: Base & { withdrawalId: string; workspa
     ['AVAILABLE', b.workspaceId, b.amount.units],
   ]);
 
-/** A commitment shortfall debited from available (docs/api.md#fee-commitment); never below zero. */
-export const debitCommitment = (b: Base & { adjustmentId: string; workspaceId: string; amount: Amount }) =>
-  entry(b, 'COMMITMENT_DEBIT', `adjustment:${b.adjustmentId}:debit`, b.workspaceId, b.amount, [
+/**
+ * A commitment shortfall debited from available (docs/api.md#fee-commitment); never below zero. An
+ * adjustment may be debited in several steps (what was available at settlement, then later top-ups):
+ * each is told apart by what had been debited before it (USD units), which only grows.
+ */
+export const debitCommitment = (b: Base & { adjustmentId: string; debitedBefore: bigint; workspaceId: string; amount: Amount }) =>
+  entry(b, 'COMMITMENT_DEBIT', `adjustment:${b.adjustmentId}:debit:${b.debitedBefore}`, b.workspaceId, b.amount, [
     ['AVAILABLE', b.workspaceId, -b.amount.units],
     ['REVENUE', SERVICE_OWNER, b.amount.units],
   ]);

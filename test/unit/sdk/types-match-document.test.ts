@@ -9,6 +9,7 @@ import type { balanceListSchema } from '../../../src/adapters/http/balances.js';
 import type { chainListSchema } from '../../../src/adapters/http/chains.js';
 import type { pageOf } from '../../../src/adapters/http/common-schemas.js';
 import type { createBody as customerBody, customerSchema, patchBody as customerPatch } from '../../../src/adapters/http/customers.js';
+import type { commitmentOverviewSchema } from '../../../src/adapters/http/commitment.js';
 import type { dripBody, dripSchema } from '../../../src/adapters/http/faucet.js';
 import type { body as quoteBody, feeQuoteSchema } from '../../../src/adapters/http/fees.js';
 import type { createBody as walletBody, walletDetailSchema, walletSchema } from '../../../src/adapters/http/wallets.js';
@@ -49,7 +50,11 @@ export const responses: [
   Same<Out<typeof deliverySchema>, sdk.WebhookDelivery>,
   Same<Out<typeof redeliveredSchema>, sdk.RedeliveredFailed>,
   Same<Out<typeof dripSchema>, sdk.Drip>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Same<Out<typeof commitmentOverviewSchema>, sdk.CommitmentOverview>,
+  Same<NonNullable<Out<typeof commitmentOverviewSchema>['commitment']>, sdk.Commitment>,
+  Same<NonNullable<Out<typeof commitmentOverviewSchema>['current_period']>, sdk.CommitmentPeriod>,
+  Same<Out<typeof commitmentOverviewSchema>['adjustments'][number], sdk.CommitmentAdjustment>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 export const requests: [
   Accepted<sdk.CreateCustomerParams, In<typeof customerBody>>,

@@ -18,6 +18,7 @@ import { WorkspaceEntity } from './workspace-entity.js';
 import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
 import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
+import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -55,8 +56,16 @@ export const ENTITIES = [
   FaucetDripItemEntity,
   FaucetAssetLimitEntity,
   FaucetSettingsEntity,
+  CommitmentEntity,
+  CommitmentPauseEntity,
+  CommitmentAdjustmentEntity,
+  FxRateEntity,
 ];
 export {
+  CommitmentAdjustmentEntity,
+  CommitmentEntity,
+  CommitmentPauseEntity,
+  FxRateEntity,
   FaucetAssetLimitEntity,
   FaucetDripEntity,
   FaucetDripItemEntity,
