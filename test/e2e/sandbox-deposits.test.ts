@@ -314,6 +314,16 @@ describe('npm start: deposits on the local chains', () => {
     for (const got of events) verifyWebhook({ rawBody: got.rawBody, headers: got.headers as Record<string, string>, secret: hook.body.secret as string });
     expect(events.map((r) => (checkedEnvelope(r) as { event: string }).event).sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED', 'DEPOSIT_SWEPT']);
 
+    // On TRON too (through the stand-in), to a new, never activated address.
+    const trc20 = (await as('/v2/wallets', { chain: 'TRON', asset: 'USDT_TRON' })).body as { id: string; address: string };
+    const tron = await as('/v2/sandbox/faucet', { chain: 'TRON', address: trc20.address, assets: [{ symbol: 'USDT_TRON', amount: '15' }] });
+    expect([tron.status, tron.body.chain]).toEqual([201, 'TRON_TESTNET']);
+    await until(tron.body.drip_id, 'COMPLETED');
+    await poll(async () => {
+      const d = (await as(`/v2/transactions/deposits?wallet_id=${trc20.id}`)).body.data as { amount: string; status: string }[];
+      return d[0] && ['CONFIRMED', 'SWEPT'].includes(d[0].status) && d[0].amount === '15.000000' ? d[0] : undefined;
+    }, 60_000, 'the TRON drip credited');
+
     // Now native ETH: the default 0.01 arrives as a deposit of the ETH wallet.
     const native = await drip(eth.address, [{ symbol: 'ETH' }]);
     expect([native.status, native.body.items]).toEqual([201, [{ asset: 'ETH', amount: '0.010000000000000000', status: 'QUEUED' }]]);
@@ -344,7 +354,7 @@ describe('npm start: deposits on the local chains', () => {
     await ops('faucet', 'set', '--asset', 'ETH', '--cap', '50000', '--budget', '50000');
     expect(await code(drip(eth.address, [{ symbol: 'ETH', amount: '20000' }]))).toBe('422 FAUCET_DISPENSER_EXHAUSTED');
     await ops('faucet', 'set', '--asset', 'ETH', '--cap', '0.05', '--budget', '0.1');
-    await ops('faucet', 'set', '--drips-per-hour', '3'); // three drips so far this hour
+    await ops('faucet', 'set', '--drips-per-hour', '4'); // four drips so far this hour
     expect(await code(drip(usdt.address, [{ symbol: 'USDT_ETH', amount: '1' }]))).toBe('422 FAUCET_RATE_LIMITED');
     await ops('faucet', 'set', '--drips-per-hour', '20');
 
