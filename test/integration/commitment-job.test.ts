@@ -33,7 +33,7 @@ describe('the commitment.settle job', () => {
     expect(await sql(`select cron, timezone from pgboss.schedule where name = 'commitment.settle'`)).toEqual([{ cron: '5 * * * *', timezone: 'UTC' }]);
     const ws = await createWorkspace(api, 'commitment-job');
     const out: string[] = [];
-    const args = ['commitment', 'create', '--workspace', ws.workspaceId, '--floor', '28', '--settlement-asset', 'USDT_ETH', '--starts-at', '2026-01-15T00:00:00Z', '--json'];
+    const args = ['commitment', 'create', '--workspace', ws.workspaceId, '--floor', '28', '--settlement-asset', 'USDT_ETH', '--starts-at', '2026-01-15T00:00:00Z', '--backdate', '--json'];
     expect(await runOps(COMMITMENT_COMMANDS, args, { resolve: (tok) => api.infra.container.resolve(tok as never) }, { out: (s) => out.push(s), err: () => undefined })).toBe(0);
     const months = () => sql(`select to_char(period_start at time zone 'UTC', 'YYYY-MM') as month, prorated_floor::text as floor, status from commitment_adjustments where workspace_id = ? order by period_start`, [ws.workspaceId]);
     await enqueueNow(dispatcher.infra.boss, 'commitment.settle', {});

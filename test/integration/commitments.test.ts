@@ -58,8 +58,9 @@ const emitted = async (workspaceId: string) =>
   (await sql(`select payload from webhook_events where workspace_id = ? and event = 'COMMITMENT_ADJUSTMENT_EMITTED' order by created_at`, [workspaceId])).map(
     (r) => (JSON.parse((r as { payload: string }).payload) as { data: Record<string, unknown> }).data,
   );
+/** Created as of the test's clock; past months need --backdate, which the tests give (the refusal is tested on its own). */
 const commit = (workspaceId: string, floor: string, asset: string, startsAt: string, ...extra: string[]) =>
-  ok('commitment', 'create', '--workspace', workspaceId, '--floor', floor, '--settlement-asset', asset, '--starts-at', startsAt, ...extra);
+  ok('commitment', 'create', '--workspace', workspaceId, '--floor', floor, '--settlement-asset', asset, '--starts-at', startsAt, '--backdate', ...extra);
 
 describe('fee commitments', () => {
   it('a month whose fees pass the floor is NOT_DUE with delta 0.000000, and no event', async () => {
@@ -151,6 +152,27 @@ describe('fee commitments', () => {
     expect(view).toEqual({ commitment: null, current_period: null, adjustments: [], outstanding_total_usdt: '0.000000' });
   });
 
+  it('shows the commitment in force rather than a renewal starting later, and the workspace’s adjustments of every commitment', async () => {
+    const ws = await createWorkspace(t.api, 'commit-renewal');
+    now = new Date('2026-03-10T00:00:00Z');
+    const old = await commit(ws.workspaceId, '100', 'USDT_ETH', '2026-01-01T00:00:00Z', '--ends-at', '2026-03-01T00:00:00Z');
+    const current = await commit(ws.workspaceId, '310', 'USDT_ETH', '2026-03-01T00:00:00Z', '--ends-at', '2026-04-01T00:00:00Z');
+    const renewal = await commit(ws.workspaceId, '500', 'USDT_ETH', '2026-04-01T00:00:00Z');
+    expect(renewal).toMatchObject({ status: 'ACTIVE' });
+    await ok('commitment', 'settle', '--month', '2026-01');
+    await ok('commitment', 'settle', '--month', '2026-02');
+    const view = await overview(ws.workspaceId);
+    expect(view.commitment).toMatchObject({ id: current.id, monthly_floor_usdt: '310.000000', status: 'ACTIVE' });
+    expect(view.current_period).toMatchObject({ days_covered: 31, prorated_floor_usdt: '310.000000' });
+    // What is owed on the ended one is listed too, not only counted.
+    expect(view.adjustments.map((a) => [a.period_start.slice(0, 7), a.status, a.outstanding_usdt])).toEqual([
+      ['2026-02', 'OPEN', '100.000000'],
+      ['2026-01', 'OPEN', '100.000000'],
+    ]);
+    expect(view.outstanding_total_usdt).toBe('200.000000');
+    expect(old.id).not.toBe(current.id);
+  });
+
   it('keeps thirteen months of history and shows the newest twelve; outstanding counts all thirteen', async () => {
     const ws = await createWorkspace(t.api, 'commit-history');
     await commit(ws.workspaceId, '10', 'USDT_ETH', '2025-01-01T00:00:00Z');
@@ -197,10 +219,14 @@ describe('fee commitments', () => {
       ['--floor', '10', '--settlement-asset', 'ETH', '--starts-at', '2030-01-01T00:00:00Z'],
       ['--floor', '10', '--settlement-asset', 'USDT_ETH', '--starts-at', 'tomorrow'],
       ['--floor', '10', '--settlement-asset', 'USDT_ETH', '--starts-at', '2030-01-02T00:00:00Z', '--ends-at', '2030-01-01T00:00:00Z'],
+      ['--floor', '1000000000.000001', '--settlement-asset', 'USDT_ETH', '--starts-at', '2030-01-01T00:00:00Z'],
     ]) {
       expect((await ops('commitment', 'create', '--workspace', ws.workspaceId, ...bad)).code, bad.join(' ')).toBe(2);
     }
     expect((await ops('commitment', 'create', '--workspace', randomUUID(), '--floor', '1', '--settlement-asset', 'USDT_ETH', '--starts-at', '2030-01-01T00:00:00Z')).code).not.toBe(0);
+    // A start in a month already closed is billed at once: the operator must confirm it.
+    const past = await ops('commitment', 'create', '--workspace', ws.workspaceId, '--floor', '1', '--settlement-asset', 'USDT_ETH', '--starts-at', '2026-05-31T00:00:00Z', '--ends-at', '2026-06-01T00:00:00Z');
+    expect(past.json).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringMatching(/--backdate/) });
     expect((await ops('commitment', 'resume', '--id', c.id)).code).toBe(2);
     expect(await ok('commitment', 'suspend', '--id', c.id)).toMatchObject({ status: 'SUSPENDED' });
     expect((await overview(ws.workspaceId)).commitment).toMatchObject({ id: c.id, status: 'SUSPENDED' });

@@ -141,8 +141,13 @@ describe('POST /v2/sandbox/faucet', () => {
     expect(await drips(ws.workspaceId)).toBe(1);
     await ops('faucet', 'set', '--drips-per-hour', '3'); // the one of half an hour ago counts
     for (let i = 0; i < 2; i++) expect((await ask(usdt.address, [{ symbol: 'USDT_ETH', amount: '1' }])).status).toBe(201);
-    const limited = await ask(usdt.address, [{ symbol: 'USDT_ETH', amount: '1' }]);
+    const retry = { 'Idempotency-Key': 'after-the-window' };
+    const limited = await faucet(ws.testKey, { chain: 'ETH', address: usdt.address, assets: [{ symbol: 'USDT_ETH', amount: '1' }] }, retry);
     expect([limited.status, limited.body.code]).toEqual([422, 'FAUCET_RATE_LIMITED']);
     expect(await drips(ws.workspaceId)).toBe(3);
+    // A refusal that says "later" is not remembered under the key: the same request passes once the window allows it.
+    await ops('faucet', 'set', '--drips-per-hour', '4');
+    const later = await faucet(ws.testKey, { chain: 'ETH', address: usdt.address, assets: [{ symbol: 'USDT_ETH', amount: '1' }] }, retry);
+    expect([later.status, later.headers.get('idempotent-replay')]).toEqual([201, null]);
   });
 });

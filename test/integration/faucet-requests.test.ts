@@ -91,6 +91,25 @@ describe('faucet requests', () => {
     expect(await codeOf(requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: wallet.address, assets: [{ symbol: 'USDT_ETH', amount: '10000' }] }))).toBe('ok');
   });
 
+  it('promises the shared dispenser’s native funds one drip at a time, across workspaces', async () => {
+    const asks = await Promise.all(
+      ['faucet-disp-a', 'faucet-disp-b', 'faucet-disp-c'].map(async (name) => {
+        const ws = await createWorkspace(t.api, name);
+        await insertConfirmedUsdtDeposit(sql, ws.workspaceId, await walletOf(ws.testKey));
+        return { ws, native: await walletOf(ws.testKey, 'ETH') };
+      }),
+    );
+    // What the earlier tests queued stays promised: leave room for exactly one more 0.04 ETH drip.
+    const queued = BigInt((await sql(`select coalesce(sum(amount), 0)::text as q from faucet_drip_items where asset = 'ETH' and status = 'QUEUED'`))[0]!.q as string);
+    dispenserWei = queued + 6n * 10n ** 16n;
+    try {
+      const results = await Promise.all(asks.map(({ ws, native }) => codeOf(requests().execute(principal(ws.workspaceId), { chain: 'ETH', address: native.address, assets: [{ symbol: 'ETH', amount: '0.04' }] }))));
+      expect(results.sort()).toEqual(['FAUCET_DISPENSER_EXHAUSTED', 'FAUCET_DISPENSER_EXHAUSTED', 'ok']);
+    } finally {
+      dispenserWei = 10n ** 21n;
+    }
+  });
+
   it('limits the drips an hour, counting parallel requests exactly', async () => {
     const ws = await createWorkspace(t.api, 'faucet-rate');
     const wallet = await walletOf(ws.testKey);

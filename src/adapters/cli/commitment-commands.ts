@@ -15,7 +15,7 @@ export const COMMITMENT_COMMANDS: OpsCommand[] = [
   defineCommand({
     path: ['commitment', 'create'],
     summary:
-      'Agree a monthly fee floor: commitment create --workspace ID --floor USD --settlement-asset A --starts-at T [--ends-at T] [--auto-debit] [--contract-reference REF]',
+      'Agree a monthly fee floor: commitment create --workspace ID --floor USD --settlement-asset A --starts-at T [--ends-at T] [--auto-debit] [--contract-reference REF] [--backdate]',
     flags: {
       workspace: { type: 'string' },
       floor: { type: 'string' },
@@ -24,6 +24,7 @@ export const COMMITMENT_COMMANDS: OpsCommand[] = [
       'ends-at': { type: 'string' },
       'auto-debit': { type: 'boolean' },
       'contract-reference': { type: 'string' },
+      backdate: { type: 'boolean' },
     },
     input: z.object({
       workspace: z.uuid(),
@@ -33,6 +34,7 @@ export const COMMITMENT_COMMANDS: OpsCommand[] = [
       'ends-at': time.optional(),
       'auto-debit': z.boolean().optional(),
       'contract-reference': z.string().max(200).optional(),
+      backdate: z.boolean().optional(),
     }),
     async run(ctx, input) {
       return ctx.resolve(ManageCommitments).create({
@@ -43,6 +45,7 @@ export const COMMITMENT_COMMANDS: OpsCommand[] = [
         endsAt: input['ends-at'] ?? null,
         autoDebit: input['auto-debit'] ?? false,
         contractReference: input['contract-reference'] ?? '',
+        backdate: input.backdate ?? false,
       }) as Promise<unknown> as Promise<Record<string, unknown>>;
     },
     describe: (r) => `commitment ${String(r.id)}: ${String(r.status)}, ${String(r.monthly_floor_usdt)} USD a month`,

@@ -5,12 +5,12 @@ import { ManageFaucetLimits, type FaucetLimitsView } from '../../application/fau
 import { ASSETS } from '../../domain/money/networks.js';
 import { defineCommand, type OpsCommand } from './command.js';
 
-const count = (flag: string, max: number) =>
+const count = (max: number) =>
   z
     .string()
-    .regex(/^[1-9]\d{0,5}$/, `${flag} must be a whole number from 1 to ${max}`)
+    .regex(/^[1-9]\d{0,5}$/, `must be a whole number from 1 to ${max}`)
     .transform(Number)
-    .pipe(z.number().max(max, `${flag} must be a whole number from 1 to ${max}`));
+    .pipe(z.number().max(max, `must be a whole number from 1 to ${max}`));
 
 const describe = (r: Record<string, unknown>) => {
   const v = r as unknown as FaucetLimitsView;
@@ -31,8 +31,8 @@ export const FAUCET_COMMANDS: OpsCommand[] = [
       default: z.string().optional(),
       cap: z.string().optional(),
       budget: z.string().optional(),
-      'max-items': count('--max-items', 20).optional(),
-      'drips-per-hour': count('--drips-per-hour', 100_000).optional(),
+      'max-items': count(20).optional(),
+      'drips-per-hour': count(100_000).optional(),
     }),
     async run(ctx, input) {
       return (await ctx.resolve(ManageFaucetLimits).set({

@@ -12,10 +12,23 @@ import { requiredScopeOf } from './route.js';
 /**
  * Remembered: business rejections of an operation that ran (403, 404, 409,
  * 422). Not remembered: a request refused before anything ran (400: fix it and
- * retry with the same key, as with Stripe), and answers that say nothing
- * about the request itself (conflicts of the key, rate limits, 5xx).
+ * retry with the same key, as with Stripe), answers that say nothing
+ * about the request itself (conflicts of the key, rate limits, 5xx), and the
+ * faucet's refusals that say "later" (its hourly rate, a rolling budget, a
+ * token deposit still to come, a dispenser to be refilled): the same request
+ * with the same key may pass once the window moves.
  */
-const NOT_REMEMBERED = new Set<ErrorCode>(['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_MISMATCH', 'RATE_LIMITED', 'DATABASE_ERROR', 'INTERNAL_ERROR']);
+const NOT_REMEMBERED = new Set<ErrorCode>([
+  'IDEMPOTENCY_CONFLICT',
+  'IDEMPOTENCY_MISMATCH',
+  'RATE_LIMITED',
+  'DATABASE_ERROR',
+  'INTERNAL_ERROR',
+  'FAUCET_RATE_LIMITED',
+  'FAUCET_NATIVE_BUDGET_EXCEEDED',
+  'FAUCET_NATIVE_REQUIRES_DEPOSIT',
+  'FAUCET_DISPENSER_EXHAUSTED',
+]);
 
 function remembered(err: DomainError): StoredResponse | null {
   const status = ERROR_STATUS[err.code];

@@ -183,8 +183,8 @@ export class PgCommitmentRepo implements CommitmentRepo {
     ]);
   }
 
-  async adjustments(commitmentId: string, limit: number): Promise<Adjustment[]> {
-    const rows = await this.sql<AdjustmentRow>(`select * from commitment_adjustments where commitment_id = ? order by period_start desc limit ?`, [commitmentId, limit]);
+  async adjustments(workspaceId: string, limit: number): Promise<Adjustment[]> {
+    const rows = await this.sql<AdjustmentRow>(`select * from commitment_adjustments where workspace_id = ? order by period_start desc, created_at desc limit ?`, [workspaceId, limit]);
     return rows.map(adjustmentOf);
   }
 

@@ -40,6 +40,10 @@ export class PgFaucetRepo implements FaucetRepo {
     await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`faucet:${workspaceId}`]);
   }
 
+  async lockDispenser(network: Network): Promise<void> {
+    await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`faucet-dispenser:${network}`]);
+  }
+
   async add(d: Drip): Promise<void> {
     await this.sql(
       `insert into faucet_drips (id, workspace_id, network, wallet_id, address, status, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -3,7 +3,7 @@
 // operator on signed contracts. A workspace's commitments never overlap in
 // time (two floors for the same days would bill them twice).
 import { inject, injectable } from 'tsyringe';
-import { SETTLEMENT_ASSETS, effectiveStatus, formatFxRate, paidOutside, parseFxRate, transition, type Commitment, type SettlementAsset } from '../../domain/commitments/commitment.js';
+import { SETTLEMENT_ASSETS, effectiveStatus, formatFxRate, monthOf, paidOutside, parseFxRate, transition, type Commitment, type SettlementAsset } from '../../domain/commitments/commitment.js';
 import { DomainError } from '../../domain/errors.js';
 import { Amount } from '../../domain/money/amount.js';
 import type { Clock, RandomSource, UnitOfWork } from '../../domain/ports.js';
@@ -18,7 +18,12 @@ export interface CreateCommitmentCommand {
   endsAt: Date | null;
   autoDebit: boolean;
   contractReference: string;
+  /** The operator confirms a start in a month already closed (those months are billed by the next run). */
+  backdate: boolean;
 }
+
+/** The largest monthly floor accepted (USD): a mistyped floor would be billed and debited as is. */
+export const MAX_MONTHLY_FLOOR_USD = 1_000_000_000n;
 
 export type CommitmentOpsView = CommitmentView & { workspace_id: string };
 
@@ -39,7 +44,11 @@ export class ManageCommitments {
   async create(cmd: CreateCommitmentCommand): Promise<CommitmentOpsView> {
     if (!(SETTLEMENT_ASSETS as readonly string[]).includes(cmd.settlementAsset)) throw invalid('settlement-asset', `must be one of ${SETTLEMENT_ASSETS.join(', ')}`);
     const floor = Amount.parse(cmd.floor, 'USDT_ETH', 'floor');
+    if (floor.units > MAX_MONTHLY_FLOOR_USD * 1_000_000n) throw invalid('floor', `must be at most ${MAX_MONTHLY_FLOOR_USD} USD a month`);
     if (cmd.endsAt !== null && cmd.endsAt <= cmd.startsAt) throw invalid('ends-at', 'must be after --starts-at');
+    if (cmd.startsAt < monthOf(this.clock.now()).start && !cmd.backdate) {
+      throw invalid('starts-at', 'is in a month already closed: those months would be billed (and debited) by the next settlement run; give --backdate to confirm');
+    }
     return this.uow.run(async (tx) => {
       if (!(await tx.workspaces.get(cmd.workspaceId))) throw new DomainError('WORKSPACE_NOT_FOUND', `No workspace ${cmd.workspaceId}`);
       await tx.commitments.lockWorkspace(cmd.workspaceId);

@@ -1,9 +1,9 @@
 // GET /v2/commitment (fees:read, docs/api.md#fee-commitment): the workspace's
-// commitment, read-only. Which one: the active one; otherwise a suspended
-// one; otherwise an ended one that still carries something owed. Its current
-// month so far (null when it does not cover the month), its last twelve
-// adjustments, newest first, and what the workspace owes over every
-// commitment.
+// commitment, read-only. Which one: the active one (the one in force now,
+// else the next to start); otherwise a suspended one; otherwise an ended one
+// that still carries something owed. Its current month (null when it does not
+// cover the month), the workspace's last twelve monthly adjustments, newest
+// first, and what it owes over every commitment.
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import {
@@ -63,7 +63,9 @@ export class ReadCommitment {
       const now = this.clock.now();
       const all = await tx.commitments.ofWorkspace(workspaceId);
       const withStatus = all.map((c) => ({ c, status: effectiveStatus(c, now) }));
-      let shown = withStatus.find((x) => x.status === 'ACTIVE') ?? withStatus.find((x) => x.status === 'SUSPENDED');
+      // Commitments never overlap: at most one is in force now; an ACTIVE one not started yet comes after it.
+      const active = withStatus.filter((x) => x.status === 'ACTIVE').sort((a, b) => a.c.startsAt.getTime() - b.c.startsAt.getTime());
+      let shown = active.find((x) => x.c.startsAt <= now) ?? active[0] ?? withStatus.find((x) => x.status === 'SUSPENDED');
       if (!shown) {
         for (const x of withStatus) {
           if (await tx.commitments.owes(x.c.id)) {
@@ -77,7 +79,7 @@ export class ReadCommitment {
       return {
         commitment: commitmentView(shown.c, shown.status),
         current_period: shown.status === 'ENDED' ? null : await this.currentPeriod(tx, shown.c, now),
-        adjustments: (await tx.commitments.adjustments(shown.c.id, ADJUSTMENTS_SHOWN)).map(adjustmentView),
+        adjustments: (await tx.commitments.adjustments(workspaceId, ADJUSTMENTS_SHOWN)).map(adjustmentView),
         outstanding_total_usdt: outstanding,
       };
     });

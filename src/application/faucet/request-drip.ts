@@ -56,7 +56,8 @@ export class RequestDrip {
       const limits = await tx.faucet.limits();
       const items = planDrip(cmd.chain, cmd.assets, limits);
       const address = this.codec.canonicalize(cmd.chain, cmd.address);
-      const wallet = address === null ? undefined : (await tx.wallets.byAddresses(network, [address])).find((w) => w.workspaceId === principal.workspaceId && w.status !== 'ARCHIVED');
+      // An archived wallet still counts: it stays monitored and credited.
+      const wallet = address === null ? undefined : (await tx.wallets.byAddresses(network, [address])).find((w) => w.workspaceId === principal.workspaceId);
       if (!wallet) throw new DomainError('FAUCET_ADDRESS_NOT_FOUND', `address is not a sandbox wallet of this workspace on ${cmd.chain}`);
       // A wallet watches its own asset only: anything else sent there would never be credited.
       const foreign = items.find((i) => i.asset !== wallet.asset);
@@ -70,6 +71,8 @@ export class RequestDrip {
           throw new DomainError('FAUCET_NATIVE_REQUIRES_DEPOSIT', 'Native currency is dripped once a sandbox token deposit of this workspace is confirmed');
         }
         checkNativeBudgets(items, await tx.faucet.givenSince(principal.workspaceId, new Date(now.getTime() - FAUCET_BUDGET_WINDOW_MS)), limits);
+        // The dispenser is shared by every workspace: its native funds are read and promised one drip at a time.
+        await tx.faucet.lockDispenser(network);
         await this.checkDispenser(tx, network, items);
       }
       const lines = items.map((i) => ({ asset: i.asset, amount: i.amount.units, status: 'QUEUED' as const, transferId: null }));

@@ -82,7 +82,7 @@ export function monthOf(at: Date): Month {
 
 /** 'YYYY-MM' → the month; VALIDATION_ERROR otherwise. */
 export function parseMonth(text: string, field = 'month'): Month {
-  const m = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(text);
+  const m = /^(2\d{3})-(0[1-9]|1[0-2])$/.exec(text);
   if (!m) throw new DomainError('VALIDATION_ERROR', `${field} must be a month as YYYY-MM, e.g. 2026-10`, [{ path: field, message: 'must be YYYY-MM' }]);
   return monthOf(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
 }
@@ -139,11 +139,16 @@ export function projectedFees(billed: bigint, month: Month, now: Date): bigint {
   return (num * 2n + elapsed) / (elapsed * 2n);
 }
 
-/** A rate in parts per million, e.g. EURC/USD '1.08' → 1080000n: positive, at most 6 places. */
+/** The EURC/USD rates accepted: a mistyped rate would bill (and debit) by its factor. */
+export const FX_RATE_BOUNDS_PPM = { min: 500_000n, max: 2_000_000n } as const;
+
+/** A rate in parts per million, e.g. EURC/USD '1.08' → 1080000n: at most 6 places, from 0.5 to 2. */
 export function parseFxRate(text: string, field = 'rate'): bigint {
   const m = /^(\d{1,6})(?:\.(\d{1,6}))?$/.exec(text);
   const ppm = m ? BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? '').padEnd(6, '0')) : 0n;
-  if (ppm <= 0n) throw new DomainError('VALIDATION_ERROR', `${field} must be a positive decimal with at most 6 places, e.g. 1.08`, [{ path: field, message: 'must be a positive decimal' }]);
+  if (ppm < FX_RATE_BOUNDS_PPM.min || ppm > FX_RATE_BOUNDS_PPM.max) {
+    throw new DomainError('VALIDATION_ERROR', `${field} must be a decimal from 0.5 to 2 with at most 6 places, e.g. 1.08 (USD per EURC)`, [{ path: field, message: 'must be from 0.5 to 2' }]);
+  }
   return ppm;
 }
 export const formatFxRate = (ppm: bigint): string => formatPlaces(ppm, 6);
@@ -229,7 +234,7 @@ export function paidOutside(a: Adjustment, at: Date): Adjustment {
 /** The operator's changes of a commitment's status: suspend (ACTIVE), resume (SUSPENDED), end (either). */
 export function transition(c: Commitment, action: 'suspend' | 'resume' | 'end', now: Date): Commitment {
   const status = effectiveStatus(c, now);
-  const refuse = () => new DomainError('UNPROCESSABLE', `The commitment is ${status}: it cannot be ${action === 'end' ? 'ended' : `${action}d`}`);
+  const refuse = () => new DomainError('UNPROCESSABLE', `The commitment is ${status}: it cannot be ${{ suspend: 'suspended', resume: 'resumed', end: 'ended' }[action]}`);
   const closePauses = (pauses: Pause[]) => pauses.map((p) => (p.until === null ? { ...p, until: now } : p));
   switch (action) {
     case 'suspend':

@@ -20,8 +20,8 @@ export interface CommitmentRepo {
   /** An adjustment by its id, locked. */
   lockAdjustmentById(id: string): Promise<Adjustment | null>;
   saveAdjustment(a: Adjustment): Promise<void>;
-  /** The commitment's latest adjustments, newest month first. */
-  adjustments(commitmentId: string, limit: number): Promise<Adjustment[]>;
+  /** The workspace's latest monthly adjustments over all its commitments (which never overlap), newest month first. */
+  adjustments(workspaceId: string, limit: number): Promise<Adjustment[]>;
   /** What the workspace owes over all its commitments (USD units). */
   outstandingTotal(workspaceId: string): Promise<bigint>;
   /** Whether the commitment has an adjustment still owed. */

@@ -62,7 +62,7 @@ export function planDrip(chain: BaseChain, requested: readonly { symbol: string;
   const items = requested.map((r, i): DripItem => {
     const asset = (ASSETS as readonly string[]).includes(r.symbol) ? (r.symbol as Asset) : null;
     if (asset === null || !isAssetOnChain(chain, asset)) {
-      throw new DomainError('FAUCET_INVALID_ASSET', `assets[${i}].symbol: ${r.symbol} is not an asset of ${chain}`, [{ path: `assets.${i}.symbol`, message: `not an asset of ${chain}` }]);
+      throw new DomainError('FAUCET_INVALID_ASSET', `assets.${i}.symbol: ${r.symbol} is not an asset of ${chain}`, [{ path: `assets.${i}.symbol`, message: `not an asset of ${chain}` }]);
     }
     if (r.amount === undefined) return { asset, amount: Amount.ofUnits(asset, limits.assets[asset].defaultAmount) };
     try {
@@ -88,7 +88,7 @@ export function planDrip(chain: BaseChain, requested: readonly { symbol: string;
 /** The drip rate: at most `dripsPerHour` drips of the workspace in the last hour, this one included. */
 export function checkDripRate(dripsInWindow: number, limits: FaucetLimits): void {
   if (dripsInWindow >= limits.dripsPerHour) {
-    throw new DomainError('FAUCET_RATE_LIMITED', `At most ${limits.dripsPerHour} drips an hour per workspace; ${dripsInWindow} in the last hour`);
+    throw new DomainError('FAUCET_RATE_LIMITED', `At most ${limits.dripsPerHour} ${limits.dripsPerHour === 1 ? 'drip' : 'drips'} an hour per workspace; ${dripsInWindow} in the last hour`);
   }
 }
 

@@ -5,6 +5,8 @@ import type { Drip, FaucetAssetLimit, FaucetLimits } from './faucet.js';
 export interface FaucetRepo {
   /** Serialises the workspace's drip requests until the transaction ends (the limits are read and the drip written under it). */
   lockWorkspace(workspaceId: string): Promise<void>;
+  /** Serialises the native drips of a network's dispenser, across workspaces, until the transaction ends. */
+  lockDispenser(network: Network): Promise<void>;
   add(drip: Drip): Promise<void>;
   /** The workspace's drip on one of `networks` (another workspace's or network's is null). */
   get(workspaceId: string, networks: readonly Network[], id: string): Promise<Drip | null>;

@@ -63,7 +63,8 @@ describe('commitment arithmetic', () => {
     expect(fromUsd('EURC_ETH', usd(110), rate)).toBe(usd(100));
     expect(toUsd('USDT_TRON', usd(7), null)).toBe(usd(7));
     expect(() => toUsd('EURC_ETH', 1n, null)).toThrow(/EURC_USD/);
-    for (const bad of ['0', '-1', '1.1234567', 'abc', '']) expect(() => parseFxRate(bad)).toThrow(/positive decimal/);
+    for (const bad of ['0', '-1', '1.1234567', 'abc', '', '0.1', '3', '999999.999999']) expect(() => parseFxRate(bad)).toThrow(/from 0.5 to 2/);
+    expect(() => parseMonth('0026-10')).toThrow(/YYYY-MM/); // not 1926
     expect(() => parseMonth('2026-13')).toThrow(/YYYY-MM/);
     expect(monthOf(at('2026-02-28T23:59:59Z')).end.toISOString()).toBe('2026-03-01T00:00:00.000Z');
   });
