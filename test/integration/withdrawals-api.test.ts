@@ -125,6 +125,9 @@ describe('POST /v2/withdrawals', () => {
     expect(first.body.idempotency_key).toBe('w-1');
     const mismatch = await post(ws.testKey, { ...body, amount: '0.2' }, { 'Idempotency-Key': 'w-1' });
     expect([mismatch.status, mismatch.body.code]).toEqual([422, 'IDEMPOTENCY_MISMATCH']);
+    // The same amount spelled otherwise is the same request (trailing zeros are optional).
+    const spelled = await post(ws.testKey, { ...body, amount: '0.100000000000000000' }, { 'Idempotency-Key': 'w-1' });
+    expect([spelled.status, spelled.body]).toEqual([200, first.body]);
     const withBodyKey = { ...body, idempotency_key: 'legacy #7' };
     const b1 = await post(ws.testKey, withBodyKey);
     const b2 = await post(ws.testKey, withBodyKey);

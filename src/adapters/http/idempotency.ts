@@ -5,6 +5,8 @@ import type { Request, Response } from 'express';
 import type { RunIdempotently } from '../../application/idempotency/run-idempotently.js';
 import { DomainError, type ErrorCode } from '../../domain/errors.js';
 import { IDEMPOTENCY_KEY_PATTERN, type StoredResponse } from '../../domain/idempotency/idempotency.js';
+import { Amount } from '../../domain/money/amount.js';
+import { ASSETS, type Asset } from '../../domain/money/networks.js';
 import { principalOf } from './authenticate.js';
 import { ERROR_STATUS } from './error-status.js';
 import { requiredScopeOf } from './route.js';
@@ -36,6 +38,28 @@ function remembered(err: DomainError): StoredResponse | null {
   const body: Record<string, unknown> = { error: err.message, code: err.code };
   if (err.details !== undefined) body.details = err.details;
   return { status, body: JSON.stringify(body) };
+}
+
+/**
+ * The request as its meaning, for the key's fingerprint: every amount named
+ * with its asset (`asset` or a faucet item's `symbol`) in the asset's one
+ * spelling, since "5" and "5.000000" are the same amount (docs/api.md#amounts).
+ * Anything that does not parse is left as sent (the request then fails on it).
+ */
+export function canonicalAmounts(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonicalAmounts);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = canonicalAmounts(v);
+  const asset = typeof out.asset === 'string' ? out.asset : typeof out.symbol === 'string' ? out.symbol : null;
+  if (asset !== null && typeof out.amount === 'string' && (ASSETS as readonly string[]).includes(asset)) {
+    try {
+      out.amount = Amount.parse(out.amount, asset as Asset).toString();
+    } catch {
+      /* not an amount: fingerprinted as sent */
+    }
+  }
+  return out;
 }
 
 /** What a create handler answers; serialised once, and those bytes are sent and stored. */
@@ -111,7 +135,7 @@ export function idempotent(
       const r = await handler(req, res);
       return { status: r.status, body: JSON.stringify(r.body) };
     };
-    const { response, replayed } = await runner.execute(call, req.body ?? null, operation, remembered);
+    const { response, replayed } = await runner.execute(call, canonicalAmounts(req.body ?? null), operation, remembered);
     if (replayed) {
       res.setHeader('Idempotent-Replay', 'true');
       const success = response.status >= 200 && response.status < 300;
