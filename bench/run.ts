@@ -15,6 +15,7 @@ import { benchAddressLookup, benchDetection } from './deposits.js';
 import { benchSweeps } from './sweeps.js';
 import { benchTronSweeps } from './tron-sweeps.js';
 import { benchWithdrawals } from './withdrawals.js';
+import { benchReads } from './reads.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
@@ -68,7 +69,7 @@ async function load(name: string, total: number, concurrency: number, one: (i: n
   );
 }
 
-/** `npm run bench -- sweeps` (EVM and TRON), `-- tron-sweeps` or `-- withdrawals`: only the named group; its rows replace the same rows of bench/results.json. */
+/** `npm run bench -- sweeps` (EVM and TRON), `-- tron-sweeps`, `-- withdrawals` or `-- reads`: only the named group; its rows replace the same rows of bench/results.json. */
 const only = process.argv[2];
 if (!only) await benchDerivation();
 
@@ -85,12 +86,14 @@ try {
     RATE_LIMIT_BURST: '100000',
   };
   const config = parseConfig(env);
-  if (only === 'sweeps' || only === 'tron-sweeps' || only === 'withdrawals') {
+  if (only === 'sweeps' || only === 'tron-sweeps' || only === 'withdrawals' || only === 'reads') {
     const say = (line: string) => console.log(line);
     const rows =
       only === 'withdrawals'
         ? await benchWithdrawals(config, env, SEED, say)
-        : [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
+        : only === 'reads'
+          ? await benchReads(config, env, say)
+          : [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
     const file = new URL('./results.json', import.meta.url);
     const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string }[] };
     const kept = previous.rows.filter((r) => !rows.some((n) => n.name === r.name));
@@ -139,6 +142,7 @@ try {
     ...(await benchSweeps(config, SEED, say)),
     ...(await benchTronSweeps(config, SEED, say)),
     ...(await benchWithdrawals(config, env, SEED, say)),
+    ...(await benchReads(config, env, say)),
   ];
   writeFileSync(
     new URL('./results.json', import.meta.url),

@@ -49,7 +49,7 @@ const MINT = parseAbi(['function mint(address to, uint256 value) returns (bool)'
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function run(total: number, one: (i: number) => Promise<boolean>): Promise<{ perSecond: number; p50: number; p99: number; failed: number }> {
+export async function run(total: number, one: (i: number) => Promise<boolean>): Promise<{ perSecond: number; p50: number; p99: number; failed: number }> {
   const latencies: number[] = [];
   let next = 0;
   let failed = 0;
@@ -70,7 +70,7 @@ async function run(total: number, one: (i: number) => Promise<boolean>): Promise
 }
 
 /** One of the service's processes, as `npm start` runs it; resolves once it logs `ready`. */
-async function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+export async function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
   // BENCH_CPU_PROF=DIR: each process writes a CPU profile there (node --cpu-prof) when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -29,6 +29,8 @@ let sandbox: Spawned | undefined;
 let receiver: Receiver;
 let key: { keyId: string; secret: string };
 let hookSecret: string;
+/** Every secret the run hands out (key and webhook secrets): none may ever appear in the sandbox's logs. */
+const secrets: string[] = [];
 let q = 0;
 const callAs = (as: { keyId: string; secret: string }, path: string, body?: unknown) =>
   call(`http://127.0.0.1:${port}`, as, {
@@ -51,7 +53,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-deposits-'));
   port = await freePortBlock(7);
   const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, ...clean } = process.env;
-  env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'true' };
+  env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: 'true' };
   receiver = await startReceiver(() => 200);
   sandbox = spawnEntry('src/bootstrap/start.ts', env);
   await sandbox.waitFor(/API base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v2/, 120_000);
@@ -61,6 +63,7 @@ beforeAll(async () => {
   const endpoint = await api('/v2/webhooks', { url: receiver.url, events: ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED'] });
   expect(endpoint.status).toBe(201);
   hookSecret = endpoint.body.secret as string;
+  secrets.push(key.secret, hookSecret);
 }, 180_000);
 
 afterAll(async () => {
@@ -275,6 +278,7 @@ describe('npm start: deposits on the local chains', () => {
     const network = file.networks.ETH_TESTNET!;
     const ws = await ops('workspace', 'create', '--name', 'faucet');
     const test = { keyId: ws.test_key.key_id as string, secret: ws.test_key.secret as string };
+    secrets.push(ws.test_key.secret as string, ws.live_key.secret as string);
     const live = { keyId: ws.live_key.key_id as string, secret: ws.live_key.secret as string };
     const as = (path: string, body?: unknown) => callAs(test, path, body);
     const hook = await as('/v2/webhooks', { url: receiver.url, events: ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_SWEPT'] });
@@ -403,6 +407,24 @@ describe('npm start: deposits on the local chains', () => {
       );
     } finally {
       busy.close();
+    }
+  });
+
+  it('never writes a secret, the seed or a private key into its logs (the whole run above, at info level)', async () => {
+    const logs = sandbox!.output();
+    expect(logs.length).toBeGreaterThan(10_000); // it did log: requests, deposits, sweeps, transfers
+    const { sandboxEncryptionKey, sandboxMasterSeed } = await import('../../src/adapters/sandbox/sandbox-secrets.js');
+    const encryptionKey = sandboxEncryptionKey(dataDir);
+    const seed = sandboxMasterSeed(dataDir, encryptionKey);
+    const { HDKey } = await import('@scure/bip32');
+    const { mnemonicToSeedSync } = await import('@scure/bip39');
+    const root = HDKey.fromMasterSeed(mnemonicToSeedSync(seed));
+    const { formatPath, servicePath } = await import('../../src/domain/custody/derivation.js');
+    // The service addresses' keys of the three testnets (treasury, gas tank, faucet dispenser) and the first deposit keys.
+    const paths = (['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET'] as const).flatMap((n) => (['treasury', 'gasTank', 'faucet'] as const).map((r) => formatPath(servicePath(n, r))));
+    const keys = [...paths, "m/44'/60'/1'/0/0", "m/44'/195'/1'/0/0"].map((p) => Buffer.from(root.derive(p).privateKey!).toString('hex'));
+    for (const secret of [...secrets, encryptionKey, seed, seed.split(' ').slice(0, 4).join(' '), root.privateExtendedKey, ...keys]) {
+      expect(logs.includes(secret), `a secret (${secret.slice(0, 4)}…) is in the logs`).toBe(false);
     }
   });
 
