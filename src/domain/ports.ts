@@ -199,6 +199,13 @@ export interface UnitOfWork {
    * starts join the savepoint instead of opening their own.
    */
   savepoint<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
+  /**
+   * A read without a transaction: each statement runs on its own, with no
+   * BEGIN and COMMIT round trips (the hot read paths). Only for reads whose
+   * statements need not see one snapshot, typically one statement. Inside a
+   * unit of work it joins it. Publishing an event or a job through it throws.
+   */
+  read<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
 }
 
 /** Read side used on the authentication hot path (no transaction). */

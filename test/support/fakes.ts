@@ -497,6 +497,9 @@ const unavailable = <T extends object>(name: string): T =>
 export class InMemoryUnitOfWork implements UnitOfWork {
   private depth = 0;
   /** A savepoint is a nested run here: each run restores its own snapshot when it throws. */
+  read<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+    return this.run(work);
+  }
   savepoint<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
     return this.run(work);
   }

@@ -59,6 +59,18 @@ export class MikroUnitOfWork implements UnitOfWork {
     });
   }
 
+  async read<T>(work: (ctx: TxContext) => Promise<T>): Promise<T> {
+    const outer = this.current();
+    if (outer) return work(this.contextOf(outer));
+    const readOnly = (what: string) =>
+      new Proxy({} as never, {
+        get: () => {
+          throw new Error(`${what} cannot be written in a read (UnitOfWork.read): use run`);
+        },
+      });
+    return work({ ...this.repositories(this.orm.em.fork()), jobs: readOnly('a job'), events: readOnly('an event') });
+  }
+
   private current(): EntityManager | undefined {
     const outer = TransactionContext.getEntityManager(this.orm.em.name) as EntityManager | undefined;
     return outer?.isInTransaction() ? outer : undefined;
@@ -68,6 +80,11 @@ export class MikroUnitOfWork implements UnitOfWork {
     const trx = tem.getTransactionContext<Knex.Transaction>();
     if (!trx) throw new Error('unit of work started outside a transaction');
     const jobs = new TransactionalJobQueue(this.boss, trx);
+    return { ...this.repositories(tem), events: new PgEventPublisher(tem, jobs, this.clock, this.random), jobs };
+  }
+
+  /** The repositories on one entity manager: in a transaction (run), or on the pool (read). */
+  private repositories(tem: EntityManager): Omit<TxContext, 'events' | 'jobs'> {
     return {
       workspaces: new MikroWorkspaceRepo(tem),
       apiKeys: new MikroApiKeyRepo(tem),
@@ -90,8 +107,6 @@ export class MikroUnitOfWork implements UnitOfWork {
       faucet: new PgFaucetRepo(tem),
       commitments: new PgCommitmentRepo(tem),
       fx: new PgFxRateRepo(tem),
-      events: new PgEventPublisher(tem, jobs, this.clock, this.random),
-      jobs,
     };
   }
 }

@@ -14,6 +14,7 @@ export class GetBalances {
 
   execute(principal: Principal, filter: { network?: Network; asset?: Asset }): Promise<Balance[]> {
     requireScope(principal, 'wallets:read');
-    return this.uow.run((tx) => tx.ledger.balances(principal.workspaceId, networksOfSide(principal.side), filter));
+    // One statement: no transaction needed.
+    return this.uow.read((tx) => tx.ledger.balances(principal.workspaceId, networksOfSide(principal.side), filter));
   }
 }
