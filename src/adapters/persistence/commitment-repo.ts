@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Adjustment, Commitment, Month, Pause } from '../../domain/commitments/commitment.js';
 import type { CommitmentRepo, FxRateRepo } from '../../domain/commitments/ports.js';
+import { lockUntilCommit } from './advisory-lock.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
 import { rowDate } from './rows.js';
 
@@ -92,7 +93,7 @@ export class PgCommitmentRepo implements CommitmentRepo {
   }
 
   async lockWorkspace(workspaceId: string): Promise<void> {
-    await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`commitment:${workspaceId}`]);
+    await lockUntilCommit(this.em, `commitment:${workspaceId}`);
   }
 
   async add(c: Commitment): Promise<void> {

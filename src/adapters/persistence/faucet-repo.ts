@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_FAUCET_LIMITS, type Drip, type DripLine, type FaucetAssetLimit, type FaucetLimits } from '../../domain/faucet/faucet.js';
 import type { FaucetRepo } from '../../domain/faucet/ports.js';
 import { ASSETS, type Asset, type Network } from '../../domain/money/networks.js';
+import { lockUntilCommit } from './advisory-lock.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
 import { rowDate } from './rows.js';
 
@@ -37,11 +38,11 @@ export class PgFaucetRepo implements FaucetRepo {
   }
 
   async lockWorkspace(workspaceId: string): Promise<void> {
-    await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`faucet:${workspaceId}`]);
+    await lockUntilCommit(this.em, `faucet:${workspaceId}`);
   }
 
   async lockDispenser(network: Network): Promise<void> {
-    await this.sql(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`faucet-dispenser:${network}`]);
+    await lockUntilCommit(this.em, `faucet-dispenser:${network}`);
   }
 
   async add(d: Drip): Promise<void> {

@@ -45,6 +45,20 @@ export interface SettledMonth {
   failed: { commitment_id: string; reason: string }[];
 }
 
+/**
+ * One commitment's work: its own trouble (a rate missing, a balance taken meanwhile) is recorded and holds
+ * only that commitment, tried again by the next run; a database failure stops the run.
+ */
+async function alone<T>(commitmentId: string, failed: SettledMonth['failed'], work: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    failed.push({ commitment_id: commitmentId, reason: err.message });
+    return undefined;
+  }
+}
+
 const mainnetOf = (asset: SettlementAsset): Network => networkFor(BASE_CHAINS.find((c) => CHAIN_ASSETS[c].includes(asset))!, 'live');
 
 @injectable()
@@ -61,15 +75,9 @@ export class SettleCommitments {
     const ids = await this.uow.run((tx) => tx.commitments.coveringIds(month));
     const out: SettledMonth = { month: formatMonth(month), settled: [], already_settled: 0, failed: [] };
     for (const id of ids) {
-      try {
-        const result = await this.uow.run((tx) => this.settleOne(tx, id, month));
-        if (result === 'already') out.already_settled++;
-        else if (result) out.settled.push(adjustmentEventData(result));
-      } catch (err) {
-        // One commitment's trouble (a rate missing) holds only that one; a database failure stops the run.
-        if (!(err instanceof DomainError)) throw err;
-        out.failed.push({ commitment_id: id, reason: err.message });
-      }
+      const result = await alone(id, out.failed, () => this.uow.run((tx) => this.settleOne(tx, id, month)));
+      if (result === 'already') out.already_settled++;
+      else if (result) out.settled.push(adjustmentEventData(result));
     }
     return out;
   }
@@ -86,23 +94,26 @@ export class SettleCommitments {
       settled += out.settled.length;
       failed.push(...out.failed);
     }
-    return { settled, failed, recovered: await this.recover() };
+    return { settled, failed, recovered: await this.recover(failed) };
   }
 
   /** Debits what is outstanding on automatic debit from what the workspaces have available now (after a top-up). */
-  async recover(): Promise<number> {
+  async recover(failed: SettledMonth['failed'] = []): Promise<number> {
     const owed = await this.uow.run((tx) => tx.commitments.recoverable(RECOVER_BATCH));
     let recovered = 0;
     for (const { commitmentId, periodStart } of owed) {
-      const paid = await this.uow.run(async (tx) => {
-        const a = await tx.commitments.lockAdjustment(commitmentId, periodStart);
-        const c = await tx.commitments.lock(commitmentId);
-        if (!a || !c || a.status !== 'OPEN' || a.outstanding === 0n) return false;
-        const next = await this.debit(tx, a, c.settlementAsset);
-        if (next === a) return false;
-        await tx.commitments.saveAdjustment(next);
-        return true;
-      });
+      const paid = await alone(commitmentId, failed, () =>
+        this.uow.run(async (tx) => {
+          // The commitment first, then its adjustment: the order settleOne takes them in.
+          const c = await tx.commitments.lock(commitmentId);
+          const a = await tx.commitments.lockAdjustment(commitmentId, periodStart);
+          if (!a || !c || a.status !== 'OPEN' || a.outstanding === 0n) return false;
+          const next = await this.debit(tx, a, c.settlementAsset);
+          if (next === a) return false;
+          await tx.commitments.saveAdjustment(next);
+          return true;
+        }),
+      );
       if (paid) recovered++;
     }
     return recovered;
