@@ -1,155 +1,102 @@
-// `npm run bench`: figures for the hot paths, measured on this machine against
-// an embedded PostgreSQL (or DATABASE_URL). Prints one line per measurement.
+// `npm run bench`: figures for the hot paths, each next to a baseline
+// measured in the same run on the same machine (a bare route, a raw query,
+// raw viem or tronweb, raw pg-boss, the libraries alone) with their ratio,
+// against an embedded PostgreSQL (or the server of DATABASE_URL). Each group
+// runs on a fresh database of its own, so one group's data never slows the
+// next. Prints one line per measurement and writes bench/results.json.
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { startTemporaryPostgres } from '../src/adapters/sandbox/embedded-postgres.js';
-import pg from 'pg';
-import { CreateWorkspace } from '../src/application/workspaces/create-workspace.js';
-import { startApi } from '../src/bootstrap/api.js';
-import { parseConfig } from '../src/bootstrap/config.js';
-import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
-import { authHeaders } from '../src/sdk/signing.js';
-import { benchDerivation } from './derivation.js';
-import { benchWebhooks } from './webhooks.js';
-import { benchAddressLookup, benchDetection } from './deposits.js';
-import { benchSweeps } from './sweeps.js';
-import { benchTronSweeps } from './tron-sweeps.js';
-import { benchWithdrawals } from './withdrawals.js';
-import { benchReads } from './reads.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import pg from 'pg';
+import { startTemporaryPostgres } from '../src/adapters/sandbox/embedded-postgres.js';
+import { parseConfig, type Config } from '../src/bootstrap/config.js';
+import { prepareDatabase } from '../src/bootstrap/prepare-database.js';
+import { benchDerivation } from './derivation.js';
+import { benchAddressLookup, benchDetection } from './deposits.js';
+import { benchReads } from './reads.js';
+import { benchScale } from './scale.js';
+import { benchSweeps } from './sweeps.js';
+import { benchTronSweeps } from './tron-sweeps.js';
+import type { BenchRow } from './webhooks.js';
+import { benchWebhooks } from './webhooks.js';
+import { benchWithdrawals } from './withdrawals.js';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
-async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const name = `bench_${randomBytes(4).toString('hex')}`;
-  if (process.env.DATABASE_URL) {
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = `/${name}`;
-    return { url: u.toString(), stop: async () => {} };
-  }
+/** The PostgreSQL server of the run: DATABASE_URL's, or an embedded one in a temporary directory. */
+async function databaseServer(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL, stop: async () => {} };
   const server = await startTemporaryPostgres({ port: 20000 + Math.floor(Math.random() * 20000), prefix: 'wallet-bench-' });
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(server.url);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), stop: server.stop };
+  return { adminUrl: server.url, stop: server.stop };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
-
-async function load(name: string, total: number, concurrency: number, one: (i: number) => Promise<number>) {
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        const status = await one(i);
-        latencies.push(performance.now() - t);
-        statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const codes = [...statuses].map(([s, n]) => `${s}×${n}`).join(' ');
-  console.log(
-    `${name}: ${total} requests, concurrency ${concurrency}: ${(total / seconds).toFixed(0)} req/s, ` +
-      `p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms (${codes})`,
-  );
+interface Fresh {
+  config: Config;
+  env: Record<string, string>;
 }
 
-/** `npm run bench -- sweeps` (EVM and TRON), `-- tron-sweeps`, `-- withdrawals` or `-- reads`: only the named group; its rows replace the same rows of bench/results.json. */
-const only = process.argv[2];
-if (!only) await benchDerivation();
+type Group = (f: Fresh, say: (line: string) => void) => Promise<BenchRow[]>;
 
-const db = await database();
-try {
-  await prepareDatabase(db.url);
-  const env = {
-    NODE_ENV: 'test',
-    DATABASE_URL: db.url,
-    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    MASTER_SEED: SEED,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PER_SECOND: '100000',
-    RATE_LIMIT_BURST: '100000',
-  };
-  const config = parseConfig(env);
-  if (only === 'sweeps' || only === 'tron-sweeps' || only === 'withdrawals' || only === 'reads') {
-    const say = (line: string) => console.log(line);
-    const rows =
-      only === 'withdrawals'
-        ? await benchWithdrawals(config, env, SEED, say)
-        : only === 'reads'
-          ? await benchReads(config, env, say)
-          : [...(only === 'sweeps' ? await benchSweeps(config, SEED, say) : []), ...(await benchTronSweeps(config, SEED, say))];
-    const file = new URL('./results.json', import.meta.url);
-    const previous = JSON.parse(readFileSync(file, 'utf8')) as { rows: { name: string }[] };
-    const kept = previous.rows.filter((r) => !rows.some((n) => n.name === r.name));
-    writeFileSync(file, `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...kept, ...rows] }, null, 2)}\n`);
-    console.log('bench/results.json updated');
-  } else {
-  const api = await startApi({ ...config, ports: { ...config.ports, api: 0 } });
-  const base = `http://127.0.0.1:${api.port}`;
-  const ws = await api.infra.container.resolve(CreateWorkspace).execute({ name: 'bench' });
-  const key = ws.testKey;
-  const signedGet = async (path: string) => {
-    const res = await fetch(base + path, { headers: authHeaders(key.keyId, { secret: key.secret, method: 'GET', path }) });
-    await res.arrayBuffer();
-    return res.status;
-  };
-  await load('warm-up GET /v2/chains', 200, 10, (i) => signedGet(`/v2/chains?w=${i}`));
-  await load('signed GET /v2/chains (auth + admission + route)', 3000, 20, (i) => signedGet(`/v2/chains?i=${i}`));
-  await load('signed GET /v2/api-keys (auth + a paged query)', 1500, 20, (i) => signedGet(`/v2/api-keys?limit=5&i=${i}`));
-  const idempotentPost = async (path: string, payload: object, idempotencyKey: string) => {
-    const body = JSON.stringify(payload);
-    const res = await fetch(base + path, {
-      method: 'POST',
-      body,
-      headers: {
-        ...authHeaders(key.keyId, { secret: key.secret, method: 'POST', path, body }),
-        'Content-Type': 'application/json',
-        'Idempotency-Key': idempotencyKey,
-      },
-    });
-    await res.arrayBuffer();
-    return res.status;
-  };
-  await load('idempotent POST /v2/wallets (lock, allocate index, derive, record)', 500, 10, (i) =>
-    idempotentPost(`/v2/wallets?i=${i}`, { chain: i % 2 ? 'ETH' : 'TRON', asset: i % 2 ? 'USDT_ETH' : 'USDT_TRON' }, `bench-wallet-${i}`),
-  );
-  await load('idempotent POST /v2/customers (lock, insert, record)', 500, 10, (i) =>
-    idempotentPost(`/v2/customers?i=${i}`, { external_ref: `bench-${i}`, metadata: { tier: 'gold' } }, `bench-${i}`),
-  );
-  await api.close();
-  const webhookRows = await benchWebhooks(config, (line) => console.log(line));
-  const say = (line: string) => console.log(line);
-  const depositRows = [
+/** The groups in the order of a full run; `npm run bench -- NAME` runs one. */
+const GROUPS: Record<string, Group> = {
+  derivation: () => benchDerivation(),
+  webhooks: ({ config }, say) => benchWebhooks(config, say),
+  deposits: async ({ config }, say) => [
     ...(await benchDetection(config, say, { confirmations: 1000, offset: 0, latency: false })),
     ...(await benchDetection(config, say, { confirmations: 2, offset: 1_000_000, latency: true })),
-    ...(await benchAddressLookup(config, say)),
-    ...(await benchSweeps(config, SEED, say)),
-    ...(await benchTronSweeps(config, SEED, say)),
-    ...(await benchWithdrawals(config, env, SEED, say)),
-    ...(await benchReads(config, env, say)),
-  ];
-  writeFileSync(
-    new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...webhookRows, ...depositRows] }, null, 2)}\n`,
-  );
-  console.log('bench/results.json written');
+    ...(await benchAddressLookup(config, say, only === 'deposits' ? 1_000_000 : 100_000)),
+  ],
+  /** EVM and TRON. */
+  sweeps: async ({ config }, say) => [...(await benchSweeps(config, SEED, say)), ...(await benchTronSweeps(config, SEED, say))],
+  'tron-sweeps': ({ config }, say) => benchTronSweeps(config, SEED, say),
+  withdrawals: ({ config, env }, say) => benchWithdrawals(config, env, SEED, say),
+  reads: ({ config, env }, say) => benchReads(config, env, say),
+  scale: ({ config, env }, say) => benchScale(config, env, SEED, say),
+};
+const FULL_RUN = ['derivation', 'webhooks', 'deposits', 'sweeps', 'withdrawals', 'reads', 'scale'];
+
+const only = process.argv[2];
+if (only !== undefined && !(only in GROUPS)) {
+  console.error(`unknown group ${only}; one of ${Object.keys(GROUPS).join(', ')}, or none for all`);
+  process.exit(2);
+}
+const started = performance.now();
+const server = await databaseServer();
+const say = (line: string) => console.log(line);
+const rows: BenchRow[] = [];
+try {
+  for (const name of only ? [only] : FULL_RUN) {
+    const database = `bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: server.adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${database}`);
+    await admin.end();
+    const u = new URL(server.adminUrl);
+    u.pathname = `/${database}`;
+    await prepareDatabase(u.toString());
+    const env = {
+      NODE_ENV: 'test',
+      DATABASE_URL: u.toString(),
+      SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      MASTER_SEED: SEED,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
+    };
+    const groupStarted = performance.now();
+    rows.push(...(await GROUPS[name]!({ config: parseConfig(env), env }, say)));
+    say(`(${name}: ${((performance.now() - groupStarted) / 1000).toFixed(0)} s)`);
   }
 } finally {
-  await db.stop();
+  await server.stop();
 }
+const file = new URL('./results.json', import.meta.url);
+// One group replaces its own rows and keeps the others; a full run writes them all.
+const kept = only ? (JSON.parse(readFileSync(file, 'utf8')) as { rows: BenchRow[] }).rows.filter((r) => !rows.some((n) => n.name === r.name)) : [];
+writeFileSync(file, `${JSON.stringify({ measured_at: new Date().toISOString(), machine: { cpus: cpus().length, node: process.version }, rows: [...kept, ...rows] }, null, 2)}\n`);
+say('');
+say('| row | value | baseline | ratio |');
+say('|---|---|---|---|');
+for (const r of rows) say(`| ${r.name} | ${r.value} ${r.unit} | ${r.baseline.value} (${r.baseline.name}) | ${r.ratio} |`);
+say(`bench/results.json ${only ? 'updated' : 'written'}; ${only ?? 'the whole bench'} took ${((performance.now() - started) / 60_000).toFixed(1)} minutes`);

@@ -4,11 +4,11 @@
 //   units from the receipts) next to the physical minimum: one ERC-20
 //   transfer of the same amount plus one plain 21,000-gas top-up, sent by
 //   viem alone;
-// - sweeps per minute for 1,000 funded USDT addresses on a local anvil
+// - sweeps per minute for 200 funded USDT addresses on a local anvil
 //   (automine), from the first sweep step to every deposit SWEPT, through the
 //   real pipeline (sweep rows, top-ups from the gas tank, nonces, signed bytes
 //   recorded, receipts, confirmations), next to viem alone sending the same
-//   2,000 transactions (1,000 top-ups, then 1,000 token transfers) from local
+//   400 transactions (200 top-ups, then 200 token transfers) from local
 //   accounts and waiting for their receipts.
 // TRON sweeps: bench/tron-sweeps.ts.
 import { randomUUID } from 'node:crypto';
@@ -21,7 +21,7 @@ import type { Config } from '../src/bootstrap/config.js';
 import { rpcBatch } from './deposits.js';
 import type { BenchRow } from './webhooks.js';
 
-const ADDRESSES = 1000;
+const ADDRESSES = 200;
 const AMOUNT = 60_000_000n; // 60 USDT: over the 50 USDT minimum
 const MINT = parseAbi(['function mint(address to, uint256 value) returns (bool)']);
 const DEV = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // anvil's unlocked account #0
@@ -68,7 +68,7 @@ export async function benchSweeps(config: Config, seed: string, log: (line: stri
     const gasTank = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'gasTank'));
     await rpc(anvil.rpcUrl, 'anvil_setBalance', [gasTank, `0x${(10n ** 24n).toString(16)}`]);
 
-    // 1,000 USDT_ETH wallets of one workspace, each holding 60 USDT on chain and one CONFIRMED deposit of it.
+    // ADDRESSES USDT_ETH wallets of one workspace, each holding 60 USDT on chain and one CONFIRMED deposit of it.
     const workspaceId = randomUUID();
     await client.query(`insert into workspaces (id, name, status, created_at, updated_at) values ($1, 'sweep-bench', 'ACTIVE', now(), now())`, [workspaceId]);
     const { rows } = await client.query<{ account: number }>(

@@ -28,7 +28,8 @@ export class ReadDeposits {
 
   list(principal: Principal, filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
     requireScope(principal, 'transactions:read');
-    return this.uow.run(async (tx) => {
+    // Reads only: no transaction (a total counted a moment after the page is what any list shows under writes).
+    return this.uow.read(async (tx) => {
       const networks = networksOfSide(principal.side);
       const found = await tx.deposits.list(principal.workspaceId, networks, filter, page);
       return { ...found, data: withShownConfirmations(found.data, await tx.scanState.tips(networks)) };

@@ -45,6 +45,8 @@ export const DepositEntity = new EntitySchema<DepositRow>({
   uniques: [{ name: 'deposits_identity_unique', properties: ['network', 'txid', 'logIndex'] }],
   indexes: [
     { name: 'deposits_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
+    // The first pages of a list, newest first, over all of the side's networks (no sort of every row).
+    { name: 'deposits_page_idx', properties: ['workspaceId', 'createdAt', 'id'] },
     { name: 'deposits_wallet_idx', properties: ['walletId'] },
     { name: 'deposits_scan_idx', properties: ['network', 'status', 'blockNumber'] },
     { name: 'deposits_sweep_idx', properties: ['sweepId'] },

@@ -12,6 +12,8 @@ export const WalletEntity = new EntitySchema<Wallet>({
   ],
   indexes: [
     { name: 'wallets_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
+    // The first pages of a list, newest first, over all of the side's networks (no sort of every row).
+    { name: 'wallets_page_idx', properties: ['workspaceId', 'createdAt', 'id'] },
     { name: 'wallets_customer_idx', properties: ['customerId'] },
     { name: 'wallets_network_created_idx', properties: ['network', 'createdAt'] },
   ],
