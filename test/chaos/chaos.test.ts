@@ -224,7 +224,11 @@ async function load(stop: { now: boolean }, wallets: { asset: Asset; address: st
     try {
       if (w.asset === 'USDT_TRON') await sendTronDeposit(w.address, 20_000_000n);
       else if (w.asset === 'ETH') await sendEthDeposit('ETH', w.address, 5n * 10n ** 16n);
-      else await sendEthDeposit('USDT_ETH', w.address, 60_000_000n);
+      else {
+        // A fresh deposit address each time, as each end-user gets: every sweep of it needs a gas top-up.
+        const fresh = await client.createWallet({ chain: 'ETH', asset: 'USDT_ETH' }).catch(() => null);
+        await sendEthDeposit('USDT_ETH', fresh?.address ?? w.address, 60_000_000n);
+      }
     } catch (err) {
       log(`deposit send failed (the outside world's problem, not counted): ${(err as Error).message.split('\n')[0]}`);
     }
