@@ -3,11 +3,11 @@
 // OS processes, supervised: a crashed one is restarted with backoff; Ctrl-C or
 // SIGTERM stops the service processes, then the database, and exits 0.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
-import { lockDataDir, unlockDataDir } from '../adapters/sandbox/sandbox-lock.js';
+import { lockDataDir, sandboxHolder, unlockDataDir } from '../adapters/sandbox/sandbox-lock.js';
 import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 import { firstPortProblem } from './sandbox-ports.js';
@@ -31,18 +31,21 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+const inUse = (pid: number): never =>
+  fail(`DATA_DIR: ${dataDir} is in use by the sandbox running as pid ${pid}; stop it first, or start this one with its own DATA_DIR and PORT`);
+// A sandbox already running on this DATA_DIR holds the ports too: that is the cause to name, not a busy port.
+const running = sandboxHolder(dataDir);
+if (running !== null) inUse(running);
+// Every port is checked before anything starts (or DATA_DIR is made): a busy one is one line.
+const portProblem = await firstPortProblem(config);
+if (portProblem) fail(portProblem);
 try {
   mkdirSync(dataDir, { recursive: true });
 } catch (err) {
   fail(`DATA_DIR: cannot use ${dataDir} as a directory (${(err as NodeJS.ErrnoException).code ?? reasonOf(err)})`);
 }
-// Every port is checked before anything starts: a busy one is one line.
-const portProblem = await firstPortProblem(config);
-if (portProblem) fail(portProblem);
 const holder = lockDataDir(dataDir);
-if (holder !== null) {
-  fail(`DATA_DIR: ${dataDir} is in use by the sandbox running as pid ${holder}; stop it first, or start this one with its own DATA_DIR and PORT`);
-}
+if (holder !== null) inUse(holder);
 process.on('exit', () => unlockDataDir(dataDir));
 resolveSecrets(config); // generates the sandbox's key and seed on the first run (the api and the dispatcher never read the seed)
 
@@ -186,9 +189,14 @@ void Promise.all(readiness).then((all) => {
         ...Object.entries(chains?.rpcUrls ?? {}).map(([network, url]) => `  ${`${network}:`.padEnd(15)}${url}`),
         ...(chains ? [`  chains file:   ${sandboxFilePath(dataDir)}`] : []),
         `  data:          ${dataDir}`,
-        '  In another terminal, create a workspace:',
-        `    (umask 077; cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- workspace create --name Acme --json > ${sh(join(dataDir, 'acme.json'))})`,
-        `  Its API keys and their secrets (shown only once) are then in ${join(dataDir, 'acme.json')}; the README's First requests use them.`,
+        // A restart keeps the workspace made the first time: never invite overwriting the only copy of its secrets.
+        ...(existsSync(join(dataDir, 'acme.json'))
+          ? [`  Workspace keys: ${join(dataDir, 'acme.json')} (made earlier; their secrets are shown only once, keep that file)`]
+          : [
+              '  In another terminal, create a workspace:',
+              `    (umask 077; cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- workspace create --name Acme --json > ${sh(join(dataDir, 'acme.json'))})`,
+              `  Its API keys and their secrets (shown only once) are then in ${join(dataDir, 'acme.json')}; the README's First requests use them.`,
+            ]),
         '',
         '',
       ].join('\n'),

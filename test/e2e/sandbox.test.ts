@@ -85,14 +85,19 @@ describe('npm start (local sandbox)', () => {
   }, 60_000);
 
   it('refuses a second start on the same PORT, or on the same DATA_DIR, in one line, and starts nothing', async () => {
-    const secondDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-2-'));
+    // Another DATA_DIR (not there yet) on the same PORT: the port is named, and the directory is not made.
+    const secondDir = join(tmpdir(), `wallet-e2e-2-${process.pid}`);
     const samePort = spawnEntry('src/bootstrap/start.ts', { ...env, DATA_DIR: secondDir });
     const first = await samePort.exit();
-    rmSync(secondDir, { recursive: true, force: true });
+    expect(existsSync(secondDir)).toBe(false);
     expect(first.code).toBe(1);
     expect(samePort.output().trim()).toBe(
       `Startup error: PORT: 127.0.0.1:${port} is already in use (another sandbox, or another program); stop it, or set PORT`,
     );
+    // `npm start` again in the same checkout (same DATA_DIR, same PORT): the running sandbox is the cause named.
+    const again = spawnEntry('src/bootstrap/start.ts', env);
+    expect((await again.exit()).code).toBe(1);
+    expect(again.output().trim()).toMatch(new RegExp(`^Startup error: DATA_DIR: ${dataDir} is in use by the sandbox running as pid \\d+; `));
     // A whole free block (PORT+1 … PORT+6 are the other processes' and the chains'): the DATA_DIR is what is refused.
     const sameDir = spawnEntry('src/bootstrap/start.ts', { ...env, PORT: String(await freePortBlock(7)) });
     const second = await sameDir.exit();
@@ -238,6 +243,10 @@ describe('npm start (local sandbox)', () => {
     expect(ms).toBeLessThan(10_000);
     sandbox = await startSandbox();
     expect(readyAtBanner).toEqual([200, 200, 200]);
+    // The workspace made after the first start is kept: the banner names its file instead of inviting a second one over it.
+    await sandbox.waitFor(/Workspace keys: /, 10_000);
+    expect(sandbox.output()).toContain(`Workspace keys: ${join(dataDir, 'acme.json')} (made earlier; their secrets are shown only once, keep that file)`);
+    expect(sandbox.output()).not.toContain('create a workspace');
     const res = await call(base(), testKey(), { path: '/v2/chains?second=run' });
     expect(res.status).toBe(200);
   }, 120_000);

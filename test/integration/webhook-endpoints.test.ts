@@ -45,6 +45,11 @@ describe('webhook endpoints', () => {
       { url: 'https://169.254.169.254/latest', events: ['DEPOSIT_SWEPT'] },
       { url: 'https://localhost/hook', events: ['DEPOSIT_SWEPT'] },
       { url: 'http://93.184.216.34/hook', events: ['DEPOSIT_SWEPT'] },
+      // Refused, not repaired into another URL than the one sent.
+      { url: 'https://93.184.216.34/a\r\nHost: evil', events: ['DEPOSIT_SWEPT'] },
+      { url: 'https:/93.184.216.34/hook', events: ['DEPOSIT_SWEPT'] },
+      { url: 'https://93.184.216.34\\@127.0.0.1/', events: ['DEPOSIT_SWEPT'] },
+      { url: 'https://93.184.216.34:0/hook', events: ['DEPOSIT_SWEPT'] },
       { url: PUBLIC, events: [] },
       { url: PUBLIC, events: ['DEPOSIT_TELEPORTED'] },
       { url: PUBLIC },

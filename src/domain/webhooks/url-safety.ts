@@ -40,15 +40,24 @@ const invalid = (message: string): DomainError => new DomainError('VALIDATION_ER
  * when it is resolved.
  */
 export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
+  // The URL parser forgives what a client did not mean to send (it drops tabs and line breaks, reads `\`
+  // as `/`, adds a missing slash after the scheme): refused here, so the URL kept is the URL sent.
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x20\x7f\\]/.test(text)) throw invalid('must not contain spaces, control characters or backslashes');
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]/i.test(text)) throw invalid('must be an absolute URL (scheme://host/...)');
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw invalid('must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw invalid('must be an https URL');
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    // A receiver on the developer's own machine is the usual reason for http: name what allows it.
+    throw invalid(url.protocol === 'http:' ? 'must be an https URL (http only on a sandbox started with WEBHOOK_ALLOW_PRIVATE=true)' : 'must be an https URL');
+  }
   if (url.username || url.password) throw invalid('must not carry credentials');
   if (url.hash || text.includes('#')) throw invalid('must not carry a fragment');
+  if (url.port === '0') throw invalid('must not name port 0');
   // `localhost.` is `localhost`: the name is judged without its trailing dots.
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
   if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) throw invalid('must not point at localhost');

@@ -50,6 +50,14 @@ describe('webhook URL safety', () => {
       'https://hooks.example.com/#',
       'https://hooks.example.com/?#',
       'not a url',
+      // What the URL parser would quietly rewrite into another URL than the one sent.
+      'https://hooks.example.com/a\r\nHost: evil',
+      'https://hooks.example.com/a\tb',
+      'https://hooks.example.com/a b',
+      'https:/hooks.example.com/x',
+      'https:hooks.example.com/x',
+      'https://hooks.example.com\\@127.0.0.1/',
+      'https://hooks.example.com:0/',
     ]) {
       expect(await codeOf(guard.check(url)), url).toBe('VALIDATION_ERROR');
     }
