@@ -16,6 +16,8 @@
 //   token transfer from a local account, from the decision to the node's
 //   answer.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createWalletClient, encodeFunctionData, erc20Abi, http, parseAbi, type Hex } from 'viem';
@@ -73,12 +75,15 @@ export async function run(total: number, one: (i: number) => Promise<boolean>): 
 export async function startProcess(entry: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
   // BENCH_CPU_PROF=DIR: each process writes a CPU profile there (node --cpu-prof) when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_LOG_DIR=DIR: each process's output is kept there, in a file named after its entry.
+  const logTo = process.env.BENCH_LOG_DIR ? join(process.env.BENCH_LOG_DIR, `${basename(entry, '.ts')}.log`) : null;
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} not ready in 60 s:\n${out.slice(-2000)}`)), 60_000);
     const seen = (d: Buffer) => {
       out = (out + d.toString()).slice(-8000);
+      if (logTo) appendFileSync(logTo, d);
       if (ready.test(out)) {
         clearTimeout(timer);
         resolve();

@@ -2,11 +2,13 @@
 // reads back exactly (amounts beyond 2^53 included), is invisible to another
 // workspace and the other network, lists newest request first with filters,
 // sums the last 24 hours per asset without cancelled or failed ones, and
-// hands the chain-worker the PENDING rows not picked up yet, oldest first.
+// hands the chain-worker the PENDING rows not picked up yet, oldest first,
+// and those whose transfer has moved past what they show.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
+import { requestTransfer, type OutgoingTransfer } from '../../src/domain/transfers/outgoing-transfer.js';
 import type { Withdrawal } from '../../src/domain/withdrawals/withdrawal.js';
 import { createWorkspace, useTestApi } from '../support/harness.js';
 
@@ -81,5 +83,47 @@ describe('the withdrawals table', () => {
       expect(await tx.withdrawals.readyIds('ETH_MAINNET', 10)).toEqual([big.id, rows[5]!.id]);
       expect((await tx.withdrawals.byTransfer(transferId))?.id).toBe(rows[1]!.id);
     });
+  });
+
+  it('hands the sending step only the withdrawals whose transfer has moved past what they show', async () => {
+    const at = (n: number) => new Date(base.getTime() + (100 + n) * 60_000);
+    // [withdrawal status, transfer status, behind?]
+    const cases: [Withdrawal['status'], OutgoingTransfer['status'], boolean][] = [
+      ['PENDING', 'REQUESTED', false],
+      ['PENDING', 'SIGNED', false],
+      ['PENDING', 'BROADCAST', true], // broadcast: PROCESSING is due
+      ['PENDING', 'CONFIRMING', true],
+      ['PROCESSING', 'BROADCAST', false],
+      ['PROCESSING', 'CONFIRMING', true], // in a block: CONFIRMING is due
+      ['CONFIRMING', 'CONFIRMING', false],
+      ['CONFIRMING', 'BROADCAST', true], // out of its block again
+      ['CONFIRMED', 'CONFIRMED', false], // ends reach the withdrawal through the pipeline's outcomes
+      ['FAILED', 'FAILED', false],
+    ];
+    const ids: string[] = [];
+    await uow().run(async (tx) => {
+      for (const [i, [status, transferStatus]] of cases.entries()) {
+        const transfer = requestTransfer({
+          id: randomUUID(),
+          kind: 'WITHDRAWAL',
+          network: 'BSC_MAINNET',
+          asset: 'USDT_BSC',
+          from: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+          fromPath: { coinType: 60, account: 0, change: 0, index: 0 },
+          to: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+          amount: 1n,
+          requestedAt: at(i),
+        });
+        await tx.transfers.add(transfer);
+        await tx.transfers.save({ ...transfer, status: transferStatus });
+        const w = withdrawal({ network: 'BSC_MAINNET', asset: 'USDT_BSC', status, transferId: transfer.id, requestedAt: at(i) });
+        await tx.withdrawals.add(w);
+        ids.push(w.id);
+      }
+    });
+    const behind = cases.flatMap(([, , b], i) => (b ? [ids[i]!] : []));
+    expect(await uow().run((tx) => tx.withdrawals.behindTheirTransferIds('BSC_MAINNET', 50))).toEqual(behind);
+    expect(await uow().run((tx) => tx.withdrawals.behindTheirTransferIds('BSC_MAINNET', 2))).toEqual(behind.slice(0, 2));
+    expect(await uow().run((tx) => tx.withdrawals.behindTheirTransferIds('BSC_TESTNET', 50))).toEqual([]);
   });
 });

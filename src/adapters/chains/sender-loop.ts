@@ -91,10 +91,19 @@ export class SenderLoop {
     this.metrics.treasuryShort.set({ network }, 0);
     while (this.running) {
       try {
-        const sweeps = await this.sweeps.step(sender, { batch: this.opts.batch });
-        const withdrawals = await this.withdrawals.step(sender, { batch: this.opts.batch });
-        const drips = await this.drips.step(sender, { batch: this.opts.batch });
-        const transfers = await this.transfers.step(sender, this.opts);
+        const took: Record<string, number> = {};
+        const timed = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+          const t0 = performance.now();
+          try {
+            return await run();
+          } finally {
+            took[name] = Math.round(performance.now() - t0);
+          }
+        };
+        const sweeps = await timed('sweeps', () => this.sweeps.step(sender, { batch: this.opts.batch }));
+        const withdrawals = await timed('withdrawals', () => this.withdrawals.step(sender, { batch: this.opts.batch }));
+        const drips = await timed('drips', () => this.drips.step(sender, { batch: this.opts.batch }));
+        const transfers = await timed('transfers', () => this.transfers.step(sender, this.opts));
         // A service address too low to pay: one warning when it starts, one line when it ends.
         const treasuryChanged = this.shortage(this.treasuryShort, network, withdrawals.treasuryShort, 'treasury', log, {
           short: 'treasury too low for the next withdrawal: withdrawals wait until it is funded (none fails)',
@@ -156,6 +165,7 @@ export class SenderLoop {
               signed: transfers.signed,
               replaced: transfers.replaced,
               resigned: transfers.resigned,
+              stepMs: took,
             },
             'sending',
           );

@@ -137,10 +137,16 @@ export class PgWithdrawalRepo implements WithdrawalRepo {
     return rows.map((r) => r.id);
   }
 
-  async inFlightIds(network: Network, limit: number): Promise<string[]> {
+  async behindTheirTransferIds(network: Network, limit: number): Promise<string[]> {
+    // Only the withdrawals with something to do: on a busy network most in-flight ones show what their
+    // transfer shows already, and looking at each of them every step would cost a transaction apiece.
     const rows = await this.sql<{ id: string }>(
-      `select id from withdrawals where network = ? and transfer_id is not null and status in ('PENDING', 'PROCESSING', 'CONFIRMING')
-       order by requested_at limit ?`,
+      `select w.id from withdrawals w join outgoing_transfers t on t.id = w.transfer_id
+        where w.network = ? and w.status in ('PENDING', 'PROCESSING', 'CONFIRMING')
+          and ((w.status = 'PENDING' and t.status in ('BROADCAST', 'CONFIRMING'))
+            or (w.status = 'PROCESSING' and t.status = 'CONFIRMING')
+            or (w.status = 'CONFIRMING' and t.status = 'BROADCAST'))
+        order by w.requested_at limit ?`,
       [network, limit],
     );
     return rows.map((r) => r.id);

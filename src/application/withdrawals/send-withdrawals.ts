@@ -67,7 +67,7 @@ export class SendWithdrawals {
     const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null };
     const network = sender.network;
     // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
-    const moving = await this.uow.run((tx) => tx.withdrawals.inFlightIds(network, opts.batch));
+    const moving = await this.uow.run((tx) => tx.withdrawals.behindTheirTransferIds(network, opts.batch));
     for (const id of moving) await this.uow.run((tx) => this.follow(tx, id));
     const ready = await this.uow.run((tx) => tx.withdrawals.readyIds(network, opts.batch));
     // What the treasury is short of: later withdrawals of that asset wait behind the first, in order; a

@@ -22,8 +22,12 @@ export interface WithdrawalRepo {
   totalsSince(workspaceId: string, networks: readonly Network[], since: Date): Promise<{ asset: Asset; amount: bigint }[]>;
   /** Ids of the network's PENDING withdrawals not picked up yet, oldest first. */
   readyIds(network: Network, limit: number): Promise<string[]>;
-  /** Ids of the network's withdrawals whose transfer is on its way (picked up, not final), oldest first. */
-  inFlightIds(network: Network, limit: number): Promise<string[]>;
+  /**
+   * Ids of the network's withdrawals on their way whose transfer has moved past what they show (broadcast
+   * while the withdrawal is PENDING, in a block while it is PROCESSING, out of its block again while it is
+   * CONFIRMING), oldest first. A transfer's end reaches its withdrawal through the pipeline's outcomes.
+   */
+  behindTheirTransferIds(network: Network, limit: number): Promise<string[]>;
   /** The withdrawal a transfer pays out, locked. */
   byTransfer(transferId: string): Promise<Withdrawal | null>;
 }
