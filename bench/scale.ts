@@ -15,6 +15,7 @@ import type { Config } from '../src/bootstrap/config.js';
 import { creditDeposit } from '../src/domain/ledger/entries.js';
 import { Amount } from '../src/domain/money/amount.js';
 import type { UnitOfWork } from '../src/domain/ports.js';
+import { SERVICE_OWNER } from '../src/domain/ledger/journal.js';
 import { authHeaders } from '../src/sdk/signing.js';
 import type { BenchRow } from './webhooks.js';
 import { run, startProcess } from './withdrawals.js';
@@ -57,9 +58,9 @@ async function grow(db: pg.Client, workspaceId: string, factor: number): Promise
   const haveEntries = Number((await db.query<{ n: string }>(`select count(*) as n from journal_entries where reference like 'scale:%'`)).rows[0]!.n);
   const entries = BASE.entries * factor;
   const ids = await db.query<{ id: number; kind: string }>(
-    `insert into ledger_accounts (owner, kind, network, asset) values ($1, 'AVAILABLE', 'BSC_TESTNET', 'USDT_BSC'), ('service', 'TREASURY', 'BSC_TESTNET', 'USDT_BSC')
+    `insert into ledger_accounts (owner, kind, network, asset) values ($1, 'AVAILABLE', 'BSC_TESTNET', 'USDT_BSC'), ($2, 'TREASURY', 'BSC_TESTNET', 'USDT_BSC')
      on conflict (owner, kind, network, asset) do update set asset = excluded.asset returning id, kind`,
-    [workspaceId],
+    [workspaceId, SERVICE_OWNER],
   );
   const available = ids.rows.find((r) => r.kind === 'AVAILABLE')!.id;
   const treasury = ids.rows.find((r) => r.kind === 'TREASURY')!.id;

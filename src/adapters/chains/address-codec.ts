@@ -4,7 +4,10 @@
 // hex. TRON: base58check of 0x41 ‖ the 20-byte account id (notes/chains.md).
 import { createHash } from 'node:crypto';
 import { createBase58check } from '@scure/base';
-import { checksumAddress, toHex } from 'viem';
+// ox (viem's own primitives) rather than viem's root: the same EIP-55 code without loading all of viem
+// in every process that only spells addresses (a second of start-up for the api and each ops command).
+import { checksum as checksumAddress } from 'ox/Address';
+import { fromBytes as toHex } from 'ox/Hex';
 import type { AddressCodec } from '../../domain/ports.js';
 import type { BaseChain } from '../../domain/money/networks.js';
 
@@ -53,7 +56,7 @@ const normalizeEvm = (address: string): string | null => {
   // hex, and the checksum is what catches a mistyped withdrawal destination.
   // All-lowercase or all-uppercase input carries no checksum, so it is refused
   // rather than silently upgraded.
-  return checksumAddress(address as `0x${string}`) === address ? address : null;
+  return checksumAddress(address) === address ? address : null;
 };
 
 const normalizeTron = (address: string): string | null => {
@@ -79,7 +82,7 @@ export class ChainAddressCodec implements AddressCodec {
   canonicalize(chain: BaseChain, address: string): string | null {
     if (typeof address !== 'string') return null;
     if (chain === 'TRON') return normalizeTron(address);
-    return EVM_HEX.test(address) ? checksumAddress(address.toLowerCase() as `0x${string}`) : null;
+    return EVM_HEX.test(address) ? checksumAddress(address.toLowerCase()) : null;
   }
 
   accountId(chain: BaseChain, address: string): string | null {
