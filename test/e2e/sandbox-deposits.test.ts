@@ -393,7 +393,7 @@ describe('npm start: deposits on the local chains', () => {
     // A native balance, of any address (this one was never used).
     const treasury = await runEntry('src/bootstrap/sandbox.ts', env, ['balance', '--chain', 'ETH', '--asset', 'ETH', '--address', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed']);
     expect([treasury.code, treasury.stdout.trim()]).toEqual([0, '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed holds 0.000000000000000000 ETH on ETH_TESTNET']);
-  });
+  }, 90_000); // five CLI processes one after another: on a loaded 2-core machine each takes several seconds to start
 
   it('names a busy local-node port and its setting in one line', async () => {
     const busy = createServer();

@@ -421,5 +421,5 @@ describe('ops policy and beneficiary commands', () => {
     expect(again.out).toMatchObject({ already_existed: true, added_at: addedAt, events: [] });
     expect([noSetting.code, noSetting.out.code]).toEqual([2, 'VALIDATION_ERROR']);
     expect(await eventsOf(o.id)).toHaveLength(4);
-  });
+  }, 90_000); // eight ops processes, four at a time at most: slow to start on a loaded 2-core machine
 });
