@@ -7,17 +7,18 @@ import { sideOf } from '../domain/money/networks.js';
 import { baseChainOf } from '../domain/money/networks.js';
 import { EvmChainPort } from '../adapters/chains/evm-chain.js';
 import { TronChainPort } from '../adapters/chains/tron-chain.js';
+import type { NodeObserver } from '../adapters/chains/node-observer.js';
 import type { Config } from './config.js';
 
-export function createChainPorts(config: Config): ChainPort[] {
+export function createChainPorts(config: Config, observer?: NodeObserver): ChainPort[] {
   const ports: ChainPort[] = [];
   for (const s of config.networks) {
     if (!s.rpcUrl) continue;
     const urls = s.rpcUrl.split(',').map((u) => u.trim()).filter(Boolean);
     ports.push(
       baseChainOf(s.network) === 'TRON'
-        ? new TronChainPort({ network: s.network, urls, contracts: s.contracts, apiKey: config.tronApiKey })
-        : new EvmChainPort({ network: s.network, urls, contracts: s.contracts }),
+        ? new TronChainPort({ network: s.network, urls, contracts: s.contracts, apiKey: config.tronApiKey, observer })
+        : new EvmChainPort({ network: s.network, urls, contracts: s.contracts, maxLogRange: s.logRange ?? undefined, observer }),
     );
   }
   return ports;

@@ -24,6 +24,8 @@ import type { Clock, UnitOfWork } from '../domain/ports.js';
 import { ScannerLoop, type ScannerLoopOptions } from '../adapters/chains/scanner-loop.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import { createScannerMetrics, createSendingMetrics } from '../adapters/metrics/metrics.js';
+import { createNodeObserver } from '../adapters/metrics/node-metrics.js';
+import type { Infrastructure } from './infrastructure.js';
 import type { Config } from './config.js';
 import { createChainPorts, sendersOf } from './chain-ports.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
@@ -43,7 +45,9 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
   // Each process scans under its own name: a restarted process waits for its predecessor's lease to run out.
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let made: ChainPort[] | undefined;
-  const portsOf = () => (made ??= opts.ports ?? createChainPorts(config));
+  // Each node URL's errors, penalties, lag and unusability: metrics and log lines.
+  const portsOf = ({ metrics, logger }: Infrastructure) =>
+    (made ??= opts.ports ?? createChainPorts(config, createNodeObserver(metrics.registry, logger.child({ component: 'nodes' }))));
   return startWorker(config, {
     processName: 'chain-worker',
     port: config.ports.chainWorker,
@@ -58,11 +62,12 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
         logger.error({ err }, 'could not record account keys; the scheduled refill tries again');
       }
     },
-    consumers: ({ logger, boss, container }) => {
+    consumers: (infra) => {
+      const { logger, boss, container } = infra;
       enqueueNow(boss, 'chain.heartbeat', { source: 'startup' }).catch((err: unknown) =>
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
       );
-      const ports = portsOf();
+      const ports = portsOf(infra);
       return [
         consume({
           name: 'chain.heartbeat',
@@ -90,8 +95,9 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
         }),
       ];
     },
-    background: ({ logger, container, metrics }) => {
-      const ports = portsOf();
+    background: (infra) => {
+      const { logger, container, metrics } = infra;
+      const ports = portsOf(infra);
       const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
       const scannerMetrics = createScannerMetrics(metrics.registry, () =>
         uow.run((tx) => (tx.deposits as DepositRepo).countByStatus()),

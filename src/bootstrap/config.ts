@@ -214,7 +214,16 @@ function networkSettings(env: NodeJS.ProcessEnv, production: boolean): NetworkSe
       }
       contracts[asset] = v;
     }
-    return { network, rpcUrl: rpcUrl || null, requiredConfirmations: required, contracts };
+    const rangeVar = `${network}_LOG_RANGE`;
+    let logRange: number | null = null;
+    if (env[rangeVar] !== undefined && env[rangeVar] !== '') {
+      const parsed = z.coerce.number().int().min(1).max(100_000).safeParse(env[rangeVar]);
+      if (!parsed.success || baseChainOf(network) === 'TRON') {
+        throw new ConfigError(`${rangeVar}: ${baseChainOf(network) === 'TRON' ? 'TRON blocks are read 100 at a time, not by log range' : 'must be an integer from 1 to 100000 (blocks per eth_getLogs)'}`);
+      }
+      logRange = parsed.data;
+    }
+    return { network, rpcUrl: rpcUrl || null, requiredConfirmations: required, contracts, logRange };
   });
 }
 

@@ -30,6 +30,8 @@ const node: ChainSender = {
   sign: unused,
   broadcast: unused,
   sentReceipt: unused,
+  sentReceiptOnEveryNode: unused,
+  settledNonce: unused,
 };
 
 let account: number | undefined;

@@ -79,6 +79,8 @@ describe('the outgoing transfers’ work list', () => {
         return 'accepted';
       },
       sentReceipt: unused,
+      sentReceiptOnEveryNode: unused,
+      settledNonce: unused,
     };
     const report = await transfers.step(node, { replaceAfterMs: 600_000, rebroadcastAfterMs: 60_000, batch: 10 });
     expect(report.errors).toEqual([{ kind: 'transfer', id: odd.id, message: 'the node built something else than was asked' }]);

@@ -160,6 +160,8 @@ function treasuryNode(overrides: Partial<ChainSender> = {}): ChainSender {
     sign: unused,
     broadcast: unused,
     sentReceipt: unused,
+    sentReceiptOnEveryNode: unused,
+    settledNonce: unused,
     ...overrides,
   };
 }

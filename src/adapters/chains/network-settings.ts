@@ -9,6 +9,8 @@ export interface NetworkSetting {
   rpcUrl: string | null;
   requiredConfirmations: number;
   contracts: Partial<Record<Asset, string>>;
+  /** EVM: most blocks per eth_getLogs (a provider's own limit, once it says it, lowers it for that URL); null: the default. */
+  logRange?: number | null;
 }
 
 /** Default confirmations (docs/operations.md#network-settings): mainnets by chain, testnets 6. */

@@ -48,7 +48,9 @@ import {
 } from '../../domain/chains/chain-port.js';
 import type { Asset, Network } from '../../domain/money/networks.js';
 import { evmBytesFromTronAddress, tronAddressFromEvmBytes } from './address-codec.js';
-import { TRANSFER_TOPIC } from './evm-chain.js';
+import { TRANSFER_TOPIC } from './evm-reading.js';
+import type { NodeObserver } from './node-observer.js';
+import { classifyNodeError } from './provider-errors.js';
 
 export interface TronChainOptions {
   network: Network;
@@ -65,10 +67,12 @@ export interface TronChainOptions {
   concurrency?: number;
   /** Blocks after which a TRON block is irreversible (solidified): 19 of the 27 super representatives. */
   finalityDepth?: number;
+  observer?: NodeObserver;
 }
 
 interface TronBlock {
   blockID?: string;
+  transactions?: unknown[];
   block_header?: { raw_data?: { number?: number; parentHash?: string } };
 }
 
@@ -121,6 +125,10 @@ const TRANSFER_SELECTOR = 'a9059cbb';
  */
 const TRANSFER_BYTES = 300n;
 const CONTRACT_CALL_BYTES = 400n;
+/** A rate limit with no penalty of its own keeps the URL out this long. */
+const DEFAULT_PENALTY_MS = 2_000;
+/** The longest a call waits for a penalty to end; longer ones fail the call (the step backs off). */
+const MAX_PENALTY_WAIT_MS = 3_000;
 /** Chain parameters are read again after this long. */
 const PARAMETERS_TTL_MS = 10 * 60_000;
 /**
@@ -158,6 +166,9 @@ export class TronChainPort implements ChainPort, ChainSender {
   private readonly headers: Record<string, string>;
   private readonly finalityDepth: bigint;
   private parameters: { at: number; value: Promise<ChainParameters> } | null = null;
+  /** Per URL: no call before this time (a provider's rate-limit penalty). */
+  private readonly penaltyUntil = new Map<string, number>();
+  private readonly observer: NodeObserver | undefined;
 
   constructor(opts: TronChainOptions) {
     if (opts.urls.length === 0) throw new Error(`${opts.network}: no TRON node URL`);
@@ -168,6 +179,7 @@ export class TronChainPort implements ChainPort, ChainSender {
     this.retryDelayMs = opts.retryDelayMs ?? 250;
     this.concurrency = opts.concurrency ?? 10;
     this.finalityDepth = BigInt(opts.finalityDepth ?? 19);
+    this.observer = opts.observer;
     this.headers = { 'content-type': 'application/json', ...(opts.apiKey ? { 'TRON-PRO-API-KEY': opts.apiKey } : {}) };
     for (const [asset, address] of Object.entries(opts.contracts)) {
       const bytes = address ? evmBytesFromTronAddress(address) : null;
@@ -175,41 +187,72 @@ export class TronChainPort implements ChainPort, ChainSender {
     }
   }
 
-  /** One POST to the node's HTTP API, retried on transient failures and across the URLs. */
+  /** One POST to the node's HTTP API, retried on transient failures and across the URLs (none during its rate-limit penalty). */
   private async post<T>(path: string, body: Record<string, unknown>): Promise<T> {
     let last: ChainUnavailableError | null = null;
-    for (const base of this.urls) {
-      for (let attempt = 0; attempt <= this.retryCount; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1)));
-        let res: Response;
+    for (let attempt = 0; attempt <= this.retryCount; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1)));
+      const now = Date.now();
+      let usable = this.urls.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= now);
+      if (usable.length === 0) {
+        const soonest = Math.min(...this.urls.map((u) => this.penaltyUntil.get(u) ?? 0));
+        if (soonest - now > MAX_PENALTY_WAIT_MS) {
+          throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: every URL is rate-limited for ${Math.ceil((soonest - now) / 1000)} s more`);
+        }
+        await new Promise((r) => setTimeout(r, soonest - now));
+        usable = this.urls.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= Date.now());
+      }
+      for (const base of usable) {
         try {
-          res = await fetch(`${base}/${path}`, { method: 'POST', headers: this.headers, body: tronJson(body), signal: AbortSignal.timeout(this.timeoutMs) });
+          return await this.postTo<T>(base, path, body);
         } catch (err) {
-          const timeout = (err as Error).name === 'TimeoutError';
-          last = new ChainUnavailableError(this.network, timeout ? 'timeout' : 'unreachable', `${path}: ${timeout ? 'the node did not answer in time' : 'no connection'} (${base})`);
-          continue;
+          if (!(err instanceof ChainUnavailableError)) throw err;
+          last = err;
         }
-        if (res.status === 429 || res.status >= 500) {
-          await res.body?.cancel();
-          last = new ChainUnavailableError(this.network, res.status === 429 ? 'rate_limited' : 'server_error', `${path}: HTTP ${res.status} (${base})`);
-          continue;
-        }
-        let parsed: unknown;
-        try {
-          parsed = await res.json();
-        } catch {
-          last = new ChainUnavailableError(this.network, 'bad_response', `${path}: HTTP ${res.status}, not JSON (${base})`);
-          break; // the next URL
-        }
-        if (!res.ok || (parsed && typeof parsed === 'object' && 'Error' in parsed)) {
-          const reason = parsed && typeof parsed === 'object' && 'Error' in parsed ? String((parsed as { Error: unknown }).Error) : `HTTP ${res.status}`;
-          last = new ChainUnavailableError(this.network, 'bad_response', `${path}: ${reason.slice(0, 300)} (${base})`);
-          break;
-        }
-        return parsed as T;
       }
     }
-    throw last!;
+    throw last ?? new ChainUnavailableError(this.network, 'unreachable', `${path}: no URL answered`);
+  }
+
+  /** One POST to one URL, no retry; its failure classified by the providers' catalogue (a rate limit keeps the URL out for its penalty). */
+  private async postTo<T>(base: string, path: string, body: Record<string, unknown>): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/${path}`, { method: 'POST', headers: this.headers, body: tronJson(body), signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (err) {
+      const timeout = (err as Error).name === 'TimeoutError';
+      this.observer?.error(this.network, base, timeout ? 'timeout' : 'unreachable');
+      throw new ChainUnavailableError(this.network, timeout ? 'timeout' : 'unreachable', `${path}: ${timeout ? 'the node did not answer in time' : 'no connection'} (${base})`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch {
+      throw new ChainUnavailableError(this.network, 'unreachable', `${path}: the connection dropped (${base})`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const error = parsed && typeof parsed === 'object' && 'Error' in parsed ? String((parsed as { Error: unknown }).Error) : null;
+    if (res.ok && parsed !== undefined && error === null) return parsed as T;
+    const known = classifyNodeError({ status: res.status, code: undefined, message: error ?? text.slice(0, 300), method: path, retryAfter: res.headers.get('retry-after') });
+    if (known?.kind === 'rate_limited' || res.status === 429) {
+      const ms = known?.penaltyMs ?? DEFAULT_PENALTY_MS;
+      this.penaltyUntil.set(base, Date.now() + ms);
+      this.observer?.error(this.network, base, 'rate_limited');
+      this.observer?.penalty(this.network, base, ms, known?.provider ?? 'http-429');
+      throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: HTTP ${res.status}, rate-limited for ${ms} ms (${base})`);
+    }
+    if (res.status >= 500) {
+      this.observer?.error(this.network, base, 'server_error');
+      throw new ChainUnavailableError(this.network, 'server_error', `${path}: HTTP ${res.status} (${base})`);
+    }
+    this.observer?.error(this.network, base, 'bad_response');
+    const reason = error ?? (parsed === undefined ? `HTTP ${res.status}, not JSON` : `HTTP ${res.status}`);
+    throw new ChainUnavailableError(this.network, 'bad_response', `${path}: ${reason.slice(0, 300)} (${base})`);
   }
 
   private blockRef(b: TronBlock): BlockRef | null {
@@ -234,16 +277,25 @@ export class TronChainPort implements ChainPort, ChainSender {
   }
 
   async blocks(from: bigint, to: bigint): Promise<BlockRef[]> {
-    const out: BlockRef[] = [];
+    return (await this.blockPages(from, to)).map((b) => b.ref);
+  }
+
+  /** The blocks of [from, to] (getblockbylimitnext, 100 a call) with how many transactions each holds. */
+  private async blockPages(from: bigint, to: bigint): Promise<{ ref: BlockRef; transactions: number }[]> {
+    const out: { ref: BlockRef; transactions: number }[] = [];
     for (let start = from; start <= to; start += 100n) {
       const end = start + 100n <= to + 1n ? start + 100n : to + 1n;
       const page = await this.post<{ block?: TronBlock[] }>('wallet/getblockbylimitnext', { startNum: Number(start), endNum: Number(end) });
-      const refs = (page.block ?? []).map((b) => this.blockRef(b)).filter((r): r is BlockRef => r !== null);
-      refs.sort((a, b) => (a.number < b.number ? -1 : 1));
+      const byNumber = new Map<bigint, { ref: BlockRef; transactions: number }>();
+      for (const b of page.block ?? []) {
+        const ref = this.blockRef(b);
+        if (ref) byNumber.set(ref.number, { ref, transactions: Array.isArray(b.transactions) ? b.transactions.length : 0 });
+      }
       for (let n = start; n < end; n++) {
-        const ref = refs.find((r) => r.number === n);
-        if (!ref) throw new ChainUnavailableError(this.network, 'bad_response', `the node does not have block ${n}`);
-        out.push(ref);
+        const found = byNumber.get(n);
+        // A backend of the pool that has not imported the block yet (or a node missing it).
+        if (!found) throw new ChainUnavailableError(this.network, 'node_behind', `the node does not have block ${n} (yet)`);
+        out.push(found);
       }
     }
     return out;
@@ -288,23 +340,34 @@ export class TronChainPort implements ChainPort, ChainSender {
   }
 
   async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]> {
-    const blocks = await this.blocks(from, to);
     if (![...this.tokenByContract.values()].some((a) => !assets || assets.has(a))) return [];
+    const blocks = await this.blockPages(from, to);
     const infos: TronInfo[][] = new Array(blocks.length);
     let next = 0;
     const worker = async () => {
       while (next < blocks.length) {
         const i = next++;
-        infos[i] = await this.infosOf(blocks[i]!.number);
+        const { ref, transactions } = blocks[i]!;
+        const got = await this.infosOf(ref.number);
+        // java-tron answers [] for a block it does not have, and for every block when it keeps no transaction
+        // history: a block that holds transactions must yield their infos (not as many: null infos are skipped).
+        if (transactions > 0 && got.length === 0) {
+          throw new ChainUnavailableError(
+            this.network,
+            'node_behind',
+            `gettransactioninfobyblocknum ${ref.number}: no transaction info for a block of ${transactions} transactions (a backend behind, or a node without transaction history: storage.transHistory.switch)`,
+          );
+        }
+        infos[i] = got;
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, blocks.length) }, worker));
-    // The block may have changed between the two reads: the infos must belong to it.
-    const after = await this.blocks(from, to);
-    after.forEach((b, i) => {
-      if (b.hash !== blocks[i]!.hash) throw new Error(`chain moved: block ${b.number} changed while it was read`);
-    });
-    return blocks.flatMap((block, i) => infos[i]!.flatMap((info) => this.tokenTransfers(info, block, isMonitored)));
+    // The blocks may have changed between the two reads: the infos must belong to them. The blocks are
+    // linked by their parents' hashes, so the last one unchanged proves every one before it.
+    const last = blocks[blocks.length - 1]!.ref;
+    const again = await this.blockByNumber(last.number);
+    if (again?.hash !== last.hash) throw new Error(`chain moved: block ${last.number} changed while it was read`);
+    return blocks.flatMap(({ ref }, i) => infos[i]!.flatMap((info) => this.tokenTransfers(info, ref, isMonitored)));
   }
 
   private async included(txid: string): Promise<{ info: TronInfo; block: BlockRef } | null> {
@@ -369,6 +432,32 @@ export class TronChainPort implements ChainPort, ChainSender {
 
   /** No nonces on TRON: transactions expire instead. */
   async minedNonce(): Promise<null> {
+    return null;
+  }
+
+  async settledNonce(): Promise<null> {
+    return null;
+  }
+
+  /** The receipt as any URL has it; null only when every URL answered without it (one that cannot answer throws). */
+  async sentReceiptOnEveryNode(txid: string): Promise<SentReceipt | null> {
+    if (!HEX_ID.test(txid.replace(/^0x/, ''))) return null;
+    const answers = await Promise.all(
+      this.urls.map((base) =>
+        this.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
+          (info) => ({ info }),
+          (error: Error) => ({ error }),
+        ),
+      ),
+    );
+    const found = answers.find((a): a is { info: TronInfo } => 'info' in a && 'id' in a.info && a.info.blockNumber !== undefined);
+    if (found) {
+      const block = await this.blockByNumber(BigInt(found.info.blockNumber!));
+      if (!block) throw new ChainUnavailableError(this.network, 'node_behind', `the block of ${txid} is not served yet`);
+      return this.receiptOf(found.info, block);
+    }
+    const failed = answers.find((a): a is { error: Error } => 'error' in a);
+    if (failed) throw failed.error;
     return null;
   }
 
@@ -546,8 +635,11 @@ export class TronChainPort implements ChainPort, ChainSender {
 
   async sentReceipt(txid: string): Promise<SentReceipt | null> {
     const found = await this.included(txid);
-    if (!found) return null;
-    const { info, block } = found;
+    return found ? this.receiptOf(found.info, found.block) : null;
+  }
+
+  private receiptOf(info: TronInfo, block: BlockRef): SentReceipt {
+    const txid = info.id;
     const failed = info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
     const fee = info.fee ?? 0;
     if (!Number.isSafeInteger(fee) || fee < 0) throw new ChainUnavailableError(this.network, 'bad_response', `gettransactioninfobyid ${txid}: a fee that cannot be read exactly`);

@@ -16,6 +16,7 @@ import {
   confirmed,
   failed,
   includedIn,
+  isReplacementBump,
   isFinal,
   needsReplacement,
   nonceTakenByAnother,
@@ -29,7 +30,7 @@ import {
   type TransferAttempt,
   type TransferKind,
 } from '../../domain/transfers/outgoing-transfer.js';
-import { BroadcastRejected, type ChainSender, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
+import { BroadcastRejected, type ChainSender, type SentReceipt, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 
 /** Told, inside the transaction that makes a transfer final, that it is (CONFIRMED or FAILED). */
@@ -77,6 +78,13 @@ const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
 export class ProcessTransfers {
   /** When each transfer's latest attempt was last broadcast by this process. */
   private readonly lastBroadcast = new Map<string, number>();
+  /**
+   * Transfers found dead once (every URL without a receipt, EVM: the nonce
+   * taken at the confirmation depth), with the head then: the verdict counts
+   * only when it holds again some blocks later. Kept in memory: a restart
+   * only delays a verdict, never hastens one.
+   */
+  private readonly suspects = new Map<string, bigint>();
 
   constructor(
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
@@ -129,22 +137,38 @@ export class ProcessTransfers {
       report.signed++;
       return next;
     }
-    // What the chain says of every attempt. The mined nonce (EVM) is read
-    // first: a nonce that moved past ours with no receipt found afterwards is
-    // not ours. Likewise the time of the irreversible block (TRON): an attempt
-    // expired by then that no receipt shows afterwards is dead on every fork.
+    // What the chain says of every attempt, as one backend answers it. The
+    // mined nonce (EVM) is read first: a nonce that moved past ours with no
+    // receipt found afterwards may not be ours. Likewise the time of the
+    // irreversible block (TRON): an attempt expired by then that no receipt
+    // shows afterwards may be dead. Either is only a suspicion until proved
+    // (proveDead): a lagging backend answers a receipt null for a mined one.
     const mined = t.nonce === null ? null : await sender.minedNonce(t.from);
     const finalTime = t.nonce === null ? await finality() : null;
     const receipts = await Promise.all(t.attempts.map((a) => sender.sentReceipt(a.txid)));
-    const receipt = receipts.find((r) => r !== null) ?? null;
+    let receipt = receipts.find((r) => r !== null) ?? null;
+    let dead = false;
+    if (!receipt) {
+      const suspect =
+        (mined !== null && nonceTakenByAnother(t.status === 'CONFIRMING' ? unincluded(t) : t, mined, false)) ||
+        (finalTime !== null && (t.status === 'BROADCAST' || t.status === 'SIGNED') && allAttemptsExpired(t, finalTime));
+      if (suspect) {
+        const proof = await this.proveDead(t, sender, required);
+        if (proof.kind === 'mined') receipt = proof.receipt;
+        dead = proof.kind === 'dead';
+      } else {
+        this.suspects.delete(t.id);
+      }
+    }
     let next = t;
     if (receipt) {
+      this.suspects.delete(t.id);
       const moved = !t.included || t.included.txid !== receipt.txid || t.included.blockNumber !== receipt.block.number;
       if (moved) next = includedIn(t.status === 'CONFIRMING' ? unincluded(t) : t, receipt.txid, receipt.block.number, receipt.feePaid, receipt.status === 'reverted');
       next = confirmed(next, (await sender.head()).number, required, now);
     } else {
       if (t.status === 'CONFIRMING') next = unincluded(t); // its block was reorged out: the same bytes go out again
-      if (mined !== null && nonceTakenByAnother(next, mined, false)) next = failed(next, 'dropped: another transaction took its nonce');
+      if (dead && t.nonce !== null) next = failed(next, 'dropped: another transaction took its nonce');
     }
     if (next.status === 'CONFIRMED' || next.status === 'FAILED') {
       await tx.transfers.save(next);
@@ -153,7 +177,7 @@ export class ProcessTransfers {
       this.lastBroadcast.delete(next.id);
       return null;
     }
-    if (finalTime !== null && (next.status === 'BROADCAST' || next.status === 'SIGNED') && allAttemptsExpired(next, finalTime)) {
+    if (dead && finalTime !== null && (next.status === 'BROADCAST' || next.status === 'SIGNED') && allAttemptsExpired(next, finalTime)) {
       // TRON: no nonce to keep, and nothing signed before can be included any more: a fresh transaction.
       const again = resigned(next, await this.attempt(next, sender, next.nonce, null), finalTime);
       await tx.transfers.save(again);
@@ -174,6 +198,40 @@ export class ProcessTransfers {
     return next.status === 'BROADCAST' && Date.now() - last >= opts.rebroadcastAfterMs ? next : null;
   }
 
+  /**
+   * Whether none of the transfer's attempts can ever be mined, proved rather
+   * than read once (issue 30): EVM, the sender's nonce is taken in a block
+   * with the network's confirmations; every attempt's receipt is asked of
+   * every URL; and the same holds on a step at least `required` (and 2)
+   * blocks later. 'mined' when some URL has a receipt after all.
+   */
+  private async proveDead(
+    t: OutgoingTransfer,
+    sender: ChainSender,
+    required: number,
+  ): Promise<{ kind: 'mined'; receipt: SentReceipt } | { kind: 'dead' } | { kind: 'unproved' }> {
+    const head = (await sender.head()).number;
+    if (t.nonce !== null) {
+      const settled = await sender.settledNonce(t.from, head, required);
+      if (settled === null || settled <= t.nonce) {
+        this.suspects.delete(t.id);
+        return { kind: 'unproved' };
+      }
+    }
+    for (const a of t.attempts) {
+      const receipt = await sender.sentReceiptOnEveryNode(a.txid);
+      if (receipt) return { kind: 'mined', receipt };
+    }
+    const seen = this.suspects.get(t.id);
+    if (seen === undefined || head < seen) {
+      this.suspects.set(t.id, head);
+      return { kind: 'unproved' };
+    }
+    if (head - seen < BigInt(Math.max(required, 2))) return { kind: 'unproved' };
+    this.suspects.delete(t.id);
+    return { kind: 'dead' };
+  }
+
   private signWithKeyOf(t: OutgoingTransfer): SignDigest {
     const chain = baseChainOf(t.network);
     return (digest) => this.signer.signDigest(chain, t.fromPath, digest);
@@ -188,12 +246,13 @@ export class ProcessTransfers {
     return next;
   }
 
-  /** EVM: the same transfer at the same nonce, paying at least 15 % more; null when its fee cap leaves no room. */
+  /** EVM: the same transfer at the same nonce, paying at least 15 % more; null when its fee cap leaves less than the 10 % nodes require. */
   private async replace(t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer | null> {
     const previous = t.attempts[t.attempts.length - 1];
     if (!previous?.fees || !quote || t.nonce === null) return null;
     const fees = capped(replacementFees(previous.fees, quote), t.feeCap);
-    if (fees.maxFeePerGas <= previous.fees.maxFeePerGas || fees.maxPriorityFeePerGas <= previous.fees.maxPriorityFeePerGas) return null;
+    // Nodes take a replacement only at +10 % on both fields: below that (the fee cap in the way) the transfer waits.
+    if (!isReplacementBump(previous.fees, fees)) return null;
     return replaced(t, await this.attempt(t, sender, t.nonce, fees));
   }
 

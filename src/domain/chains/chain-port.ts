@@ -73,7 +73,12 @@ export interface ChainPort {
 export class ChainUnavailableError extends Error {
   constructor(
     readonly network: Network,
-    readonly kind: 'timeout' | 'rate_limited' | 'server_error' | 'unreachable' | 'bad_response',
+    /**
+     * node_behind: the node has not imported what was asked (a lagging backend of a pool); an
+     * answer that cannot be proved is this, never "nothing there". method_not_served: no URL
+     * of the network serves the method (BSC's public endpoints and eth_getLogs).
+     */
+    readonly kind: 'timeout' | 'rate_limited' | 'server_error' | 'unreachable' | 'bad_response' | 'node_behind' | 'method_not_served',
     message: string,
   ) {
     super(message);

@@ -144,6 +144,15 @@ export function replacementFees(previous: EvmFees, now: EvmFees, bumpPercent = 1
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
+/** Percent above the replaced attempt that nodes require on both fee fields (geth and BSC's txpool, reth's DEFAULT_PRICE_BUMP). */
+export const MIN_REPLACEMENT_BUMP_PERCENT = 10n;
+
+/** Whether `next` pays at least the nodes' +10 % over `previous` on both fields (else it would be refused as underpriced). */
+export function isReplacementBump(previous: EvmFees, next: EvmFees): boolean {
+  const enough = (before: bigint, after: bigint) => after * 100n >= before * (100n + MIN_REPLACEMENT_BUMP_PERCENT) && after > before;
+  return enough(previous.maxFeePerGas, next.maxFeePerGas) && enough(previous.maxPriorityFeePerGas, next.maxPriorityFeePerGas);
+}
+
 /** EVM: broadcast and not in a block `afterMs` after its latest attempt was signed. */
 export function needsReplacement(t: OutgoingTransfer, now: Date, afterMs: number): boolean {
   const a = last(t);
@@ -154,8 +163,8 @@ export function needsReplacement(t: OutgoingTransfer, now: Date, afterMs: number
 export function replaced(t: OutgoingTransfer, attempt: TransferAttempt): OutgoingTransfer {
   const previous = last(t);
   if (t.status !== 'BROADCAST' || t.nonce === null || !previous?.fees || !attempt.fees) throw new TransferStateError(t, 'replace');
-  if (attempt.fees.maxFeePerGas <= previous.fees.maxFeePerGas || attempt.fees.maxPriorityFeePerGas <= previous.fees.maxPriorityFeePerGas) {
-    throw new Error(`transfer ${t.id}: a replacement must pay more than the attempt it replaces`);
+  if (!isReplacementBump(previous.fees, attempt.fees)) {
+    throw new Error(`transfer ${t.id}: a replacement must pay at least 10 % more on both fee fields than the attempt it replaces`);
   }
   return { ...t, status: 'SIGNED', attempts: [...t.attempts, attempt] };
 }

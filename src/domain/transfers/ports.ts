@@ -124,14 +124,26 @@ export interface ChainSender extends BalanceReader {
    * Throws TransferRefused when the contract would revert it.
    */
   gasLimit(call: TransferCall): Promise<bigint | null>;
-  /** EVM: how many transactions of the address are in blocks (its next unmined nonce); null on TRON. */
+  /** EVM: how many transactions of the address are in blocks (its next unmined nonce); null on TRON. A hint: one backend's read. */
   minedNonce(address: string): Promise<bigint | null>;
+  /**
+   * EVM: how many transactions of the address are in blocks with at least
+   * `confirmations` confirmations at `head`: a nonce below it is taken for
+   * good (short of a reorg deeper than that); null on TRON.
+   */
+  settledNonce(address: string, head: bigint, confirmations: number): Promise<bigint | null>;
   /** Builds the transaction and signs it through `sign`: the signed bytes and txid, nothing broadcast. */
   sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction>;
   /** Broadcasts signed bytes; 'known' when the node already had them. Throws BroadcastRejected or ChainUnavailableError. */
   broadcast(raw: string): Promise<'accepted' | 'known'>;
-  /** The receipt of one of our transactions, null while (or when no longer) in a block. */
+  /** The receipt of one of our transactions, null while (or when no longer) in a block. One backend's read. */
   sentReceipt(txid: string): Promise<SentReceipt | null>;
+  /**
+   * The receipt as any of the network's URLs has it; null only when every URL
+   * answered and none has it (a URL that cannot answer throws): what a
+   * verdict that the transaction will never be mined rests on.
+   */
+  sentReceiptOnEveryNode(txid: string): Promise<SentReceipt | null>;
 }
 
 export interface TransferCount {

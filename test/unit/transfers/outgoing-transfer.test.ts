@@ -8,6 +8,7 @@ import {
   confirmed,
   failed,
   includedIn,
+  isReplacementBump,
   needsReplacement,
   nonceTakenByAnother,
   replaced,
@@ -55,7 +56,18 @@ describe('outgoing transfer', () => {
     const r = replaced(b, { ...evmAttempt('0xbb', fees.maxFeePerGas, fees.maxPriorityFeePerGas, 60) });
     expect(r).toMatchObject({ status: 'SIGNED', nonce: 7n });
     expect(r.attempts.map((a) => a.txid)).toEqual(['0xaa', '0xbb']);
-    expect(() => replaced(b, evmAttempt('0xcc', 30n * gwei, 1n * gwei))).toThrow(/must pay more/);
+    expect(() => replaced(b, evmAttempt('0xcc', 30n * gwei, 1n * gwei))).toThrow(/at least 10 % more on both/);
+  });
+
+  it('takes a replacement only at +10 % on both fee fields, as nodes do (a capped +5 % on one is refused)', () => {
+    const before = { maxFeePerGas: 100n, maxPriorityFeePerGas: 10n };
+    expect(isReplacementBump(before, { maxFeePerGas: 110n, maxPriorityFeePerGas: 11n })).toBe(true);
+    expect(isReplacementBump(before, { maxFeePerGas: 105n, maxPriorityFeePerGas: 20n })).toBe(false);
+    expect(isReplacementBump(before, { maxFeePerGas: 200n, maxPriorityFeePerGas: 10n })).toBe(false);
+    // One wei of tip cannot grow by 10 %: only by a whole wei more.
+    expect(isReplacementBump({ maxFeePerGas: 100n, maxPriorityFeePerGas: 1n }, { maxFeePerGas: 110n, maxPriorityFeePerGas: 2n })).toBe(true);
+    const b = broadcast(signed(request(), evmAttempt('0xaa', 100n, 10n, 0), 7n), at(1));
+    expect(() => replaced(b, evmAttempt('0xcc', 105n, 20n))).toThrow(/at least 10 % more on both/);
   });
 
   it('is included by whichever attempt was mined, confirmed at its confirmations, and rebroadcast after a reorg', () => {
