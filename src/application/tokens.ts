@@ -17,6 +17,7 @@ export const TOKENS = {
   AddressDeriver: Symbol('AddressDeriver'),
   /** Balance readers of the networks with a node (ops treasury status). */
   BalanceReaders: Symbol('BalanceReaders'),
+  NodeProbes: Symbol('NodeProbes'),
   /** Whether this deployment has the sandbox faucet (the local sandbox's testnets, outside production). */
   FaucetAvailable: Symbol('FaucetAvailable'),
   AddressCodec: Symbol('AddressCodec'),

@@ -8,6 +8,7 @@ import { baseChainOf } from '../domain/money/networks.js';
 import { EvmChainPort } from '../adapters/chains/evm-chain.js';
 import { TronChainPort } from '../adapters/chains/tron-chain.js';
 import type { NodeObserver } from '../adapters/chains/node-observer.js';
+import { EVM_CHAIN_IDS } from '../adapters/chains/network-settings.js';
 import type { Config } from './config.js';
 
 export function createChainPorts(config: Config, observer?: NodeObserver): ChainPort[] {
@@ -18,7 +19,7 @@ export function createChainPorts(config: Config, observer?: NodeObserver): Chain
     ports.push(
       baseChainOf(s.network) === 'TRON'
         ? new TronChainPort({ network: s.network, urls, contracts: s.contracts, apiKey: config.tronApiKey, observer })
-        : new EvmChainPort({ network: s.network, urls, contracts: s.contracts, maxLogRange: s.logRange ?? undefined, observer }),
+        : new EvmChainPort({ network: s.network, urls, contracts: s.contracts, maxLogRange: s.logRange ?? undefined, observer, chainId: EVM_CHAIN_IDS[s.network] }),
     );
   }
   return ports;

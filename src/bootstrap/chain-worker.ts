@@ -24,7 +24,9 @@ import type { Clock, UnitOfWork } from '../domain/ports.js';
 import { ScannerLoop, type ScannerLoopOptions } from '../adapters/chains/scanner-loop.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import { createScannerMetrics, createSendingMetrics } from '../adapters/metrics/metrics.js';
-import { createNodeObserver } from '../adapters/metrics/node-metrics.js';
+import { createNodeObserver, urlLabel } from '../adapters/metrics/node-metrics.js';
+import { CheckNodes } from '../application/chains/check-nodes.js';
+import type { NodeProbe } from '../domain/chains/node-probe.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Config } from './config.js';
 import { createChainPorts, sendersOf } from './chain-ports.js';
@@ -104,6 +106,20 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
       );
       const loopOptions: ScannerLoopOptions = { ...config.scanner, owner, ...opts.scan };
       for (const p of ports) logger.info({ network: p.network }, 'scanning for deposits');
+      // Every node URL probed once at start-up (ops chains check does the same on demand): a URL of another
+      // chain, refusing getLogs or keeping no transaction history is said in one line and left out.
+      container.register(TOKENS.NodeProbes, { useValue: ports.filter((p) => typeof (p as Partial<NodeProbe>).probe === 'function') });
+      container
+        .resolve(CheckNodes)
+        .execute()
+        .then((checks) => {
+          for (const c of checks) {
+            const line = { network: c.network, url: urlLabel(c.url), head: c.head?.toString() ?? null, logs: c.logs, history: c.history, lag: c.lag };
+            if (c.usable && c.problems.length === 0) logger.info(line, 'node check: usable');
+            else (c.usable ? logger.warn : logger.error).call(logger, { ...line, problems: c.problems }, `node check: ${c.usable ? '' : 'UNUSABLE: '}${c.problems.join('; ')}`);
+          }
+        })
+        .catch((err: unknown) => logger.warn({ err }, 'node check failed; the scanner and the sender find out for themselves'));
       const senders = sendersOf(ports);
       for (const p of senders) logger.info({ network: p.network }, 'sending: sweeps and outgoing transfers');
       const sendingMetrics = createSendingMetrics(metrics.registry, () =>

@@ -18,6 +18,7 @@ import { TOKENS } from '../application/tokens.js';
 import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
+import type { NodeProbe } from '../domain/chains/node-probe.js';
 import { ConfigError, StartupError, parseConfig, reasonOf, type Config } from './config.js';
 import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
@@ -67,8 +68,9 @@ try {
   failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
 // The chain adapters (tronweb, viem's clients) load only for the command that reads the nodes: a second less for every other.
-const readers = argv[0] === 'treasury' ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
+const readers = argv[0] === 'treasury' || argv[0] === 'chains' ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
 infra.container.register(TOKENS.BalanceReaders, { useValue: readers });
+infra.container.register(TOKENS.NodeProbes, { useValue: readers.filter((r) => typeof (r as Partial<NodeProbe>).probe === 'function') });
 const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t), boss: infra.boss }, io).finally(async () => {
   await infra.close();
   await db.stop();

@@ -16,7 +16,8 @@ import { childEnv, type ChildName } from './child-env.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
 import { servicePath } from '../domain/custody/derivation.js';
-import { baseChainOf } from '../domain/money/networks.js';
+import { baseChainOf, type Network } from '../domain/money/networks.js';
+import { parseImitationOption, startProviderImitation, type ProviderImitation } from '../adapters/sandbox/provider-imitation.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -109,8 +110,30 @@ if (localSpecs.length > 0 || tronPort !== undefined) {
   }
 }
 
+// SANDBOX_PROVIDERS: the provider imitation in front of each local node (issue 30): the processes see a
+// pool of backends that lag, reorg between reads and rate-limit, as hosted providers do.
+const imitations: ProviderImitation[] = [];
+const nodeUrls: Partial<Record<string, string>> = { ...(chains?.rpcUrls ?? {}) };
+if (process.env.SANDBOX_PROVIDERS && chains) {
+  try {
+    const rows = parseImitationOption(process.env.SANDBOX_PROVIDERS);
+    const share = process.env.SANDBOX_PROVIDERS_SHARE === undefined ? 0.5 : Number(process.env.SANDBOX_PROVIDERS_SHARE);
+    for (const [network, url] of Object.entries(chains.rpcUrls)) {
+      const imitation = await startProviderImitation({ kind: baseChainOf(network as Network) === 'TRON' ? 'tron' : 'evm', target: url, behaviours: rows, share });
+      imitations.push(imitation);
+      nodeUrls[network] = imitation.url;
+    }
+    logger.info({ behaviours: rows, share }, 'provider imitation in front of the local nodes');
+  } catch (err) {
+    await Promise.all(imitations.map((i) => i.close()));
+    await chains.stop().catch(() => undefined);
+    dbChild?.kill('SIGTERM');
+    fail(`SANDBOX_PROVIDERS: ${reasonOf(err)}`);
+  }
+}
+
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
-for (const [network, url] of Object.entries(chains?.rpcUrls ?? {})) env[`${network}_RPC_URL`] = url;
+for (const [network, url] of Object.entries(nodeUrls)) env[`${network}_RPC_URL`] = url;
 // The local sandbox confirms after 2 blocks unless told otherwise
 // (docs/operations.md#the-local-sandbox).
 for (const network of ['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET']) env[`${network}_CONFIRMATIONS`] ??= '2';
@@ -186,7 +209,9 @@ void Promise.all(readiness).then((all) => {
         `  chain-worker:  http://${host}:${config.ports.chainWorker}/healthz`,
         `  dispatcher:    http://${host}:${config.ports.dispatcher}/healthz`,
         `  database:      ${shownDatabase}`,
-        ...Object.entries(chains?.rpcUrls ?? {}).map(([network, url]) => `  ${`${network}:`.padEnd(15)}${url}`),
+        ...Object.entries(nodeUrls).map(
+          ([network, url]) => `  ${`${network}:`.padEnd(15)}${url}${imitations.length ? ` (provider imitation in front of ${chains?.rpcUrls[network as Network]})` : ''}`,
+        ),
         ...(chains ? [`  chains file:   ${sandboxFilePath(dataDir)}`] : []),
         `  data:          ${dataDir}`,
         // A restart keeps the workspace made the first time: never invite overwriting the only copy of its secrets.
@@ -221,6 +246,7 @@ async function shutdown(signal: string): Promise<void> {
   const all = Promise.all(running.map(exited));
   const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 12_000))]);
   if (timedOut) running.forEach((c) => c.kill('SIGKILL'));
+  await Promise.all(imitations.map((i) => i.close().catch(() => undefined)));
   await chains?.stop().catch(() => undefined);
   if (dbChild) {
     dbChild.kill('SIGTERM');

@@ -7,7 +7,6 @@
 // confirmation depth and on every URL's word about every attempt's receipt,
 // never on one read of one backend (issue 30).
 import {
-  BaseError,
   encodeFunctionData,
   erc20Abi,
   keccak256,
@@ -29,6 +28,7 @@ import {
   TransferRefused,
   type UnsignedTransfer,
 } from '../../domain/transfers/ports.js';
+import { JsonRpcFailure } from './json-rpc-client.js';
 import { EvmChainReader, blockRef, hex, type RpcBlock, type RpcReceipt } from './evm-reading.js';
 
 export { TRANSFER_TOPIC, type EvmChainOptions } from './evm-reading.js';
@@ -120,8 +120,8 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
       estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }]));
     } catch (err) {
       // JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the transfer itself.
-      const reverted = err instanceof BaseError && err.walk((e) => (e as { code?: unknown }).code === 3 || /execution reverted/i.test((e as Error).message ?? ''));
-      if (reverted) throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${err.shortMessage.slice(0, 200)}`);
+      const reverted = err instanceof JsonRpcFailure && (err.failure.code === 3 || /execution reverted/i.test(err.failure.text));
+      if (reverted) throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${err.failure.text.slice(0, 200)}`);
       throw err;
     }
     return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
@@ -156,7 +156,8 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
 
   async sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction> {
     if (tx.nonce === null || tx.gasLimit === null || tx.fees === null) throw new Error(`${this.network}: a transaction needs a nonce, a gas limit and fees`);
-    this.chainId ??= this.call<Hex>('eth_chainId', []).then((id) => Number(BigInt(id)));
+    // Signed for the network's own chain id when it is known: a node of another chain then refuses the bytes.
+    this.chainId ??= this.expectedChainId !== undefined ? Promise.resolve(this.expectedChainId) : this.call<Hex>('eth_chainId', []).then((id) => Number(BigInt(id)));
     const { to, value, data } = this.callOf(tx);
     const unsigned: TransactionSerializableEIP1559 = {
       type: 'eip1559',
@@ -184,7 +185,7 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
       return 'accepted';
     } catch (err) {
       if (err instanceof ChainUnavailableError) throw err;
-      const text = err instanceof BaseError ? `${err.details ?? ''} ${err.shortMessage}` : String(err);
+      const text = err instanceof JsonRpcFailure ? err.failure.text : String(err);
       if (KNOWN_TX.test(text)) return 'known';
       const refusal = REFUSALS.find(([re]) => re.test(text));
       throw new BroadcastRejected(refusal?.[1] ?? 'invalid', `${this.network}: ${text.trim().slice(0, 300)}`);

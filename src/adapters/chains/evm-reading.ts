@@ -23,6 +23,7 @@
 import { getAddress } from 'viem';
 import { Bloom } from 'ox';
 import {
+  ChainMovedError,
   ChainUnavailableError,
   type BlockRef,
   type ChainPort,
@@ -32,6 +33,7 @@ import {
 } from '../../domain/chains/chain-port.js';
 import { nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
 import { EvmRpcPool, RangeTooLargeError } from './evm-rpc-pool.js';
+import type { NodeCheck, NodeProbe } from '../../domain/chains/node-probe.js';
 import type { NodeObserver } from './node-observer.js';
 
 /** keccak256("Transfer(address,address,uint256)") */
@@ -51,6 +53,8 @@ export interface EvmChainOptions {
   /** Most blocks per eth_getLogs call (lowered to what a provider says it takes). */
   maxLogRange?: number;
   observer?: NodeObserver;
+  /** The network's chain id: a URL whose node says another is taken out of the pool, and transactions are signed for this one. */
+  chainId?: number;
 }
 
 export interface RpcBlock {
@@ -90,14 +94,16 @@ const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
   return d !== 0n ? (d < 0n ? -1 : 1) : Number(BigInt(a.logIndex) - BigInt(b.logIndex));
 };
 
-export class EvmChainReader implements ChainPort {
+export class EvmChainReader implements ChainPort, NodeProbe {
   readonly network: Network;
   protected readonly pool: EvmRpcPool;
   protected readonly tokenByContract = new Map<string, Asset>();
   protected readonly nativeAsset: Asset | null;
+  protected readonly expectedChainId: number | undefined;
 
   constructor(opts: EvmChainOptions) {
     this.network = opts.network;
+    this.expectedChainId = opts.chainId;
     this.pool = new EvmRpcPool({
       network: opts.network,
       urls: opts.urls,
@@ -121,6 +127,71 @@ export class EvmChainReader implements ChainPort {
   /** The URLs' state (ops chains check). */
   nodes() {
     return this.pool.status();
+  }
+
+  /**
+   * Each URL asked what the scanner and the sender need (ops chains check, and
+   * the chain-worker at start-up): its chain id (a node of another chain is
+   * taken out of the pool), its head, and eth_getLogs of the token contracts
+   * over the log range.
+   */
+  async probe(): Promise<NodeCheck[]> {
+    return Promise.all(this.pool.urls.map((url) => this.probeOne(url)));
+  }
+
+  private async probeOne(url: string): Promise<NodeCheck> {
+    const check: NodeCheck = {
+      network: this.network,
+      url,
+      reachable: false,
+      chainId: null,
+      chainIdOk: null,
+      head: null,
+      lag: null,
+      logs: this.tokenByContract.size === 0 ? 'n/a' : 'unknown',
+      logRange: null,
+      history: 'n/a',
+      problems: [],
+      usable: false,
+    };
+    try {
+      check.chainId = Number(BigInt(await this.pool.callOn<string>(url, 'eth_chainId', [])));
+      check.head = BigInt(await this.pool.callOn<string>(url, 'eth_blockNumber', []));
+      check.reachable = true;
+    } catch (err) {
+      check.problems.push(`not reachable: ${(err as Error).message.slice(0, 160)}`);
+      return check;
+    }
+    if (this.expectedChainId !== undefined) {
+      check.chainIdOk = check.chainId === this.expectedChainId;
+      if (!check.chainIdOk) {
+        const why = `chain id ${check.chainId}, not ${this.network}'s ${this.expectedChainId}`;
+        check.problems.push(why);
+        this.pool.exclude(url, 'wrong_chain', why);
+      }
+    }
+    if (this.tokenByContract.size > 0) {
+      const range = BigInt(this.pool.logRange());
+      const from = check.head - range + 1n > 0n ? check.head - range + 1n : 0n;
+      try {
+        await this.pool.callOn(url, 'eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(check.head), ...this.logFilter() }]);
+        check.logs = 'served';
+        check.logRange = Number(check.head - from + 1n);
+      } catch (err) {
+        if (err instanceof RangeTooLargeError) {
+          check.logs = 'limited';
+          check.logRange = err.limit ?? null;
+          check.problems.push(err.limit !== undefined ? `eth_getLogs limited to ${err.limit} blocks` : `eth_getLogs refused over ${range} blocks (ranges are halved until taken)`);
+        } else if (err instanceof ChainUnavailableError && err.kind === 'method_not_served') {
+          check.logs = 'refused';
+          check.problems.push(`eth_getLogs refused (${err.message.slice(0, 120)}): deposits cannot be read from this URL`);
+        } else {
+          check.problems.push(`eth_getLogs failed: ${(err as Error).message.slice(0, 160)}`);
+        }
+      }
+    }
+    check.usable = check.reachable && check.chainIdOk !== false && check.logs !== 'refused' && check.logs !== 'unknown';
+    return check;
   }
 
   async head(): Promise<BlockRef> {
@@ -248,7 +319,7 @@ export class EvmChainReader implements ChainPort {
     const byNumber = new Map(blocks.map((b) => [BigInt(b.number), b]));
     const refOf = (log: RpcLog): BlockRef => {
       const b = byNumber.get(BigInt(log.blockNumber));
-      if (!b || b.hash !== log.blockHash) throw new Error(`chain moved: log of ${log.transactionHash} is in another block ${BigInt(log.blockNumber)}`);
+      if (!b || b.hash !== log.blockHash) throw new ChainMovedError(`log of ${log.transactionHash} is in another block ${BigInt(log.blockNumber)}`);
       return blockRef(b);
     };
     // Logs come sorted by block and log index; native transfers are added per block below.
@@ -263,7 +334,7 @@ export class EvmChainReader implements ChainPort {
         const receipt = receipts[i];
         // The transaction is in a block read: a missing receipt is a backend that has not imported it.
         if (!receipt) throw new ChainUnavailableError(this.network, 'node_behind', `no receipt yet for ${tx.hash} of block ${BigInt(b.number)}`);
-        if (receipt.blockHash !== b.hash) throw new Error(`chain moved: ${tx.hash} is in another block`);
+        if (receipt.blockHash !== b.hash) throw new ChainMovedError(`${tx.hash} is in another block`);
         if (receipt.status !== '0x1') return;
         natives.push({
           network: this.network,

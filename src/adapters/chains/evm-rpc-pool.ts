@@ -4,12 +4,12 @@
 // best URL that may take it: none in a rate-limit penalty (Retry-After
 // honoured: no call to that URL before it ends), none that refused the method
 // for good, lagging ones last; what the catalogue does not know (a revert, a
-// refused transaction) is the caller's. Concurrent calls to one URL in the
-// same tick go out as one JSON-RPC batch (viem's http transport).
-import { BaseError, HttpRequestError, TimeoutError, createPublicClient, http, type PublicClient, type Transport } from 'viem';
+// refused transaction) is the caller's, as a JsonRpcFailure. Concurrent calls
+// to one URL in the same tick go out as one JSON-RPC batch.
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import type { Network } from '../../domain/money/networks.js';
 import { classifyNodeError, type NodeAnswer, type ProviderError } from './provider-errors.js';
+import { JsonRpcClient, JsonRpcFailure } from './json-rpc-client.js';
 import type { NodeObserver } from './node-observer.js';
 
 /** eth_getLogs over this range is refused by the URL: ask again over at most `limit` blocks (halve when unknown). */
@@ -46,7 +46,7 @@ const DEFAULT_PENALTY_MS = 2_000;
 const MAX_PENALTY_WAIT_MS = 3_000;
 
 class Endpoint {
-  readonly client: PublicClient<Transport>;
+  readonly client: JsonRpcClient;
   penaltyUntil = 0;
   /** Methods this URL does not serve (e.g. eth_getLogs on BSC's public endpoints). */
   readonly refused = new Set<string>();
@@ -54,40 +54,25 @@ class Endpoint {
   logRange: number | null = null;
   head: bigint | null = null;
   lag = 0n;
+  /** Out of the pool for good (a node of another chain). */
+  excluded = false;
 
   constructor(
     readonly url: string,
     readonly index: number,
     timeout: number,
   ) {
-    this.client = createPublicClient({ transport: http(url, { timeout, retryCount: 0, batch: { batchSize: 100, wait: 0 } }), cacheTime: 0 });
+    this.client = new JsonRpcClient(url, { timeoutMs: timeout, batchSize: 100 });
   }
 }
 
 /** What a failed call said, for the catalogue. */
 function answerOf(err: unknown, method: string): NodeAnswer & { transport?: ChainUnavailableError['kind'] } {
-  if (!(err instanceof BaseError)) return { status: undefined, code: undefined, message: String(err), method, transport: 'unreachable' };
-  if (err.walk((e) => e instanceof TimeoutError)) return { status: undefined, code: undefined, message: 'timeout', method, transport: 'timeout' };
-  const httpErr = err.walk((e) => e instanceof HttpRequestError) as HttpRequestError | null;
-  const coded = err.walk((e) => typeof (e as { code?: unknown }).code === 'number') as { code: number; details?: string } | null;
-  const details = `${err.details ?? ''} ${err.shortMessage}`.trim();
-  if (httpErr) {
-    const status = httpErr.status;
-    // A JSON-RPC error inside a non-2xx body (QuickNode's 413) comes as the details' JSON.
-    let code: number | undefined;
-    let message = httpErr.details ?? details;
-    try {
-      const body = JSON.parse(httpErr.details ?? '') as { code?: unknown; message?: unknown };
-      if (typeof body.code === 'number') code = body.code;
-      if (typeof body.message === 'string') message = body.message;
-    } catch {
-      // a plain text body
-    }
-    const transport: ChainUnavailableError['kind'] | undefined =
-      status === undefined ? 'unreachable' : status === 429 ? 'rate_limited' : status >= 500 ? 'server_error' : undefined;
-    return { status, code, message, method, retryAfter: httpErr.headers?.get('retry-after') ?? null, transport };
-  }
-  return { status: 200, code: coded?.code, message: coded?.details ?? details, method };
+  if (!(err instanceof JsonRpcFailure)) return { status: undefined, code: undefined, message: String(err), method, transport: 'unreachable' };
+  const f = err.failure;
+  const transport: ChainUnavailableError['kind'] | undefined =
+    f.transport ?? (f.status === undefined ? 'unreachable' : f.status === 429 ? 'rate_limited' : f.status >= 500 ? 'server_error' : f.code === undefined && f.status !== 200 ? 'bad_response' : undefined);
+  return { status: f.status, code: f.code, message: f.text, method, retryAfter: f.retryAfter, transport };
 }
 
 export class EvmRpcPool {
@@ -130,7 +115,7 @@ export class EvmRpcPool {
   /** The URLs that may take `method` now, best first; and when the earliest penalty of the others ends. */
   private usable(method: string): { now: Endpoint[]; soonest: number | null } {
     const t = Date.now();
-    const serving = this.endpoints.filter((e) => !e.refused.has(method));
+    const serving = this.endpoints.filter((e) => !e.excluded && !e.refused.has(method));
     if (serving.length === 0) {
       throw new ChainUnavailableError(this.network, 'method_not_served', `${method}: none of the network's URLs serves it (${this.urls.join(', ')})`);
     }
@@ -170,16 +155,31 @@ export class EvmRpcPool {
   /** One call to one URL, its failure classified (and remembered for that URL); no retry. */
   private async on<T>(e: Endpoint, method: string, params: unknown[]): Promise<T> {
     try {
-      return (await e.client.request({ method, params } as never, { retryCount: 0 })) as T;
+      return await e.client.request<T>(method, params);
     } catch (err) {
       throw this.classified(e, err, method);
     }
   }
 
+  /** One call to the URL `url` of the pool, no retry (a probe of that URL). */
+  callOn<T>(url: string, method: string, params: unknown[]): Promise<T> {
+    const e = this.endpoints.find((x) => x.url === url);
+    if (!e) throw new Error(`${url} is not a URL of ${this.network}`);
+    return this.on<T>(e, method, params);
+  }
+
+  /** Takes a URL out of the pool for good (a node of another chain): no call goes to it. */
+  exclude(url: string, reason: string, detail: string): void {
+    const e = this.endpoints.find((x) => x.url === url);
+    if (!e || e.excluded) return;
+    e.excluded = true;
+    this.observer?.unusable(this.network, url, reason, detail);
+  }
+
   /** The same call on every URL, each on its own (a verdict that needs every node's word). */
   async onEvery<T>(method: string, params: unknown[]): Promise<{ url: string; value?: T; error?: Error }[]> {
     return Promise.all(
-      this.endpoints.map(async (e) => {
+      this.endpoints.filter((e) => !e.excluded).map(async (e) => {
         try {
           return { url: e.url, value: await this.on<T>(e, method, params) };
         } catch (error) {

@@ -23,6 +23,14 @@ export const DEFAULT_CONFIRMATIONS: Record<Network, number> = {
   TRON_TESTNET: 6,
 };
 
+/** The chain ids of the EVM networks: a node that says another is refused (it would sign for another chain). */
+export const EVM_CHAIN_IDS: Partial<Record<Network, number>> = {
+  ETH_MAINNET: 1,
+  ETH_TESTNET: 11155111, // Sepolia (and the sandbox's local chain)
+  BSC_MAINNET: 56,
+  BSC_TESTNET: 97,
+};
+
 /** Well-known token contracts of the mainnets; testnet contracts come from configuration or the sandbox. */
 export const MAINNET_CONTRACTS: Partial<Record<Network, Partial<Record<Asset, string>>>> = {
   ETH_MAINNET: {

@@ -145,8 +145,8 @@ export const PROVIDER_ERRORS: readonly Row[] = [
     source: 'developers.tron.network "Rate limits": 403 {"Error":"The key exceeds the frequency limit(30), and the query server is suspended for 30s"}',
     matches: (a) => /frequency limit|query server is suspended/i.test(a.message),
     penaltyMs: (a) => {
-      const s = num(/suspended for (\d+)\s*s/i.exec(a.message)?.[1]);
-      return s === undefined ? 30_000 : s * 1000;
+      const s = Number(/suspended for (\d+(?:\.\d+)?)\s*s/i.exec(a.message)?.[1] ?? NaN);
+      return Number.isFinite(s) && s > 0 ? s * 1000 : 30_000;
     },
   },
   {

@@ -26,6 +26,7 @@
 //   past the finality depth is later than every expiration.
 import { createHash } from 'node:crypto';
 import { utils as tronUtils } from 'tronweb';
+import { decodeErrorResult } from 'viem';
 import {
   BroadcastRejected,
   type ChainSender,
@@ -39,6 +40,7 @@ import {
   type UnsignedTransfer,
 } from '../../domain/transfers/ports.js';
 import {
+  ChainMovedError,
   ChainUnavailableError,
   type BlockRef,
   type ChainPort,
@@ -49,6 +51,7 @@ import {
 import type { Asset, Network } from '../../domain/money/networks.js';
 import { evmBytesFromTronAddress, tronAddressFromEvmBytes } from './address-codec.js';
 import { TRANSFER_TOPIC } from './evm-reading.js';
+import type { NodeCheck, NodeProbe } from '../../domain/chains/node-probe.js';
 import type { NodeObserver } from './node-observer.js';
 import { classifyNodeError } from './provider-errors.js';
 
@@ -125,6 +128,10 @@ const TRANSFER_SELECTOR = 'a9059cbb';
  */
 const TRANSFER_BYTES = 300n;
 const CONTRACT_CALL_BYTES = 400n;
+/** What a node without transaction history (storage.transHistory.switch off) answers empty. */
+const HISTORY_PATHS = new Set(['wallet/gettransactioninfobyblocknum', 'wallet/gettransactioninfobyid']);
+/** Blocks searched back from the head for one with transactions, to prove that a node keeps their infos. */
+const HISTORY_PROBE_BLOCKS = 1000n;
 /** A rate limit with no penalty of its own keeps the URL out this long. */
 const DEFAULT_PENALTY_MS = 2_000;
 /** The longest a call waits for a penalty to end; longer ones fail the call (the step backs off). */
@@ -155,7 +162,7 @@ function refusalText(message: unknown): string {
   return /^([0-9a-fA-F]{2})+$/.test(message) ? Buffer.from(message, 'hex').toString('utf8') : message;
 }
 
-export class TronChainPort implements ChainPort, ChainSender {
+export class TronChainPort implements ChainPort, ChainSender, NodeProbe {
   readonly network: Network;
   private readonly urls: string[];
   private readonly tokenByContract = new Map<string, Asset>();
@@ -166,6 +173,8 @@ export class TronChainPort implements ChainPort, ChainSender {
   private readonly headers: Record<string, string>;
   private readonly finalityDepth: bigint;
   private parameters: { at: number; value: Promise<ChainParameters> } | null = null;
+  /** URLs found to keep no transaction history: never asked for transaction infos. */
+  private readonly noHistory = new Set<string>();
   /** Per URL: no call before this time (a provider's rate-limit penalty). */
   private readonly penaltyUntil = new Map<string, number>();
   private readonly observer: NodeObserver | undefined;
@@ -193,14 +202,18 @@ export class TronChainPort implements ChainPort, ChainSender {
     for (let attempt = 0; attempt <= this.retryCount; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1)));
       const now = Date.now();
-      let usable = this.urls.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= now);
+      const serving = HISTORY_PATHS.has(path) ? this.urls.filter((u) => !this.noHistory.has(u)) : this.urls;
+      if (serving.length === 0) {
+        throw new ChainUnavailableError(this.network, 'method_not_served', `${path}: no URL keeps transaction history (storage.transHistory.switch is off on every node)`);
+      }
+      let usable = serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= now);
       if (usable.length === 0) {
-        const soonest = Math.min(...this.urls.map((u) => this.penaltyUntil.get(u) ?? 0));
+        const soonest = Math.min(...serving.map((u) => this.penaltyUntil.get(u) ?? 0));
         if (soonest - now > MAX_PENALTY_WAIT_MS) {
           throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: every URL is rate-limited for ${Math.ceil((soonest - now) / 1000)} s more`);
         }
         await new Promise((r) => setTimeout(r, soonest - now));
-        usable = this.urls.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= Date.now());
+        usable = serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= Date.now());
       }
       for (const base of usable) {
         try {
@@ -259,6 +272,75 @@ export class TronChainPort implements ChainPort, ChainSender {
     const raw = b.block_header?.raw_data;
     if (!b.blockID || !HEX_ID.test(b.blockID) || !raw) return null;
     return { number: BigInt(raw.number ?? 0), hash: b.blockID.toLowerCase(), parentHash: (raw.parentHash ?? '').toLowerCase() };
+  }
+
+  /**
+   * Each URL asked what the scanner and the sender need (ops chains check, and
+   * the chain-worker at start-up): its head, and whether it keeps transaction
+   * history: the infos of a recent block with transactions. java-tron with
+   * storage.transHistory.switch off answers [] for every block; such a URL is
+   * never asked for transaction infos again.
+   */
+  async probe(): Promise<NodeCheck[]> {
+    return Promise.all(this.urls.map((u) => this.probeOne(u)));
+  }
+
+  private async probeOne(base: string): Promise<NodeCheck> {
+    const check: NodeCheck = {
+      network: this.network,
+      url: base,
+      reachable: false,
+      chainId: null,
+      chainIdOk: null,
+      head: null,
+      lag: null,
+      logs: 'n/a',
+      logRange: null,
+      history: 'unknown',
+      problems: [],
+      usable: false,
+    };
+    try {
+      const head = this.blockRef(await this.postTo<TronBlock>(base, 'wallet/getnowblock', {}));
+      if (!head) throw new Error('no latest block');
+      check.head = head.number;
+      check.reachable = true;
+      const block = await this.recentBlockWithTransactions(base, head.number);
+      if (block === null) {
+        check.problems.push(`no block with transactions in the last ${HISTORY_PROBE_BLOCKS} to prove transaction history by`);
+      } else {
+        const infos = await this.postTo<unknown>(base, 'wallet/gettransactioninfobyblocknum', { num: Number(block) });
+        check.history = Array.isArray(infos) && infos.length > 0 ? 'kept' : 'not_kept';
+      }
+    } catch (err) {
+      if (!check.reachable) check.problems.push(`not reachable: ${(err as Error).message.slice(0, 160)}`);
+      else check.problems.push(`history not proved: ${(err as Error).message.slice(0, 160)}`);
+    }
+    if (check.history === 'not_kept') {
+      const why = 'keeps no transaction history (storage.transHistory.switch is off): deposits cannot be read from this URL';
+      check.problems.push(why);
+      if (!this.noHistory.has(base)) {
+        this.noHistory.add(base);
+        this.observer?.unusable(this.network, base, 'no_transaction_history', why);
+      }
+    }
+    check.usable = check.reachable && check.history !== 'not_kept';
+    return check;
+  }
+
+  /** The newest block at or below `head` that holds transactions, searched back HISTORY_PROBE_BLOCKS; null when none does. */
+  private async recentBlockWithTransactions(base: string, head: bigint): Promise<bigint | null> {
+    const floor = head > HISTORY_PROBE_BLOCKS ? head - HISTORY_PROBE_BLOCKS : 0n;
+    for (let end = head + 1n; end > floor; end -= 100n) {
+      const start = end - 100n > floor ? end - 100n : floor;
+      const page = await this.postTo<{ block?: TronBlock[] }>(base, 'wallet/getblockbylimitnext', { startNum: Number(start), endNum: Number(end) });
+      const found = (page.block ?? [])
+        .filter((b) => Array.isArray(b.transactions) && b.transactions.length > 0)
+        .map((b) => this.blockRef(b)?.number ?? -1n)
+        .reduce((m, n) => (n > m ? n : m), -1n);
+      if (found >= 0n) return found;
+    }
+    return null;
   }
 
   async head(): Promise<BlockRef> {
@@ -366,7 +448,7 @@ export class TronChainPort implements ChainPort, ChainSender {
     // linked by their parents' hashes, so the last one unchanged proves every one before it.
     const last = blocks[blocks.length - 1]!.ref;
     const again = await this.blockByNumber(last.number);
-    if (again?.hash !== last.hash) throw new Error(`chain moved: block ${last.number} changed while it was read`);
+    if (again?.hash !== last.hash) throw new ChainMovedError(`block ${last.number} changed while it was read`);
     return blocks.flatMap(({ ref }, i) => infos[i]!.flatMap((info) => this.tokenTransfers(info, ref, isMonitored)));
   }
 
@@ -518,7 +600,7 @@ export class TronChainPort implements ChainPort, ChainSender {
       return { energy: 0n, bandwidth: TRANSFER_BYTES * params.bandwidthFee, activation };
     }
     const parameter = this.transferData(call.to, call.amount).slice(TRANSFER_SELECTOR.length);
-    const out = await this.post<{ energy_used?: unknown; result?: { result?: boolean; code?: string; message?: string }; transaction?: { ret?: { ret?: string }[] } }>('wallet/triggerconstantcontract', {
+    const out = await this.post<{ energy_used?: unknown; constant_result?: unknown[]; result?: { result?: boolean; code?: string; message?: string }; transaction?: { ret?: { ret?: string }[] } }>('wallet/triggerconstantcontract', {
       owner_address: this.hexAddress(call.from),
       contract_address: this.contractHex(call.asset),
       function_selector: 'transfer(address,uint256)',
@@ -527,7 +609,11 @@ export class TronChainPort implements ChainPort, ChainSender {
     const energy = out.energy_used;
     // A revert: the node says CONTRACT_EXE_ERROR, or a successful call whose dry-run transaction FAILED.
     if (out.result?.code === 'CONTRACT_EXE_ERROR' || out.transaction?.ret?.[0]?.ret === 'FAILED') {
-      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${refusalText(out.result?.message).slice(0, 200)}`);
+      const reason = revertReason(out.constant_result?.[0]);
+      throw new TransferRefused(
+        this.network,
+        `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${refusalText(out.result?.message).slice(0, 200)}${reason ? `: ${reason.slice(0, 200)}` : ''}`,
+      );
     }
     if (out.result?.result !== true || typeof energy !== 'number' || !Number.isSafeInteger(energy) || energy < 0) {
       throw new ChainUnavailableError(this.network, 'bad_response', `triggerconstantcontract: no energy estimate (${refusalText(out.result?.message).slice(0, 200)})`);
@@ -629,7 +715,8 @@ export class TronChainPort implements ChainPort, ChainSender {
     if (code === 'DUP_TRANSACTION_ERROR') return 'known';
     if (BUSY_CODES.has(code)) throw new ChainUnavailableError(this.network, 'server_error', text);
     if (DEAD_CODES.has(code)) throw new BroadcastRejected('expired', text);
-    if (code === 'BANDWIDTH_ERROR' || /balance is not sufficient|insufficient/i.test(text)) throw new BroadcastRejected('insufficient_funds', text);
+    // java-tron spells it BANDWITH_ERROR (api.proto's response_code); the corrected spelling is taken too.
+    if (code === 'BANDWITH_ERROR' || code === 'BANDWIDTH_ERROR' || /balance is not sufficient|insufficient/i.test(text)) throw new BroadcastRejected('insufficient_funds', text);
     throw new BroadcastRejected('invalid', text);
   }
 
@@ -644,6 +731,17 @@ export class TronChainPort implements ChainPort, ChainSender {
     const fee = info.fee ?? 0;
     if (!Number.isSafeInteger(fee) || fee < 0) throw new ChainUnavailableError(this.network, 'bad_response', `gettransactioninfobyid ${txid}: a fee that cannot be read exactly`);
     return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block, feePaid: BigInt(fee) };
+  }
+}
+
+/** The text of a revert's Error(string) output (java-tron's constant_result), when it is one. */
+function revertReason(data: unknown): string | null {
+  if (typeof data !== 'string' || !/^08c379a0([0-9a-fA-F]{64}){2,}$/.test(data)) return null;
+  try {
+    const { args } = decodeErrorResult({ abi: [{ type: 'error', name: 'Error', inputs: [{ type: 'string', name: 'message' }] }], data: `0x${data}` });
+    return typeof args[0] === 'string' ? args[0] : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,8 +1,13 @@
 // ops chain enable | disable --chain NETWORK (docs/operations.md#networks): new
 // wallets and withdrawals only; monitoring of existing addresses never stops.
+// ops chains check [--chain NETWORK] (docs/operations.md#choosing-providers):
+// every node URL probed; exit 1 when one is unusable.
 import { z } from 'zod';
+import { CheckNodes } from '../../application/chains/check-nodes.js';
 import { SetNetworkEnabled } from '../../application/chains/set-network-enabled.js';
+import type { NodeCheck } from '../../domain/chains/node-probe.js';
 import { NETWORKS } from '../../domain/money/networks.js';
+import { urlLabel } from '../metrics/node-metrics.js';
 import { defineCommand, type OpsCommand } from './command.js';
 
 const toggle = (action: 'enable' | 'disable') =>
@@ -18,3 +23,52 @@ const toggle = (action: 'enable' | 'disable') =>
   });
 
 export const CHAIN_COMMANDS: OpsCommand[] = [toggle('enable'), toggle('disable')];
+
+/** One row of `ops chains check`: what the scanner and the sender need from each node URL. */
+const row = (c: NodeCheck) => ({
+  network: c.network,
+  url: urlLabel(c.url),
+  usable: c.usable,
+  reachable: c.reachable,
+  chain_id: c.chainId,
+  chain_id_ok: c.chainIdOk,
+  head: c.head === null ? null : c.head.toString(),
+  lag: c.lag,
+  logs: c.logs,
+  log_range: c.logRange,
+  history: c.history,
+  problems: c.problems,
+});
+
+const checkNodes = defineCommand({
+  path: ['chains', 'check'],
+  summary: 'Probe every node URL for what the scanner and the sender need: logs and their range, history, head lag, chain id (--chain NETWORK)',
+  flags: { chain: { type: 'string' } },
+  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  async run(ctx, input) {
+    const checks = await ctx.resolve(CheckNodes).execute(input.chain);
+    const nodes = checks.map(row);
+    return { ok: nodes.length > 0 && nodes.every((n) => n.usable), nodes };
+  },
+  describe(result) {
+    const nodes = result.nodes as ReturnType<typeof row>[];
+    if (nodes.length === 0) return 'No node URL is configured (set <NETWORK>_RPC_URL).';
+    const header = ['NETWORK', 'URL', 'USABLE', 'CHAIN ID', 'HEAD', 'LAG', 'LOGS', 'RANGE', 'HISTORY', 'PROBLEMS'];
+    const lines = nodes.map((n) => [
+      n.network,
+      n.url,
+      n.usable ? 'yes' : 'NO',
+      n.chain_id === null ? '-' : `${n.chain_id}${n.chain_id_ok === false ? ' (wrong)' : ''}`,
+      n.head ?? '-',
+      n.lag === null ? '-' : String(n.lag),
+      n.logs,
+      n.log_range === null ? '-' : String(n.log_range),
+      n.history,
+      n.problems.join('; ') || '-',
+    ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+    return [header, ...lines].map((l) => l.map((cell, i) => (i === l.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
+  },
+});
+
+CHAIN_COMMANDS.push(checkNodes);

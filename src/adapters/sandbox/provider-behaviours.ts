@@ -307,8 +307,8 @@ export function drawLag(ctx: ImitationContext): bigint {
   return BigInt(min + Math.floor(ctx.rng() * (max - min + 1)));
 }
 
-/** The upstream's head, read at most every `ttlMs` (concurrent readers share one read). */
-export function cachedHead(read: () => Promise<bigint>, ttlMs = 100): () => Promise<bigint> {
+/** The upstream's head, read at most every `ttlMs` (default: for every request, so a lag is exact right after a block; concurrent readers share one read). */
+export function cachedHead(read: () => Promise<bigint>, ttlMs = 0): () => Promise<bigint> {
   let value = 0n;
   let at = -Infinity;
   let pending: Promise<bigint> | null = null;

@@ -103,6 +103,10 @@ export async function startProviderImitation(opts: ProviderImitationOptions): Pr
   const answer = async (req: IncomingMessage, body: string): Promise<Served | 'drop'> => {
     const path = (req.url ?? '/').split('?')[0]!;
     const keys = opts.kind === 'evm' ? methodsOf(body) : [path];
+    if (opts.onlyFor && keys.length > 1 && keys.some((k) => opts.onlyFor!.includes(k)) && !keys.every((k) => opts.onlyFor!.includes(k))) {
+      // A batch mixing methods the misbehaving backends take and others: each request on its own.
+      return batchOfOne(await Promise.all((JSON.parse(body) as unknown[]).map((item) => answer(req, JSON.stringify(item)))));
+    }
     for (const k of keys) ctx.countCall(k);
     if (opts.kind === 'tron') {
       if (rows.has('trongrid-403') && burst.refuse(Date.now(), rows.param('trongrid-403', 'burst'), penaltyMs)) {
@@ -185,6 +189,15 @@ export async function startProviderImitation(opts: ProviderImitationOptions): Pr
         server.close(() => resolve());
       }),
   };
+}
+
+/** Single answers put back together as one batch answer (a dropped one drops the whole). */
+function batchOfOne(parts: (Served | 'drop')[]): Served | 'drop' {
+  if (parts.some((p) => p === 'drop')) return 'drop';
+  const served = parts as Served[];
+  const status = served.find((p) => p.status !== 200)?.status ?? 200;
+  const bodies = served.map((p) => JSON.parse(p.body) as unknown);
+  return { status, body: JSON.stringify(bodies), headers: { 'content-type': 'application/json' } };
 }
 
 /** The methods of a JSON-RPC body (each request of a batch). */

@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { utils as tronUtils } from 'tronweb';
-import { keccak256, recoverAddress, toBytes, type Hex } from 'viem';
+import { encodeErrorResult, keccak256, recoverAddress, toBytes, type Hex } from 'viem';
 import { z } from 'zod';
 import { tronJson } from '../chains/tron-chain.js';
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
@@ -51,6 +51,10 @@ const CREATE_ACCOUNT_FEE = 100_000n;
 const CREATE_NEW_ACCOUNT_FEE = 1_000_000n;
 /** java-tron's allowance for a transaction's result, counted in its bandwidth. */
 const RESULT_BYTES = 64n;
+/** Error(string) with `reason`, ABI-encoded: what a reverting call returns. */
+const revertData = (reason: string): Hex =>
+  encodeErrorResult({ abi: [{ type: 'error', name: 'Error', inputs: [{ type: 'string', name: 'message' }] }], errorName: 'Error', args: [reason] });
+
 /** Energy charged for a call whose estimate fails (it reverts). */
 const REVERT_ENERGY = 30_000n;
 /**
@@ -532,7 +536,15 @@ class TronStandin {
     } catch (err) {
       // A revert is the contract's answer; anything else (the node behind is down) is the stand-in's error.
       if (!/revert/i.test((err as Error).message)) throw err;
-      return { result: { result: false, code: 'CONTRACT_EXE_ERROR', message: hexText(`REVERT opcode executed: ${(err as Error).message}`) } };
+      // As java-tron answers a reverting call (Wallet.triggerConstantContract): the call itself succeeded,
+      // its dry-run transaction FAILED, and the runtime error is the message.
+      return {
+        result: { result: true, message: hexText('REVERT opcode executed') },
+        energy_used: Number(REVERT_ENERGY),
+        // The revert's output, as java-tron returns it: Error(string) ABI-encoded.
+        constant_result: [strip0x(revertData(/execution reverted:?\s*(.*)$/i.exec((err as Error).message)?.[1] ?? ''))],
+        transaction: { ret: [{ ret: 'FAILED' }], visible: false },
+      };
     }
   }
 
@@ -619,7 +631,7 @@ class TronStandin {
       const contract = String(decoded.value.contract_address ?? '').toLowerCase();
       if (!/^41[0-9a-f]{40}$/.test(contract)) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'contract_address is required');
       if (balance === null) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TriggerSmartContract error, no OwnerAccount.');
-      if (balance < bandwidth) return refusal('BANDWIDTH_ERROR', txID, 'Account resource insufficient error.');
+      if (balance < bandwidth) return refusal('BANDWITH_ERROR', txID, 'Account resource insufficient error.') /* java-tron's spelling (api.proto) */;
       const callValue = BigInt((decoded.value.call_value as number | undefined) ?? 0);
       const data = String(decoded.value.data ?? '').toLowerCase();
       const feeLimit = Number.isSafeInteger(decoded.raw.fee_limit) ? BigInt(decoded.raw.fee_limit as number) : 0n; // the decoder's int64, exact below 2^53

@@ -8,7 +8,7 @@
 // lease and on the cursor it started from: a step is applied once or not at
 // all, whatever another scanner or a crash does.
 import { inject, injectable } from 'tsyringe';
-import { commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
+import { ChainMovedError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
 import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
 import { Amount } from '../../domain/money/amount.js';
@@ -37,8 +37,6 @@ export type ScanOutcome =
   | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; reversed: number }
   /** The node answered inconsistently (the chain moved between two reads) or the cursor moved under us: try again. */
   | { kind: 'retry'; reason: string };
-
-class ChainMoved extends Error {}
 
 /** The deposits of these transfers, for the wallets they reached (read in the caller's transaction). */
 export async function depositsOf(
@@ -122,17 +120,17 @@ export class ScanNetwork {
       const blocks = await port.blocks(next, to);
       if (storedBelow !== undefined && blocks[0]!.parentHash !== storedBelow) return this.reorg(port, opts, state.recent, head);
       for (let i = 1; i < blocks.length; i++) {
-        if (blocks[i]!.parentHash !== blocks[i - 1]!.hash) throw new ChainMoved(`block ${blocks[i]!.number} does not follow ${blocks[i - 1]!.number}`);
+        if (blocks[i]!.parentHash !== blocks[i - 1]!.hash) throw new ChainMovedError(`block ${blocks[i]!.number} does not follow ${blocks[i - 1]!.number}`);
       }
       const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
       await this.monitored.refresh(network);
       const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), this.monitored.assets(network));
       for (const t of transfers) {
-        if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMoved(`transfer ${t.txid} is in another block ${t.block.number}`);
+        if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
       return await this.apply(network, opts, state.nextBlock, to, head.number, blocks, transfers);
     } catch (err) {
-      if (err instanceof ChainMoved) return { kind: 'retry', reason: err.message };
+      if (err instanceof ChainMovedError) return { kind: 'retry', reason: err.message };
       throw err;
     }
   }

@@ -202,7 +202,7 @@ export class ProcessTransfers {
    * Whether none of the transfer's attempts can ever be mined, proved rather
    * than read once (issue 30): EVM, the sender's nonce is taken in a block
    * with the network's confirmations; every attempt's receipt is asked of
-   * every URL; and the same holds on a step at least `required` (and 2)
+   * every URL; and the same holds on a step at least `required` (and 3)
    * blocks later. 'mined' when some URL has a receipt after all.
    */
   private async proveDead(
@@ -227,7 +227,7 @@ export class ProcessTransfers {
       this.suspects.set(t.id, head);
       return { kind: 'unproved' };
     }
-    if (head - seen < BigInt(Math.max(required, 2))) return { kind: 'unproved' };
+    if (head - seen < BigInt(Math.max(required, 3))) return { kind: 'unproved' };
     this.suspects.delete(t.id);
     return { kind: 'dead' };
   }

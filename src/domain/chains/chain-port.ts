@@ -87,6 +87,18 @@ export class ChainUnavailableError extends Error {
 }
 
 /**
+ * Two reads of the chain disagree (a block changed between them, a log or a
+ * receipt in another block than the one read): an ordinary race at the tip,
+ * not a failure. The caller reads again at once, without a backoff.
+ */
+export class ChainMovedError extends Error {
+  constructor(message: string) {
+    super(`chain moved: ${message}`);
+    this.name = 'ChainMovedError';
+  }
+}
+
+/**
  * The node itself failing (unreachable, slow, overloaded): every item of a
  * step would fail alike, so the step stops and backs off. Anything else,
  * a bad answer included, belongs to the one item that met it.

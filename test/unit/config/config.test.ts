@@ -161,4 +161,12 @@ describe('configuration', () => {
       expect(messageOf({ TRUST_PROXY: bad }), bad).toMatch(/^TRUST_PROXY: /);
     }
   });
+
+  it('takes a log range per EVM network (<NETWORK>_LOG_RANGE), and refuses one that is not a block count or is for TRON', () => {
+    expect(parseConfig({ ETH_TESTNET_LOG_RANGE: '50' }).networks.find((n) => n.network === 'ETH_TESTNET')!.logRange).toBe(50);
+    expect(parseConfig({}).networks.find((n) => n.network === 'ETH_TESTNET')!.logRange).toBeNull();
+    expect(() => parseConfig({ ETH_TESTNET_LOG_RANGE: '0' })).toThrow(/ETH_TESTNET_LOG_RANGE: must be an integer from 1 to 100000/);
+    expect(() => parseConfig({ BSC_TESTNET_LOG_RANGE: 'lots' })).toThrow(/BSC_TESTNET_LOG_RANGE/);
+    expect(() => parseConfig({ TRON_TESTNET_LOG_RANGE: '100' })).toThrow(/TRON blocks are read 100 at a time/);
+  });
 });
