@@ -16,6 +16,7 @@ import { Migration20261125191112_withdrawals } from './Migration20261125191112_w
 import { Migration20261126092323_faucet } from './Migration20261126092323_faucet.js';
 import { Migration20261126110304_commitments } from './Migration20261126110304_commitments.js';
 import { Migration20261126144943_list_page_indexes } from './Migration20261126144943_list_page_indexes.js';
+import { Migration20261127063125_chain_reconciliation } from './Migration20261127063125_chain_reconciliation.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -34,4 +35,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126092323_faucet', class: Migration20261126092323_faucet },
   { name: 'Migration20261126110304_commitments', class: Migration20261126110304_commitments },
   { name: 'Migration20261126144943_list_page_indexes', class: Migration20261126144943_list_page_indexes },
+  { name: 'Migration20261127063125_chain_reconciliation', class: Migration20261127063125_chain_reconciliation },
 ];

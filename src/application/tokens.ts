@@ -18,6 +18,8 @@ export const TOKENS = {
   /** Balance readers of the networks with a node (ops treasury status). */
   BalanceReaders: Symbol('BalanceReaders'),
   NodeProbes: Symbol('NodeProbes'),
+  ReconciliationStore: Symbol('ReconciliationStore'),
+  ReconcileOptions: Symbol('ReconcileOptions'),
   /** Whether this deployment has the sandbox faucet (the local sandbox's testnets, outside production). */
   FaucetAvailable: Symbol('FaucetAvailable'),
   AddressCodec: Symbol('AddressCodec'),

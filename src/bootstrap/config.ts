@@ -50,6 +50,9 @@ const schema = z.object({
   AUTH_FAILURE_RATE_PER_SECOND: z.coerce.number().min(0.001).max(100000).default(1),
   AUTH_FAILURE_BURST: z.coerce.number().int().min(1).max(1000000).default(20),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  RECONCILE_HOLD_PAYOUTS: z.enum(['true', 'false']).default('true'),
+  RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  RECONCILE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(2).max(2000).default(100),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   WEBHOOK_TICK_MS: z.coerce.number().int().min(50).max(60000).default(5000),
@@ -132,6 +135,8 @@ export interface Config {
    * again, and how many transfers or sweeps one step looks at.
    */
   sending: { intervalMs: number; replaceAfterMs: number; rebroadcastAfterMs: number; batch: number; maxBackoffMs: number };
+  /** The reconciliation with the chain (docs/operations.md#reconciliation-with-the-chain). */
+  reconcile: { holdPayouts: boolean; everyMinutes: number; windowDays: number };
   /** Operator notices: over SMTP when SMTP_URL is set, else written as files under DATA_DIR/mail outside production. */
   mail: { smtpUrl: string | undefined; from: string };
   /** Buckets of failed authentications per source address (and ten times that per key id). */
@@ -335,6 +340,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },
     webhookAllowPrivate: c.WEBHOOK_ALLOW_PRIVATE === 'true',
+    reconcile: { holdPayouts: c.RECONCILE_HOLD_PAYOUTS === 'true', everyMinutes: c.RECONCILE_EVERY_MINUTES, windowDays: c.RECONCILE_WINDOW_DAYS },
     webhookDispatch: {
       concurrency: c.WEBHOOK_CONCURRENCY,
       perEndpoint: c.WEBHOOK_ENDPOINT_CONCURRENCY,

@@ -1,6 +1,7 @@
 // Entrypoint and composition root of the dispatcher process: it delivers
 // webhooks (the delivery loop), purges and reconciles their records, settles
-// the fee commitments, and runs the service's housekeeping jobs.
+// the fee commitments, reconciles the books with the chain (ledger.reconcile),
+// and runs the service's housekeeping jobs.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { PurgeIdempotencyKeys } from '../application/maintenance/purge-idempotency-keys.js';
@@ -15,13 +16,20 @@ import { createMailer } from '../adapters/mail/mailer.js';
 import type { Clock } from '../domain/ports.js';
 import type { DeliveryClaims, WebhookHousekeeping } from '../domain/webhooks/ports.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
-import { createWebhookMetrics } from '../adapters/metrics/metrics.js';
+import { createReconcileMetrics, createWebhookMetrics } from '../adapters/metrics/metrics.js';
+import { createNodeObserver } from '../adapters/metrics/node-metrics.js';
+import { ReconcileChain, type ReconcileOptions } from '../application/ledger/reconcile-chain.js';
+import type { ChainSender } from '../domain/transfers/ports.js';
 import { DispatchLoop } from '../adapters/webhooks/dispatch-loop.js';
 import { HttpWebhookSender } from '../adapters/webhooks/http-sender.js';
 import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
+
+/** A cron expression for every `minutes` (1 to 1440). */
+export const everyMinutes = (minutes: number): string =>
+  minutes < 60 ? `*/${minutes} * * * *` : minutes % 60 === 0 && minutes < 1440 ? `0 */${minutes / 60} * * *` : '0 0 * * *';
 
 export interface RunningDispatcher extends RunningWorker {
   /** The delivery loop (tests tick it by hand). */
@@ -34,7 +42,9 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
     processName: 'dispatcher',
     port: config.ports.dispatcher,
     clock: opts.clock,
-    consumers: ({ logger, boss, container }) => {
+    consumers: ({ logger, boss, container, metrics }) => {
+      let reconciling: Promise<ChainSender[]> | undefined;
+      const reconcileMetrics = createReconcileMetrics(metrics.registry);
       enqueueNow(boss, 'dispatch.heartbeat', { source: 'startup' }).catch((err: unknown) =>
         logger.error({ err }, 'could not enqueue the startup heartbeat'),
       );
@@ -94,6 +104,31 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
           handler: async () => {
             const created = await reconcile.execute();
             if (created > 0) logger.warn({ created }, 'settlement events that never got a delivery were queued again');
+          },
+        }),
+        consume({
+          name: 'ledger.reconcile',
+          schedule: { cron: everyMinutes(config.reconcile.everyMinutes), data: {} },
+          handler: async () => {
+            // The chain adapters load on the first run only (tronweb and the pools are not needed before).
+            reconciling ??= import('./chain-ports.js').then(({ createChainPorts, sendersOf }) =>
+              sendersOf(createChainPorts(config, createNodeObserver(metrics.registry, logger.child({ component: 'nodes' })))),
+            );
+            const opts = container.resolve<ReconcileOptions>(TOKENS.ReconcileOptions);
+            for (const sender of await reconciling) {
+              const report = await container.resolve(ReconcileChain).execute(sender, opts);
+              for (const a of report.assets) reconcileMetrics.difference.set({ network: a.network, asset: a.asset }, Number(a.difference));
+              reconcileMetrics.held.set({ network: report.network }, report.held ? 1 : 0);
+              const line = {
+                network: report.network,
+                block: report.block.toString(),
+                assets: report.assets.map((a) => ({ asset: a.asset, expected: a.expected.toString(), onChain: a.onChain.toString(), difference: a.difference.toString() })),
+                involved: report.involved.map((i) => ({ ...i, amount: i.amount.toString() })),
+                held: report.held,
+              };
+              if (report.ok) logger.info(line, 'the chain agrees with the books');
+              else logger.error(line, `the chain and the books differ${report.held ? ': payouts held until an operator runs ops payouts resume' : ''}`);
+            }
           },
         }),
         consume({

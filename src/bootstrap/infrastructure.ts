@@ -24,6 +24,7 @@ import { PgRequestAdmission } from '../adapters/persistence/request-admission.js
 import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.js';
 import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
 import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
+import { PgReconciliationStore } from '../adapters/persistence/reconciliation-store.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
 import { XpubAddressDeriver } from '../adapters/signer/xpub-address-deriver.js';
 import { PgAccountKeyStore } from '../adapters/persistence/account-key-store.js';
@@ -135,6 +136,8 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   registerKeys(container, orm, boss, logger, secrets.masterSeed);
   container.register(TOKENS.AddressCodec, { useValue: new ChainAddressCodec() });
   container.register(TOKENS.LedgerAudit, { useValue: new PgLedgerAudit(orm) });
+  container.register(TOKENS.ReconciliationStore, { useValue: new PgReconciliationStore(orm) });
+  container.register(TOKENS.ReconcileOptions, { useValue: { holdPayouts: config.reconcile.holdPayouts, windowDays: config.reconcile.windowDays } });
   container.register(TOKENS.Logger, { useValue: logger });
   container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookAllowPrivate) });
   container.register(TOKENS.DeliveryClaims, { useValue: new PgDeliveryClaims(orm, config.webhookDispatch.leaseSeconds) });

@@ -14,6 +14,7 @@ import { WITHDRAWAL_COMMANDS } from '../adapters/cli/withdrawal-commands.js';
 import { FAUCET_COMMANDS } from '../adapters/cli/faucet-commands.js';
 import { COMMITMENT_COMMANDS } from '../adapters/cli/commitment-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
+import { RECONCILE_COMMANDS } from '../adapters/cli/reconcile-commands.js';
 import { TOKENS } from '../application/tokens.js';
 import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
@@ -24,7 +25,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
@@ -68,7 +69,8 @@ try {
   failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
 // The chain adapters (tronweb, viem's clients) load only for the command that reads the nodes: a second less for every other.
-const readers = argv[0] === 'treasury' || argv[0] === 'chains' ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
+const readsNodes = argv[0] === 'treasury' || argv[0] === 'chains' || (argv[0] === 'ledger' && argv[1] === 'reconcile');
+const readers = readsNodes ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
 infra.container.register(TOKENS.BalanceReaders, { useValue: readers });
 infra.container.register(TOKENS.NodeProbes, { useValue: readers.filter((r) => typeof (r as Partial<NodeProbe>).probe === 'function') });
 const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t), boss: infra.boss }, io).finally(async () => {

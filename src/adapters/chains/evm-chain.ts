@@ -80,8 +80,8 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     return null;
   }
 
-  async nativeBalance(address: string): Promise<bigint> {
-    return BigInt(await this.call<Hex>('eth_getBalance', [address, 'latest']));
+  async nativeBalance(address: string, at?: bigint): Promise<bigint> {
+    return BigInt(await this.call<Hex>('eth_getBalance', [address, at === undefined ? 'latest' : hex(at)]));
   }
 
   private contractOf(asset: Asset): Hex {
@@ -89,9 +89,9 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     throw new Error(`${this.network}: no contract is configured for ${asset}`);
   }
 
-  async tokenBalance(asset: Asset, address: string): Promise<bigint> {
+  async tokenBalance(asset: Asset, address: string, at?: bigint): Promise<bigint> {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address as Hex] });
-    const out = await this.call<Hex>('eth_call', [{ to: this.contractOf(asset), data }, 'latest']);
+    const out = await this.call<Hex>('eth_call', [{ to: this.contractOf(asset), data }, at === undefined ? 'latest' : hex(at)]);
     return out === '0x' ? 0n : BigInt(out);
   }
 

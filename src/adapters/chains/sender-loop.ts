@@ -33,6 +33,8 @@ export class SenderLoop {
   private loops: Promise<void>[] = [];
   private readonly tankLow = new Map<Network, boolean>();
   private readonly treasuryShort = new Map<Network, boolean>();
+  /** Networks whose payouts were held at the last step (a line when that changes). */
+  private readonly held = new Map<Network, boolean>();
   private readonly dispenserShort = new Map<Network, boolean>();
   /** Per network, the sweeps, withdrawals and transfers the last step could not advance, with why (logged once per reason). */
   private readonly stuck = new Map<Network, Map<string, string>>();
@@ -110,6 +112,11 @@ export class SenderLoop {
           funded: 'treasury funded again: withdrawals resume',
         });
         if (treasuryChanged) this.metrics.treasuryShort.set({ network }, withdrawals.treasuryShort ? 1 : 0);
+        if (withdrawals.held !== (this.held.get(network) ?? false)) {
+          this.held.set(network, withdrawals.held);
+          if (withdrawals.held) log.error('payouts held after a difference between the books and the chain: new withdrawals wait until an operator runs ops payouts resume');
+          else log.info('payouts resumed');
+        }
         this.shortage(this.dispenserShort, network, drips.dispenserShort, 'dispenser', log, {
           short: 'faucet dispenser too low for the next drip: drips wait until it is funded (none fails)',
           funded: 'faucet dispenser funded again: drips resume',

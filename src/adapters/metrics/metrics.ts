@@ -189,3 +189,25 @@ export function createSendingMetrics(
     }),
   };
 }
+
+export interface ReconcileMetrics {
+  difference: Gauge<'network' | 'asset'>;
+  held: Gauge<'network'>;
+}
+
+/**
+ * The reconciliation with the chain (docs/operations.md#reconciliation-with-the-chain):
+ * the chain's balance minus what the books say, per network and asset at the last run
+ * (negative: the chain holds less), and whether the network's payouts are held.
+ */
+export function createReconcileMetrics(registry: Registry): ReconcileMetrics {
+  return {
+    difference: new Gauge({
+      name: 'chain_reconciliation_difference',
+      help: 'Chain balance minus the books at the last reconciliation, base units (negative: the chain holds less than the books)',
+      labelNames: ['network', 'asset'],
+      registers: [registry],
+    }),
+    held: new Gauge({ name: 'payouts_held', help: 'Payouts of the network held after a difference with the chain (1)', labelNames: ['network'], registers: [registry] }),
+  };
+}

@@ -21,6 +21,7 @@ import { sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
+import type { ReconciliationStore } from '../../domain/ledger/reconciliation.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import {
   confirmedWithdrawal,
@@ -45,6 +46,8 @@ export interface WithdrawalStepReport {
   errors: ItemError[];
   /** The treasury could not pay a withdrawal: what it holds and what the withdrawal needs (chain units of the asset, and of gas). */
   treasuryShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
+  /** The network's payouts are held after a difference with the chain: nothing was picked up. */
+  held: boolean;
 }
 
 @injectable()
@@ -55,6 +58,7 @@ export class SendWithdrawals {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
+    @inject(TOKENS.ReconciliationStore) private readonly reconciliation: ReconciliationStore,
   ) {
     outcomes.on(['WITHDRAWAL'], (tx, t) => this.onTransferFinal(tx, t));
   }
@@ -64,11 +68,17 @@ export class SendWithdrawals {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<WithdrawalStepReport> {
-    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null };
+    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null, held: false };
     const network = sender.network;
     // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
     const moving = await this.uow.run((tx) => tx.withdrawals.behindTheirTransferIds(network, opts.batch));
     for (const id of moving) await this.uow.run((tx) => this.follow(tx, id));
+    // A difference between the books and the chain holds new payouts of the network until an operator looks
+    // (ReconcileChain; ops payouts resume). Those on their way go on.
+    if (await this.reconciliation.isHeld(network)) {
+      report.held = true;
+      return report;
+    }
     const ready = await this.uow.run((tx) => tx.withdrawals.readyIds(network, opts.batch));
     // What the treasury is short of: later withdrawals of that asset wait behind the first, in order; a
     // treasury short of gas holds them all. Withdrawals of other assets go on.

@@ -25,6 +25,8 @@ export interface JobPayloads {
   'deposit.rescan': { network: string; txid: string };
   /** The chain-worker records the account xpubs the pool lacks (ADR 0026): at its start, every minute, and when the api finds the pool low or a key missing. */
   'custody.refill-xpubs': { reason: 'startup' | 'schedule' | 'pool-low' | 'missing' };
+  /** The dispatcher reconciles the books with the chain of every network with a node (RECONCILE_EVERY_MINUTES). */
+  'ledger.reconcile': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

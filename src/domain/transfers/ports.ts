@@ -94,10 +94,13 @@ export class TransferRefused extends Error {
 /** Balances read from a chain's node (the treasury status, the sweeps). */
 export interface BalanceReader {
   readonly network: Network;
-  /** Native base units (wei, sun) held by the address. */
-  nativeBalance(address: string): Promise<bigint>;
-  /** Token base units on chain held by the address. */
-  tokenBalance(asset: Asset, address: string): Promise<bigint>;
+  /**
+   * Native base units (wei, sun) held by the address: at block `at` when given
+   * (EVM; TRON reads its latest state whatever `at` says), else at the head.
+   */
+  nativeBalance(address: string, at?: bigint): Promise<bigint>;
+  /** Token base units on chain held by the address, at block `at` when given (as nativeBalance). */
+  tokenBalance(asset: Asset, address: string, at?: bigint): Promise<bigint>;
 }
 
 /**

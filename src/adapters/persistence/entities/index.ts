@@ -18,6 +18,7 @@ import { WorkspaceEntity } from './workspace-entity.js';
 import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
 import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
+import { ChainReconciliationEntity, PayoutHoldEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
 
 export const ENTITIES = [
@@ -60,8 +61,12 @@ export const ENTITIES = [
   CommitmentPauseEntity,
   CommitmentAdjustmentEntity,
   FxRateEntity,
+  ChainReconciliationEntity,
+  PayoutHoldEntity,
 ];
 export {
+  ChainReconciliationEntity,
+  PayoutHoldEntity,
   CommitmentAdjustmentEntity,
   CommitmentEntity,
   CommitmentPauseEntity,

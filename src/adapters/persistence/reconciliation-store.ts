@@ -1,0 +1,124 @@
+// ReconciliationStore in PostgreSQL (issue 30, docs/operations.md#reconciliation-with-the-chain):
+// the books' side of each asset at a block, read in one pass over the ledger, the
+// deposits and the outgoing transfers; the runs; and the payout holds.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { SERVICE_OWNER } from '../../domain/ledger/journal.js';
+import type { AssetReconciliation, InvolvedItem, ReconciliationBasis, ReconciliationStore } from '../../domain/ledger/reconciliation.js';
+import { ASSET_SPECS, gasCurrencyOf, type Asset, type ChainAsset, type Network } from '../../domain/money/networks.js';
+
+/** API units of `asset` in chain base units (TRX, booked in sun, is already). */
+const toChain = (asset: ChainAsset, units: bigint): bigint => {
+  const spec = ASSET_SPECS[asset as Asset];
+  return spec ? units * 10n ** BigInt(spec.chainDecimals - spec.apiDecimals) : units;
+};
+
+export class PgReconciliationStore implements ReconciliationStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  private sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.orm.em.getConnection().execute<T[]>(text, params);
+  }
+
+  async basis(network: Network, block: bigint, assets: readonly ChainAsset[]): Promise<{ bases: ReconciliationBasis[]; depositAddresses: string[] }> {
+    const b = block.toString();
+    const perAsset = async (text: string, params: unknown[]) => new Map((await this.sql<{ asset: string; n: string }>(text, params)).map((r) => [r.asset, BigInt(r.n)]));
+    const [custody, bookedOut, creditedAfter, detected, gas] = await Promise.all([
+      perAsset(
+        `select asset, (-sum(balance))::text as n from ledger_accounts where owner = ? and kind in ('TREASURY', 'FAUCET') and network = ? group by asset`,
+        [SERVICE_OWNER, network],
+      ),
+      // Withdrawals consumed at broadcast (net out of custody) whose transaction is in no block up to the run's yet.
+      perAsset(
+        `select t.asset, sum(t.amount)::text as n from withdrawals w join outgoing_transfers t on t.id = w.transfer_id
+          where w.network = ? and w.status in ('PROCESSING', 'CONFIRMING', 'CONFIRMED') and (t.included_block is null or t.included_block > ?)
+          group by t.asset`,
+        [network, b],
+      ),
+      perAsset(`select asset, sum(amount)::text as n from deposits where network = ? and status in ('CONFIRMED', 'SWEPT') and block_number > ? group by asset`, [network, b]),
+      perAsset(`select asset, sum(amount)::text as n from deposits where network = ? and status = 'DETECTED' and block_number <= ? group by asset`, [network, b]),
+      // Fees of transfers in a block up to the run's that have not ended (booked when they do).
+      perAsset(`select ? as asset, coalesce(sum(fee_paid), 0)::text as n from outgoing_transfers where network = ? and status = 'CONFIRMING' and included_block <= ?`, [
+        gasCurrencyOf(network),
+        network,
+        b,
+      ]),
+    ]);
+    const bases = assets.map((asset) => ({
+      asset,
+      custody: toChain(asset, custody.get(asset) ?? 0n),
+      bookedOutNotMined: bookedOut.get(asset) ?? 0n,
+      creditedAfterBlock: toChain(asset, creditedAfter.get(asset) ?? 0n),
+      detectedNotCredited: toChain(asset, detected.get(asset) ?? 0n),
+      gasNotBooked: gas.get(asset) ?? 0n,
+    }));
+    const addresses = await this.sql<{ address: string }>(
+      `select distinct to_address as address from deposits where network = ? and status in ('DETECTED', 'CONFIRMED')
+       union
+       select from_address from outgoing_transfers where network = ? and kind = 'SWEEP' and status not in ('CONFIRMED', 'FAILED')
+       union
+       select to_address from outgoing_transfers where network = ? and kind = 'GAS_TOPUP' and status not in ('CONFIRMED', 'FAILED')`,
+      [network, network, network],
+    );
+    return { bases, depositAddresses: addresses.map((a) => a.address) };
+  }
+
+  async failedTransfers(network: Network, since: Date, limit: number) {
+    const rows = await this.sql<{ id: string; kind: string; owner_id: string | null; asset: ChainAsset; amount: string; txids: string[] }>(
+      `select t.id, t.kind, t.owner_id, t.asset, t.amount::text as amount, array_agg(a.txid order by a.seq) as txids
+         from outgoing_transfers t join transfer_attempts a on a.transfer_id = t.id
+        where t.network = ? and t.status = 'FAILED' and t.updated_at >= ?
+        group by t.id order by t.updated_at desc limit ?`,
+      [network, since, limit],
+    );
+    return rows.map((r) => ({ id: r.id, kind: r.kind, ownerId: r.owner_id, asset: r.asset, amount: BigInt(r.amount), txids: r.txids }));
+  }
+
+  async creditedDeposits(network: Network, asset: ChainAsset, since: Date, limit: number) {
+    const rows = await this.sql<{ id: string; txid: string; amount: string }>(
+      `select id, txid, amount::text as amount from deposits
+        where network = ? and asset = ? and status in ('CONFIRMED', 'SWEPT') and confirmed_at >= ? order by confirmed_at desc limit ?`,
+      [network, asset, since, limit],
+    );
+    return rows.map((r) => ({ id: r.id, txid: r.txid, amount: toChain(asset, BigInt(r.amount)) }));
+  }
+
+  async previousDeficits(network: Network): Promise<Set<ChainAsset>> {
+    const rows = await this.sql<{ asset: ChainAsset; difference: string }>(
+      `select distinct on (asset) asset, difference::text as difference from chain_reconciliations where network = ? order by asset, at desc`,
+      [network],
+    );
+    return new Set(rows.filter((r) => BigInt(r.difference) < 0n).map((r) => r.asset));
+  }
+
+  async record(runs: AssetReconciliation[], involved: InvolvedItem[], id: () => string, at: Date): Promise<void> {
+    for (const r of runs) {
+      const mine = involved.filter((i) => i.asset === r.asset).map((i) => ({ ...i, amount: i.amount.toString() }));
+      await this.sql(
+        `insert into chain_reconciliations (id, network, asset, block, expected, on_chain, difference, involved, at) values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)`,
+        [id(), r.network, r.asset, r.block.toString(), r.expected.toString(), r.onChain.toString(), r.difference.toString(), JSON.stringify(mine), at],
+      );
+    }
+  }
+
+  async hold(network: Network, reason: string, at: Date): Promise<boolean> {
+    const rows = await this.sql<{ network: string }>(
+      `insert into payout_holds (network, reason, held_at) values (?, ?, ?) on conflict (network) do nothing returning network`,
+      [network, reason.slice(0, 2000), at],
+    );
+    return rows.length > 0;
+  }
+
+  async release(network: Network): Promise<boolean> {
+    const rows = await this.sql<{ network: string }>(`delete from payout_holds where network = ? returning network`, [network]);
+    return rows.length > 0;
+  }
+
+  async holds(): Promise<{ network: Network; reason: string; heldAt: Date }[]> {
+    const rows = await this.sql<{ network: Network; reason: string; held_at: Date }>(`select network, reason, held_at from payout_holds order by network`);
+    return rows.map((r) => ({ network: r.network, reason: r.reason, heldAt: new Date(r.held_at) }));
+  }
+
+  async isHeld(network: Network): Promise<boolean> {
+    return (await this.sql(`select 1 from payout_holds where network = ?`, [network])).length > 0;
+  }
+}

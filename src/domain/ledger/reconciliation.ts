@@ -1,0 +1,98 @@
+// The reconciliation of the books with the chain (issue 30,
+// docs/operations.md#reconciliation-with-the-chain). `ops ledger check` proves
+// the books balance with themselves; this proves they agree with the chain:
+// per network and asset, what the ledger says the service holds against what
+// the chain says the service's addresses hold at one block. Pure: the caller
+// reads the ledger, the records and the chain.
+//
+// What the chain should show at block B, from the books (chain base units):
+//   custody                 −(TREASURY + FAUCET) of the service: what the ledger says is held
+//   + booked out, not mined  withdrawals consumed at broadcast whose transaction is not in a block ≤ B yet
+//   − credited, not at B     credited deposits whose block is after B
+//   + seen, not credited     deposits DETECTED in a block ≤ B (on chain, not in the books yet)
+//   − gas not booked         fees that transfers in a block ≤ B paid, booked only when they end
+// A deficit (the chain holds less) is money gone that the books still owe:
+// a payout both sent and refunded, a credit whose transfer is not on chain.
+// A surplus is money that arrived without a booking (operator funding, dust
+// below the API precision, a transfer the scanner has not read yet): reported,
+// never booked.
+import type { ChainAsset, Network } from '../money/networks.js';
+
+export interface ReconciliationBasis {
+  asset: ChainAsset;
+  custody: bigint;
+  bookedOutNotMined: bigint;
+  creditedAfterBlock: bigint;
+  detectedNotCredited: bigint;
+  gasNotBooked: bigint;
+}
+
+/** What the service's addresses should hold on chain at the run's block, by the books. */
+export const expectedOnChain = (b: ReconciliationBasis): bigint =>
+  b.custody + b.bookedOutNotMined - b.creditedAfterBlock + b.detectedNotCredited - b.gasNotBooked;
+
+/** A transfer or deposit that explains (part of) a difference. */
+export interface InvolvedItem {
+  kind: 'withdrawal' | 'transfer' | 'deposit';
+  id: string;
+  /** The transfer of a withdrawal, when the item is a withdrawal. */
+  transferId?: string;
+  txid: string | null;
+  asset: ChainAsset;
+  /** Chain base units. */
+  amount: bigint;
+  why: string;
+}
+
+export interface AssetReconciliation {
+  network: Network;
+  asset: ChainAsset;
+  block: bigint;
+  expected: bigint;
+  onChain: bigint;
+  /** onChain − expected: negative is a deficit. */
+  difference: bigint;
+  verdict: 'ok' | 'surplus' | 'deficit';
+}
+
+export function reconcileAsset(network: Network, block: bigint, basis: ReconciliationBasis, onChain: bigint): AssetReconciliation {
+  const expected = expectedOnChain(basis);
+  const difference = onChain - expected;
+  return { network, asset: basis.asset, block, expected, onChain, difference, verdict: difference === 0n ? 'ok' : difference > 0n ? 'surplus' : 'deficit' };
+}
+
+/**
+ * Whether the network's payouts wait for an operator: a transfer proved both
+ * paid on chain and failed in the books holds at once; a deficit holds once
+ * the previous run of the same asset showed one too (a single run may have
+ * raced a transfer between its reads).
+ */
+export function shouldHold(current: AssetReconciliation[], previousDeficits: ReadonlySet<ChainAsset>, involved: InvolvedItem[]): string | null {
+  if (involved.length > 0) return `${involved.length} transfer(s) or deposit(s) disagree with the chain: ${involved.map((i) => `${i.kind} ${i.id}`).join(', ')}`;
+  const deficits = current.filter((r) => r.verdict === 'deficit' && previousDeficits.has(r.asset));
+  if (deficits.length === 0) return null;
+  return `the chain holds less than the books in two runs: ${deficits.map((d) => `${d.asset} ${d.difference}`).join(', ')}`;
+}
+
+/** The records the reconciliation reads and writes. */
+export interface ReconciliationStore {
+  /**
+   * The books' side of each asset at `block` (chain base units), and the
+   * addresses whose balances make the chain's side besides the service's own:
+   * deposit addresses with deposits not swept yet, or a sweep on its way.
+   */
+  basis(network: Network, block: bigint, assets: readonly ChainAsset[]): Promise<{ bases: ReconciliationBasis[]; depositAddresses: string[] }>;
+  /** Transfers the books say FAILED since `since` (at most `limit`), with every attempt's txid. */
+  failedTransfers(network: Network, since: Date, limit: number): Promise<{ id: string; kind: string; ownerId: string | null; asset: ChainAsset; amount: bigint; txids: string[] }[]>;
+  /** Credited deposits of `asset` since `since` (at most `limit`), newest first. */
+  creditedDeposits(network: Network, asset: ChainAsset, since: Date, limit: number): Promise<{ id: string; txid: string; amount: bigint }[]>;
+  /** The assets whose latest run on the network showed a deficit. */
+  previousDeficits(network: Network): Promise<Set<ChainAsset>>;
+  record(runs: AssetReconciliation[], involved: InvolvedItem[], id: () => string, at: Date): Promise<void>;
+  /** Holds the network's payouts; false when they were held already. */
+  hold(network: Network, reason: string, at: Date): Promise<boolean>;
+  /** Lets the network's payouts go on; false when they were not held. */
+  release(network: Network): Promise<boolean>;
+  holds(): Promise<{ network: Network; reason: string; heldAt: Date }[]>;
+  isHeld(network: Network): Promise<boolean>;
+}
