@@ -26,6 +26,8 @@ import { ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../src/domain/transfers/outgoing-transfer.js';
+import { BroadcastRejected, type ChainSender, type UnsignedTransfer } from '../../src/domain/transfers/ports.js';
+import { FakeClock } from '../support/fakes.js';
 import { startTestChain, type TestChain } from '../support/anvil-chain.js';
 import { TEST_SEED, useTestApi } from '../support/harness.js';
 import { opsEnv, runEntry } from '../support/processes.js';
@@ -284,4 +286,75 @@ describe('ops chains check', () => {
     expect(one.code).toBe(0);
     expect((JSON.parse(one.stdout) as { nodes: unknown[] }).nodes).toHaveLength(1);
   }, 90_000);
+});
+
+describe('replacements the nodes take', () => {
+  it('7. a replacement a node refuses is marked, never broadcast again, and the earlier attempt goes on being the one sent', async () => {
+    const clock = new FakeClock(new Date());
+    const broadcasts: string[] = [];
+    let tip = 1_000_000_000n;
+    const signer = new LocalHdSigner(TEST_SEED);
+    const path = servicePath('BSC_TESTNET', 'treasury');
+    const from = await signer.deriveAddress('BSC', path);
+    // A node of the test's own making (an application test of the pipeline): it refuses the first replacement as underpriced.
+    const node = {
+      network: 'BSC_TESTNET',
+      head: async () => ({ number: 100n, hash: '0x01', parentHash: '0x00' }),
+      feeQuote: async () => ({ maxFeePerGas: 2n * tip, maxPriorityFeePerGas: tip }),
+      gasLimit: async () => 60_000n,
+      burnEstimate: async () => null,
+      finalizedTime: async () => null,
+      minedNonce: async () => 0n,
+      settledNonce: async () => 0n,
+      sentReceipt: async () => null,
+      sentReceiptOnEveryNode: async () => null,
+      nativeBalance: async () => 10n ** 20n,
+      tokenBalance: async () => 10n ** 24n,
+      sign: async (tx: UnsignedTransfer) => ({ txid: `0x${(broadcasts.length + 1).toString(16).padStart(2, '0')}${tx.fees!.maxFeePerGas.toString(16).padStart(62, '0')}`, raw: `raw-${tx.fees!.maxFeePerGas}`, expiresAt: null }),
+      broadcast: async (raw: string) => {
+        broadcasts.push(raw);
+        if (broadcasts.length === 2) throw new BroadcastRejected('underpriced', 'replacement transaction underpriced');
+        return 'accepted' as const;
+      },
+    } as unknown as ChainSender;
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.register(TOKENS.Clock, { useValue: clock });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const transfer = requestTransfer({
+      id: randomUUID(),
+      kind: 'SWEEP',
+      network: 'BSC_TESTNET',
+      asset: 'USDT_BSC',
+      from,
+      fromPath: path,
+      to: getAddress(`0x${'5'.repeat(40)}`),
+      amount: 1n,
+      requestedAt: clock.now(),
+      gasLimit: 60_000n,
+      feeCap: null,
+    });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 };
+    await pipeline.step(node, opts); // signed and broadcast: raw-2000000000
+    clock.advance(61_000);
+    tip = 2_000_000_000n;
+    const refused = await pipeline.step(node, opts); // replaced (raw-4000000000), refused at its first broadcast
+    expect(refused.errors.map((e) => e.message).join()).toMatch(/replacement .* was refused/);
+    await pipeline.step(node, opts); // the first attempt goes out again, not the refused bytes
+    await pipeline.step(node, opts);
+    expect(broadcasts).toEqual(['raw-2000000000', 'raw-4000000000', 'raw-2000000000', 'raw-2000000000']);
+    const stored = (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
+    expect(stored.status).toBe('BROADCAST');
+    expect(stored.attempts.map((a) => Boolean(a.refusedAt))).toEqual([false, true]);
+    // The next replacement waits its time from the refusal, and is priced from the live attempt.
+    clock.advance(61_000);
+    await pipeline.step(node, opts);
+    // From the live attempt (2 gwei): +15 % is less than the 4 gwei the network asks now, which wins.
+    expect(broadcasts.length).toBe(5);
+    expect(broadcasts.at(-1)).toBe('raw-4000000000');
+    expect((await uow.run((tx) => tx.transfers.get(transfer.id)))!.attempts.map((a) => Boolean(a.refusedAt))).toEqual([false, true, false]);
+  });
 });

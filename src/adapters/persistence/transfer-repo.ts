@@ -41,6 +41,7 @@ interface AttemptRow {
   max_priority_fee_per_gas: string | null;
   expires_at: string | null;
   signed_at: Date;
+  refused_at: Date | null;
 }
 
 // The driver hands timestamps back as text here: every one goes through new Date.
@@ -56,6 +57,7 @@ const toAttempt = (a: AttemptRow): TransferAttempt => ({
       : { maxFeePerGas: BigInt(a.max_fee_per_gas), maxPriorityFeePerGas: BigInt(a.max_priority_fee_per_gas) },
   expiresAt: a.expires_at === null ? null : Number(a.expires_at),
   signedAt: new Date(a.signed_at),
+  refusedAt: a.refused_at === null ? null : new Date(a.refused_at),
 });
 
 const toTransfer = (r: TransferRow, attempts: AttemptRow[]): OutgoingTransfer => ({
@@ -150,15 +152,29 @@ export class PgTransferRepo implements TransferRepo {
     );
     const [stored] = await this.sql<{ n: number }>(`select count(*)::int as n from transfer_attempts where transfer_id = ?`, [t.id]);
     await this.insertAttempts(t, stored?.n ?? 0);
+    // A refusal is the one change an attempt ever gets (set once).
+    for (const a of t.attempts) {
+      if (a.refusedAt) await this.sql(`update transfer_attempts set refused_at = ? where transfer_id = ? and txid = ? and refused_at is null`, [a.refusedAt, t.id, a.txid]);
+    }
   }
 
   private async insertAttempts(t: OutgoingTransfer, from: number): Promise<void> {
     for (let seq = from; seq < t.attempts.length; seq++) {
       const a = t.attempts[seq]!;
       await this.sql(
-        `insert into transfer_attempts (transfer_id, seq, txid, raw, max_fee_per_gas, max_priority_fee_per_gas, expires_at, signed_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [t.id, seq, a.txid, a.raw, text(a.fees?.maxFeePerGas ?? null), text(a.fees?.maxPriorityFeePerGas ?? null), a.expiresAt === null ? null : String(a.expiresAt), a.signedAt],
+        `insert into transfer_attempts (transfer_id, seq, txid, raw, max_fee_per_gas, max_priority_fee_per_gas, expires_at, signed_at, refused_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          t.id,
+          seq,
+          a.txid,
+          a.raw,
+          text(a.fees?.maxFeePerGas ?? null),
+          text(a.fees?.maxPriorityFeePerGas ?? null),
+          a.expiresAt === null ? null : String(a.expiresAt),
+          a.signedAt,
+          a.refusedAt ?? null,
+        ],
       );
     }
   }

@@ -17,6 +17,8 @@ import {
   failed,
   includedIn,
   isReplacementBump,
+  latestLive,
+  replacementRefused,
   isFinal,
   needsReplacement,
   nonceTakenByAnother,
@@ -248,7 +250,7 @@ export class ProcessTransfers {
 
   /** EVM: the same transfer at the same nonce, paying at least 15 % more; null when its fee cap leaves less than the 10 % nodes require. */
   private async replace(t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer | null> {
-    const previous = t.attempts[t.attempts.length - 1];
+    const previous = latestLive(t);
     if (!previous?.fees || !quote || t.nonce === null) return null;
     const fees = capped(replacementFees(previous.fees, quote), t.feeCap);
     // Nodes take a replacement only at +10 % on both fields: below that (the fee cap in the way) the transfer waits.
@@ -274,12 +276,22 @@ export class ProcessTransfers {
 
   /** Broadcasts the latest attempt (recorded already); a node that has it says so, which is as good. */
   private async send(sender: ChainSender, t: OutgoingTransfer, report: TransferStepReport): Promise<void> {
-    const attempt = t.attempts[t.attempts.length - 1];
+    const attempt = latestLive(t);
     if (!attempt) return;
     this.lastBroadcast.set(t.id, Date.now());
     try {
       await sender.broadcast(attempt.raw);
     } catch (err) {
+      // A replacement refused at its first broadcast is marked, and its transfer goes on with the attempts before it.
+      const isReplacement = t.status === 'SIGNED' && t.attempts.length > 1 && attempt === t.attempts[t.attempts.length - 1];
+      if (err instanceof BroadcastRejected && err.reason !== 'nonce_too_low' && isReplacement) {
+        await this.uow.run(async (tx) => {
+          const current = await tx.transfers.lock(t.id);
+          if (current?.status === 'SIGNED' && latestLive(current)?.txid === attempt.txid) await tx.transfers.save(replacementRefused(current, attempt.txid, this.clock.now()));
+        });
+        report.errors.push({ kind: 'transfer', id: t.id, message: `its replacement ${attempt.txid} was refused (${err.message.slice(0, 200)}); the earlier attempt stays` });
+        return;
+      }
       // Refused or unreachable: the bytes stay recorded; the next step reads the chain and tries again.
       if (err instanceof BroadcastRejected || err instanceof ChainUnavailableError) return;
       throw err;

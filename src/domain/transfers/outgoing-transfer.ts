@@ -42,6 +42,12 @@ export interface TransferAttempt {
   /** TRON: the transaction's expiration (ms since epoch), after which it can never be included. */
   expiresAt: number | null;
   signedAt: Date;
+  /**
+   * EVM: a replacement the node refused (underpriced, short of funds): never
+   * broadcast again, nor the base of the next replacement. Kept, and its
+   * receipt still looked for: another node may have taken it.
+   */
+  refusedAt?: Date | null;
 }
 
 export interface OutgoingTransfer {
@@ -119,6 +125,24 @@ export const isFinal = (t: Pick<OutgoingTransfer, 'status'>): boolean => t.statu
 
 const last = (t: OutgoingTransfer): TransferAttempt | undefined => t.attempts[t.attempts.length - 1];
 
+/** The latest attempt no node refused: the one broadcast (again), and the base of a replacement. */
+export function latestLive(t: Pick<OutgoingTransfer, 'attempts'>): TransferAttempt | undefined {
+  for (let i = t.attempts.length - 1; i >= 0; i--) if (!t.attempts[i]!.refusedAt) return t.attempts[i];
+  return undefined;
+}
+
+/**
+ * EVM: the node refused the replacement `txid` when it was first broadcast:
+ * it is marked and the transfer is back to BROADCAST with its earlier
+ * attempts (refused bytes never become the attempt that goes out).
+ */
+export function replacementRefused(t: OutgoingTransfer, txid: string, at: Date): OutgoingTransfer {
+  const i = t.attempts.findIndex((a) => a.txid === txid);
+  if (t.status !== 'SIGNED' || i < 1 || i !== t.attempts.length - 1 || t.attempts[i]!.refusedAt) throw new TransferStateError(t, 'refuse a replacement');
+  const attempts = t.attempts.map((a, j) => (j === i ? { ...a, refusedAt: at } : a));
+  return { ...t, status: 'BROADCAST', attempts };
+}
+
 /**
  * The first signing: the nonce (EVM) and the signed bytes, recorded before
  * anything is broadcast. Only a REQUESTED transfer is signed this way; a
@@ -153,15 +177,16 @@ export function isReplacementBump(previous: EvmFees, next: EvmFees): boolean {
   return enough(previous.maxFeePerGas, next.maxFeePerGas) && enough(previous.maxPriorityFeePerGas, next.maxPriorityFeePerGas);
 }
 
-/** EVM: broadcast and not in a block `afterMs` after its latest attempt was signed. */
+/** EVM: broadcast and not in a block `afterMs` after its latest attempt was signed (or a replacement of it refused). */
 export function needsReplacement(t: OutgoingTransfer, now: Date, afterMs: number): boolean {
-  const a = last(t);
-  return t.status === 'BROADCAST' && t.nonce !== null && a !== undefined && a.fees !== null && now.getTime() - a.signedAt.getTime() >= afterMs;
+  const a = latestLive(t);
+  const since = Math.max(a?.signedAt.getTime() ?? 0, last(t)?.refusedAt?.getTime() ?? 0);
+  return t.status === 'BROADCAST' && t.nonce !== null && a !== undefined && a.fees !== null && now.getTime() - since >= afterMs;
 }
 
 /** EVM: a new attempt at the same nonce with higher fees; the earlier attempts stay, any of them may be mined. */
 export function replaced(t: OutgoingTransfer, attempt: TransferAttempt): OutgoingTransfer {
-  const previous = last(t);
+  const previous = latestLive(t);
   if (t.status !== 'BROADCAST' || t.nonce === null || !previous?.fees || !attempt.fees) throw new TransferStateError(t, 'replace');
   if (!isReplacementBump(previous.fees, attempt.fees)) {
     throw new Error(`transfer ${t.id}: a replacement must pay at least 10 % more on both fee fields than the attempt it replaces`);

@@ -9,6 +9,8 @@ import {
   failed,
   includedIn,
   isReplacementBump,
+  latestLive,
+  replacementRefused,
   needsReplacement,
   nonceTakenByAnother,
   replaced,
@@ -111,5 +113,21 @@ describe('outgoing transfer', () => {
 
   it('moves a positive amount', () => {
     expect(() => requestTransfer({ ...request(), amount: 0n })).toThrow(/positive/);
+  });
+
+  it('marks a replacement refused at its first broadcast: back to BROADCAST with the attempt before it live, the refused one kept', () => {
+    const b = broadcast(signed(request(), evmAttempt('0xaa', 100n, 10n, 0), 7n), at(1));
+    const r = replaced(b, evmAttempt('0xbb', 120n, 12n, 60));
+    const back = replacementRefused(r, '0xbb', at(61));
+    expect(back.status).toBe('BROADCAST');
+    expect(latestLive(back)?.txid).toBe('0xaa');
+    expect(back.attempts.map((a) => a.txid)).toEqual(['0xaa', '0xbb']);
+    // The next replacement waits its time from the refusal, and must beat the live attempt, not the refused one.
+    expect(needsReplacement(back, new Date(at(61).getTime() + 59_000), 60_000)).toBe(false);
+    expect(needsReplacement(back, new Date(at(61).getTime() + 60_000), 60_000)).toBe(true);
+    expect(replaced(back, evmAttempt('0xcc', 110n, 11n, 122)).attempts.map((a) => a.txid)).toEqual(['0xaa', '0xbb', '0xcc']);
+    // Only a replacement, only at its first broadcast, only once.
+    expect(() => replacementRefused(b, '0xaa', at(2))).toThrow(TransferStateError);
+    expect(() => replacementRefused(back, '0xbb', at(62))).toThrow(TransferStateError);
   });
 });

@@ -80,6 +80,7 @@ export interface TransferAttemptRow {
   maxPriorityFeePerGas: string | null;
   expiresAt: string | null;
   signedAt: Date;
+  refusedAt: Date | null;
 }
 
 export const TransferAttemptEntity = new EntitySchema<TransferAttemptRow>({
@@ -95,6 +96,7 @@ export const TransferAttemptEntity = new EntitySchema<TransferAttemptRow>({
     maxPriorityFeePerGas: { ...units, nullable: true },
     expiresAt: { type: 'bigint', columnType: 'bigint', nullable: true },
     signedAt: time,
+    refusedAt: { ...time, nullable: true },
   },
 });
 
