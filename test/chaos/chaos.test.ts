@@ -2,7 +2,10 @@
 // OS processes on their own PostgreSQL and local chains, under a steady load
 // of on-chain deposits (USDT_ETH, ETH, USDT_TRON), withdrawals (some
 // cancelled at once) and webhook traffic (a receiver that sometimes answers
-// 500). Meanwhile the run SIGKILLs the chain-worker, the dispatcher and the
+// 500). The chains are behind the provider imitation (issue 30): a share of
+// the calls is served by a backend 1–3 blocks behind, a sibling fork (a
+// reorg between two reads), a 429 or a dropped connection, as a hosted
+// provider's pool does. Meanwhile the run SIGKILLs the chain-worker, the dispatcher and the
 // api again and again (a supervisor here restarts them, as `npm start` and a
 // deployment do), restarts PostgreSQL once, makes the ETH node unreachable
 // for 30 s, lets it answer 429 for a minute, and empties the gas tank while
@@ -14,7 +17,8 @@
 //   holds exactly the net) or FAILED/CANCELLED (the destination holds
 //   nothing), and the workspace's balances equal the credited deposits minus
 //   the confirmed withdrawals;
-// - `ops ledger check` reports zero differences;
+// - `ops ledger check` reports zero differences, and `ops ledger reconcile`
+//   finds the chain agreeing with the books (no deficit, nothing paid and refunded);
 // - every event is delivered at least once, every delivery id always with
 //   the same body;
 // - no job or work item is stuck.
@@ -42,6 +46,7 @@ import { freePort, freePortBlock } from '../support/free-port.js';
 import { TEST_SEED } from '../support/harness.js';
 import { runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
+import { startProviderImitation, type ProviderImitation } from '../../src/adapters/sandbox/provider-imitation.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -56,6 +61,8 @@ let database: EmbeddedDb;
 let databaseUrl: string;
 let chains: RunningLocalChains;
 let proxy: RpcProxy;
+let ethPool: ProviderImitation;
+let tronPool: ProviderImitation;
 let receiver: Receiver;
 let client: WalletClient;
 let baseEnv: NodeJS.ProcessEnv;
@@ -262,6 +269,9 @@ beforeAll(async () => {
   await createPublicClient({ transport: http(chains.rpcUrls.ETH_TESTNET!) }).waitForTransactionReceipt({ hash: minted, pollingInterval: 250 });
 
   proxy = await startRpcProxy(chains.rpcUrls.ETH_TESTNET!);
+  // The providers' pools in front: ETH behind the fault proxy, TRON in front of the stand-in.
+  ethPool = await startProviderImitation({ kind: 'evm', target: proxy.url, behaviours: ['pool'], share: 0.3, seed: 30 });
+  tronPool = await startProviderImitation({ kind: 'tron', target: chains.rpcUrls.TRON_TESTNET!, behaviours: ['lagging-backend', 'trongrid-429', 'dropped-connection'], share: 0.3, seed: 31 });
   // While the load runs, every fifth delivery fails its first attempt (retried a minute later, same id).
   const seen = new Set<string>();
   receiver = await startReceiver((n, r) => {
@@ -287,8 +297,8 @@ beforeAll(async () => {
     WEBHOOK_LEASE_SECONDS: '15',
     WEBHOOK_TICK_MS: '1000',
     SCAN_LEASE_SECONDS: '10',
-    ETH_TESTNET_RPC_URL: proxy.url,
-    TRON_TESTNET_RPC_URL: chains.rpcUrls.TRON_TESTNET!,
+    ETH_TESTNET_RPC_URL: ethPool.url,
+    TRON_TESTNET_RPC_URL: tronPool.url,
     ETH_TESTNET_CONFIRMATIONS: '2',
     TRON_TESTNET_CONFIRMATIONS: '2',
     ETH_TESTNET_START_BLOCK: '0',
@@ -321,6 +331,8 @@ afterAll(async () => {
   stopping = true;
   for (const p of procs) p.current?.child.kill('SIGKILL');
   await receiver?.close();
+  await ethPool?.close();
+  await tronPool?.close();
   await proxy?.close();
   await chains?.stop().catch(() => undefined);
   await database?.stop().catch(() => undefined);
@@ -451,6 +463,17 @@ describe('chaos', () => {
     // 3. The ledger check: zero differences.
     const check = await runEntry('src/bootstrap/ops.ts', { ...baseEnv, MASTER_SEED: TEST_SEED }, ['ledger', 'check', '--json']);
     expect(JSON.parse(check.stdout), check.stderr).toMatchObject({ ok: true, unbalanced_entries: [], balance_mismatches: [], negative_balances: [] });
+    // ... and the books agree with the chain: no deficit on either network, no payout both sent and refunded.
+    const reconciled = await runEntry('src/bootstrap/ops.ts', { ...baseEnv, MASTER_SEED: TEST_SEED }, ['ledger', 'reconcile', '--json']);
+    const report = JSON.parse(reconciled.stdout) as { ok: boolean; networks: { network: string; involved: unknown[]; assets: { asset: string; verdict: string; difference: string }[] }[] };
+    expect(report.networks.map((n) => n.network).sort(), reconciled.stderr).toEqual(['ETH_TESTNET', 'TRON_TESTNET']);
+    for (const n of report.networks) {
+      expect(n.involved, n.network).toEqual([]);
+      for (const a of n.assets) expect(a.verdict, `${n.network} ${a.asset} ${a.difference}`).not.toBe('deficit');
+    }
+    // The pools did misbehave.
+    expect(ethPool.answeredBy.get('lagging-backend') ?? 0).toBeGreaterThan(0);
+    expect(tronPool.answeredBy.get('lagging-backend') ?? 0).toBeGreaterThan(0);
 
     // 4. Every event delivered at least once; a delivery id always carries the same body.
     const deliveries = await query<{ id: string; status: string }>(`select id, status from webhook_deliveries`);

@@ -32,9 +32,18 @@ export function createBoss(databaseUrl: string, opts: { supervise?: boolean; sch
 /** Installs pg-boss's schema and every queue of the catalogue (idempotent). */
 export async function installQueues(boss: PgBoss): Promise<void> {
   for (const name of JOB_NAMES) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, ...QUEUE_OPTIONS[name] });
   }
 }
+
+/**
+ * Queues whose jobs run long enough to be caught by a killed worker: a job still active after
+ * `expireInSeconds` is taken as lost and tried again (pg-boss's default is 15 minutes). A
+ * reconciliation only reads and records, so a second run beside a slow first one is harmless.
+ */
+const QUEUE_OPTIONS: Partial<Record<JobName, { expireInSeconds: number }>> = {
+  'ledger.reconcile': { expireInSeconds: 60 },
+};
 
 /** A JobQueue whose inserts run on the pinned connection of a knex transaction. */
 export class TransactionalJobQueue implements JobQueue {

@@ -242,7 +242,8 @@ export class ActiveRows {
 
   static of(kind: ImitationKind, specs: string[]): ActiveRows {
     const on = new Map<string, Record<string, number>>();
-    for (const spec of specs) {
+    // Presets (`pool`) stand for their rows here too.
+    for (const spec of specs.flatMap((s) => PRESETS[s.trim()] ?? [s])) {
       const { row, params } = parseSpec(spec);
       if (row.kinds.includes(kind)) on.set(row.name, params);
     }
