@@ -47,6 +47,11 @@ const GROUPS: Record<string, Group> = {
     ...(await benchDetection(config, say, { confirmations: 2, offset: 1_000_000, latency: true })),
     ...(await benchAddressLookup(config, say, only === 'deposits' ? 1_000_000 : 100_000)),
   ],
+  /** Detection alone and while crediting (part of `deposits`, without the address lookup's million wallets). */
+  detection: async ({ config }, say) => [
+    ...(await benchDetection(config, say, { confirmations: 1000, offset: 0, latency: false })),
+    ...(await benchDetection(config, say, { confirmations: 2, offset: 1_000_000, latency: true })),
+  ],
   /** EVM and TRON. */
   sweeps: async ({ config }, say) => [...(await benchSweeps(config, SEED, say)), ...(await benchTronSweeps(config, SEED, say))],
   'tron-sweeps': ({ config }, say) => benchTronSweeps(config, SEED, say),

@@ -22,11 +22,11 @@ import { startProviderImitation, type ProviderImitation } from '../../src/adapte
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
 import { TOKENS } from '../../src/application/tokens.js';
-import { ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
+import { ChainMovedError, ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../src/domain/transfers/outgoing-transfer.js';
-import { BroadcastRejected, type ChainSender, type UnsignedTransfer } from '../../src/domain/transfers/ports.js';
+import { BroadcastRejected, TransferRefused, type ChainSender, type UnsignedTransfer } from '../../src/domain/transfers/ports.js';
 import { FakeClock } from '../support/fakes.js';
 import { startTestChain, type TestChain } from '../support/anvil-chain.js';
 import { TEST_SEED, useTestApi } from '../support/harness.js';
@@ -102,6 +102,18 @@ describe('scanning behind a pool of backends', () => {
     expect((err as ChainUnavailableError).kind).toBe('node_behind');
     await chain.mine();
     expect((await port.transfers(head, head, isMonitored, new Set(['ETH']))).map((f) => f.txid)).toEqual([tx]);
+  });
+
+  it('1. never answers for other blocks than the caller read: a second read from a sibling of the head (empty) is the chain moving', async () => {
+    const sibling = await imitation('evm', ['sibling-fork']);
+    const fresh = await imitation('evm', []);
+    const tx = await chain.sendToken(chain.tokens[0]!, A, 77n);
+    await chain.mine();
+    const head = await chain.blockNumber();
+    const read = await evmPort([fresh.url]).blocks(head, head); // the scanner's first read: the real block
+    const err = await evmPort([sibling.url]).transfers(head, head, isMonitored, undefined, read).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainMovedError);
+    expect((await evmPort([fresh.url]).transfers(head, head, isMonitored, undefined, read)).map((f) => f.txid)).toEqual([tx]);
   });
 
   it('2. TRON: a block with transactions that yields no transaction infos is a node behind (or without history), never an empty block', async () => {
@@ -286,6 +298,27 @@ describe('ops chains check', () => {
     expect(one.code).toBe(0);
     expect((JSON.parse(one.stdout) as { nodes: unknown[] }).nodes).toHaveLength(1);
   }, 90_000);
+});
+
+describe('refusals proved before a payout fails', () => {
+  it("3. a backend behind the treasury's funding is never read as the token refusing the transfer", async () => {
+    const lagging = await imitation('evm', ['lagging-backend:minLag=2:maxLag=2'], { onlyFor: ['eth_blockNumber', 'eth_estimateGas', 'eth_call'] });
+    const port = evmPort([lagging.url]);
+    const from = getAddress(`0x${'6'.repeat(40)}`);
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [from, `0x${(10n ** 18n).toString(16)}`]);
+    await chain.sendToken(chain.tokens[0]!, from, 9_000_000n); // funded in the head block only
+    await chain.mine();
+    const call = { asset: 'USDT_ETH' as const, from, to: getAddress(`0x${'7'.repeat(40)}`), amount: 9_000_000n };
+    const err = await port.gasLimit(call).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainUnavailableError);
+    expect(err).not.toBeInstanceOf(TransferRefused);
+    await chain.mine(3);
+    expect(await port.gasLimit(call)).toBeGreaterThan(21_000n);
+    // A transfer the token itself refuses (a blocked recipient) is still refused, from the same lagging pool.
+    await chain.setBlocked(chain.tokens[0]!, call.to, true);
+    await chain.mine(3);
+    expect(await port.gasLimit(call).catch((e: unknown) => e)).toBeInstanceOf(TransferRefused);
+  });
 });
 
 describe('replacements the nodes take', () => {

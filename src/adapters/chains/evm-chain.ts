@@ -112,17 +112,29 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     return { to: this.contractOf(call.asset), value: 0n, data };
   }
 
+  /**
+   * The node's estimate with a margin. A revert refuses the transfer for good
+   * (TransferRefused, the withdrawal fails) only on proof: the estimate is
+   * pinned to one block, and at that block the sender holds the amount. A
+   * backend behind the treasury's top-up reverts for want of balance; that is
+   * a node behind, and the transfer waits.
+   */
   async gasLimit(call: TransferCall): Promise<bigint> {
     if (isNativeCurrency(call.asset)) return NATIVE_TRANSFER_GAS;
     const { to, data } = this.callOf(call);
+    const at = BigInt(await this.call<Hex>('eth_blockNumber', []));
     let estimate: bigint;
     try {
-      estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }]));
+      estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }, hex(at)]));
     } catch (err) {
-      // JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the transfer itself.
+      // JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the transfer at that block.
       const reverted = err instanceof JsonRpcFailure && (err.failure.code === 3 || /execution reverted/i.test(err.failure.text));
-      if (reverted) throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${err.failure.text.slice(0, 200)}`);
-      throw err;
+      if (!reverted) throw err;
+      const held = await this.tokenBalance(call.asset as Asset, call.from, at);
+      if (held < call.amount) {
+        throw new ChainUnavailableError(this.network, 'node_behind', `eth_estimateGas at block ${at}: ${call.from} held ${held} of the ${call.amount} to send there (a backend behind its funding): not a refusal`);
+      }
+      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${err.failure.text.slice(0, 200)}`);
     }
     return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
   }

@@ -23,6 +23,7 @@
 import { getAddress } from 'viem';
 import { Bloom } from 'ox';
 import {
+  assertSameBlocks,
   ChainMovedError,
   ChainUnavailableError,
   type BlockRef,
@@ -310,11 +311,13 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     return out;
   }
 
-  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]> {
+  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>, expected?: readonly BlockRef[]): Promise<ObservedTransfer[]> {
     // Block bodies only when some wallet is of the native asset; logs only when some wallet is of a token.
     const needNative = this.nativeAsset !== null && (!assets || assets.has(this.nativeAsset));
     const needLogs = !assets || [...this.tokenByContract.values()].some((a) => assets.has(a));
     const [blocks, rangeLogs] = await Promise.all([this.fullBlocks(from, to, needNative), needLogs ? this.transferLogs(from, to) : Promise.resolve([])]);
+    // The blocks whose blooms prove the logs must be the caller's: a sibling of the head, empty, proves nothing of them.
+    assertSameBlocks(blocks.map(blockRef), expected);
     const logs = needLogs ? await this.provedLogs(blocks, rangeLogs) : [];
     const byNumber = new Map(blocks.map((b) => [BigInt(b.number), b]));
     const refOf = (log: RpcLog): BlockRef => {

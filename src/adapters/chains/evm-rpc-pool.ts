@@ -41,7 +41,7 @@ const DEMOTE_AFTER_BLOCKS = 3n;
 /** How often the heads of all URLs are compared. */
 const HEADS_EVERY_MS = 15_000;
 /** A rate limit with no Retry-After keeps the URL out this long. */
-const DEFAULT_PENALTY_MS = 2_000;
+const DEFAULT_PENALTY_MS = 1_000;
 /** The longest the pool waits for a penalty to end within one call; longer ones fail the call. */
 const MAX_PENALTY_WAIT_MS = 3_000;
 

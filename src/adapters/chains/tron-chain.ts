@@ -177,6 +177,11 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     const energy = out.energy_used;
     // A revert: the node says CONTRACT_EXE_ERROR, or a successful call whose dry-run transaction FAILED.
     if (out.result?.code === 'CONTRACT_EXE_ERROR' || out.transaction?.ret?.[0]?.ret === 'FAILED') {
+      // A refusal for good only when the sender holds the amount: a backend behind its funding reverts too.
+      const held = await this.tokenBalance(call.asset, call.from);
+      if (held < call.amount) {
+        throw new ChainUnavailableError(this.network, 'node_behind', `triggerconstantcontract: ${call.from} holds ${held} of the ${call.amount} to send (a backend behind its funding): not a refusal`);
+      }
       const reason = revertReason(out.constant_result?.[0]);
       throw new TransferRefused(
         this.network,

@@ -39,7 +39,7 @@ export const tronJson = (body: unknown): string =>
 /** What a node without transaction history (storage.transHistory.switch off) answers empty. */
 const HISTORY_PATHS = new Set(['wallet/gettransactioninfobyblocknum', 'wallet/gettransactioninfobyid']);
 /** A rate limit with no penalty of its own keeps the URL out this long. */
-const DEFAULT_PENALTY_MS = 2_000;
+const DEFAULT_PENALTY_MS = 1_000;
 /** The longest a call waits for a penalty to end; longer ones fail the call (the step backs off). */
 const MAX_PENALTY_WAIT_MS = 3_000;
 

@@ -13,6 +13,7 @@
 // - Identity: a transfer's `logIndex` is its position among its transaction's
 //   Transfer logs of the configured tokens, as on the EVM adapter (ADR 0021).
 import {
+  assertSameBlocks,
   ChainMovedError,
   ChainUnavailableError,
   type BlockRef,
@@ -237,9 +238,10 @@ export class TronChainReader implements ChainPort, NodeProbe {
     return infos as TronInfo[];
   }
 
-  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]> {
+  async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>, expected?: readonly BlockRef[]): Promise<ObservedTransfer[]> {
     if (![...this.tokenByContract.values()].some((a) => !assets || assets.has(a))) return [];
     const blocks = await this.blockPages(from, to);
+    assertSameBlocks(blocks.map((b) => b.ref), expected);
     const infos: TronInfo[][] = new Array(blocks.length);
     let next = 0;
     const worker = async () => {

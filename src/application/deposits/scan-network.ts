@@ -124,7 +124,9 @@ export class ScanNetwork {
       }
       const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
       await this.monitored.refresh(network);
-      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), this.monitored.assets(network));
+      // The adapter's own reads of the range must be these blocks: a second read from a sibling of the head
+      // (empty) would otherwise answer "no transfers" for blocks this step stores as read.
+      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), this.monitored.assets(network), blocks);
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }

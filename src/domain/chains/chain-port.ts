@@ -61,8 +61,12 @@ export interface ChainPort {
    * Transfers of the configured tokens and the native asset to monitored addresses in [from, to], ordered by block.
    * `assets`, when given, are the only assets any monitored wallet holds: the adapter may skip reading what no
    * wallet can receive (block bodies when no wallet is of the native asset).
+   * `expected`, when given, are the blocks the caller read for [from, to]: a
+   * block the adapter reads with another hash (a backend on a sibling of the
+   * head, a reorg between the two reads) is a ChainMovedError, never an
+   * answer about other blocks than the caller's.
    */
-  transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>): Promise<ObservedTransfer[]>;
+  transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>, expected?: readonly BlockRef[]): Promise<ObservedTransfer[]>;
   /** The transfers of one included, successful transaction to monitored addresses (an operator's rescan); [] when it is not in a block. */
   transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]>;
   /** The receipt of an included transaction, null when it is not (or no longer) in a block. */
@@ -95,6 +99,16 @@ export class ChainMovedError extends Error {
   constructor(message: string) {
     super(`chain moved: ${message}`);
     this.name = 'ChainMovedError';
+  }
+}
+
+/** Throws ChainMovedError when `read` are not the `expected` blocks (same numbers and hashes). */
+export function assertSameBlocks(read: readonly BlockRef[], expected: readonly BlockRef[] | undefined): void {
+  if (!expected) return;
+  const want = new Map(expected.map((b) => [b.number, b.hash]));
+  for (const b of read) {
+    const hash = want.get(b.number);
+    if (hash !== undefined && hash !== b.hash) throw new ChainMovedError(`block ${b.number} is ${b.hash} now, ${hash} when first read`);
   }
 }
 
