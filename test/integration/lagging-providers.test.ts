@@ -135,12 +135,14 @@ describe('scanning behind a pool of backends', () => {
     expect((again as ChainUnavailableError).message).toMatch(/storage\.transHistory\.switch/);
   });
 
-  it('2. TRON: reads the step’s blocks once, and one header after the infos (not the whole range three times)', async () => {
+  it('2. TRON: a step reads its blocks once, and one header after the infos (not the whole range three times)', async () => {
     const plain = await imitation('tron', []);
     const port = new TronChainPort({ network: 'TRON_TESTNET', urls: [plain.url], contracts: { USDT_TRON: tron.token } });
     await tron.mine(5);
     const head = (await port.head()).number;
-    await port.transfers(head - 4n, head, () => false);
+    // As the scanner does: the headers, then the transfers of those blocks.
+    const read = await port.blocks(head - 4n, head);
+    await port.transfers(head - 4n, head, () => false, undefined, read);
     expect(plain.calls.get('/wallet/getblockbylimitnext')).toBe(1);
     expect(plain.calls.get('/wallet/gettransactioninfobyblocknum')).toBe(5);
     expect(plain.calls.get('/wallet/getblockbynum')).toBe(1);
@@ -259,6 +261,30 @@ describe('sending never decides "dropped" on one read', () => {
       ]),
     );
     expect(balance).toBe(20_000_000n);
+  });
+});
+
+describe('several URLs, used well', () => {
+  it('5. a URL that keeps lagging is asked last and the operator told (EVM and TRON)', async () => {
+    const seen: string[] = [];
+    const observer: NodeObserver = { error: () => {}, penalty: () => {}, lag: () => {}, usable: () => {}, unusable: (_n, url, reason) => seen.push(`${url} ${reason}`) };
+    await chain.mine(8);
+    await tron.mine(8);
+    for (const kind of ['evm', 'tron'] as const) {
+      const behind = await imitation(kind, ['lagging-backend:minLag=6:maxLag=6']);
+      const fresh = await imitation(kind, []);
+      const urls = [behind.url, fresh.url];
+      const port =
+        kind === 'evm'
+          ? evmPort(urls, observer)
+          : new TronChainPort({ network: 'TRON_TESTNET', urls, contracts: { USDT_TRON: tron.token }, retryDelayMs: 10, retryCount: 1, observer });
+      await port.head(); // compares the heads first
+      expect(seen).toContain(`${behind.url} lagging`);
+      const heads = kind === 'evm' ? 'eth_getBlockByNumber' : '/wallet/getnowblock';
+      const before = behind.calls.get(heads) ?? 0;
+      for (let i = 0; i < 3; i++) await port.head();
+      expect(behind.calls.get(heads) ?? 0).toBe(before); // the fresh URL answers while the laggard is demoted
+    }
   });
 });
 

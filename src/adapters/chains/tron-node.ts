@@ -38,6 +38,10 @@ export const tronJson = (body: unknown): string =>
 
 /** What a node without transaction history (storage.transHistory.switch off) answers empty. */
 const HISTORY_PATHS = new Set(['wallet/gettransactioninfobyblocknum', 'wallet/gettransactioninfobyid']);
+/** Blocks behind the best URL after which a URL is asked last. */
+const DEMOTE_AFTER_BLOCKS = 3n;
+/** How often the heads of all URLs are compared. */
+const HEADS_EVERY_MS = 15_000;
 /** A rate limit with no penalty of its own keeps the URL out this long. */
 const DEFAULT_PENALTY_MS = 1_000;
 /** The longest a call waits for a penalty to end; longer ones fail the call (the step backs off). */
@@ -62,6 +66,9 @@ export class TronNode {
   /** Per URL: no call before this time (a provider's rate-limit penalty). */
   private readonly penaltyUntil = new Map<string, number>();
   private readonly observer: NodeObserver | undefined;
+  /** Per URL: blocks behind the best URL at the last comparison of heads; a laggard is asked last. */
+  private readonly lag = new Map<string, bigint>();
+  private headsAt = 0;
 
   constructor(opts: TronNodeOptions) {
     if (opts.urls.length === 0) throw new Error(`${opts.network}: no TRON node URL`);
@@ -82,6 +89,29 @@ export class TronNode {
     }
   }
 
+  /** The URLs within DEMOTE_AFTER_BLOCKS of the best first, in configuration order; the laggards after them. */
+  private byLag(urls: string[]): string[] {
+    const behind = (u: string) => (this.lag.get(u) ?? 0n) > DEMOTE_AFTER_BLOCKS;
+    return [...urls.filter((u) => !behind(u)), ...urls.filter(behind)];
+  }
+
+  /** Now and then (two URLs or more), every URL's head compared with the best: a laggard is asked last, and the operator told. */
+  async heads(headOf: (base: string) => Promise<bigint>): Promise<void> {
+    if (this.urls.length < 2 || Date.now() - this.headsAt < HEADS_EVERY_MS) return;
+    this.headsAt = Date.now();
+    const heads = await Promise.all(this.urls.map((u) => headOf(u).catch(() => null)));
+    const best = heads.reduce<bigint | null>((m, h) => (h !== null && (m === null || h > m) ? h : m), null);
+    if (best === null) return;
+    this.urls.forEach((u, i) => {
+      const lag = heads[i] === null ? best : best - heads[i]!;
+      const was = (this.lag.get(u) ?? 0n) > DEMOTE_AFTER_BLOCKS;
+      this.lag.set(u, lag);
+      this.observer?.lag(this.network, u, Number(lag));
+      if (lag > DEMOTE_AFTER_BLOCKS && !was) this.observer?.unusable(this.network, u, 'lagging', `${lag} blocks behind the best URL`);
+      if (lag <= DEMOTE_AFTER_BLOCKS && was) this.observer?.usable(this.network, u, 'lagging');
+    });
+  }
+
   /** One POST to the node's HTTP API, retried on transient failures and across the URLs (none during its rate-limit penalty). */
   async post<T>(path: string, body: Record<string, unknown>): Promise<T> {
     let last: ChainUnavailableError | null = null;
@@ -92,14 +122,14 @@ export class TronNode {
       if (serving.length === 0) {
         throw new ChainUnavailableError(this.network, 'method_not_served', `${path}: no URL keeps transaction history (storage.transHistory.switch is off on every node)`);
       }
-      let usable = serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= now);
+      let usable = this.byLag(serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= now));
       if (usable.length === 0) {
         const soonest = Math.min(...serving.map((u) => this.penaltyUntil.get(u) ?? 0));
         if (soonest - now > MAX_PENALTY_WAIT_MS) {
           throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: every URL is rate-limited for ${Math.ceil((soonest - now) / 1000)} s more`);
         }
         await new Promise((r) => setTimeout(r, soonest - now));
-        usable = serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= Date.now());
+        usable = this.byLag(serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= Date.now()));
       }
       for (const base of usable) {
         try {

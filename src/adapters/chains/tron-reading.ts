@@ -161,6 +161,7 @@ export class TronChainReader implements ChainPort, NodeProbe {
   }
 
   async head(): Promise<BlockRef> {
+    await this.node.heads(async (base) => this.blockRef(await this.node.postTo<TronBlock>(base, 'wallet/getnowblock', {}))?.number ?? -1n).catch(() => undefined);
     const ref = this.blockRef(await this.post<TronBlock>('wallet/getnowblock', {}));
     if (!ref) throw new ChainUnavailableError(this.network, 'bad_response', 'the node has no latest block');
     return ref;
@@ -176,8 +177,14 @@ export class TronChainReader implements ChainPort, NodeProbe {
   }
 
   async blocks(from: bigint, to: bigint): Promise<BlockRef[]> {
-    return (await this.blockPages(from, to)).map((b) => b.ref);
+    const pages = await this.blockPages(from, to);
+    // Kept for the step's transfers() of the same range: the blocks are read once per step.
+    this.lastPages = { from, to, pages };
+    return pages.map((b) => b.ref);
   }
+
+  /** The pages of the last blocks() call, reused by transfers() of that range when it is given those blocks. */
+  private lastPages: { from: bigint; to: bigint; pages: { ref: BlockRef; transactions: number }[] } | null = null;
 
   /** The blocks of [from, to] (getblockbylimitnext, 100 a call) with how many transactions each holds. */
   private async blockPages(from: bigint, to: bigint): Promise<{ ref: BlockRef; transactions: number }[]> {
@@ -240,7 +247,9 @@ export class TronChainReader implements ChainPort, NodeProbe {
 
   async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>, expected?: readonly BlockRef[]): Promise<ObservedTransfer[]> {
     if (![...this.tokenByContract.values()].some((a) => !assets || assets.has(a))) return [];
-    const blocks = await this.blockPages(from, to);
+    const kept = this.lastPages;
+    const reuse = kept !== null && expected !== undefined && kept.from === from && kept.to === to && kept.pages.every((p, i) => p.ref.hash === expected[i]?.hash);
+    const blocks = reuse ? kept.pages : await this.blockPages(from, to);
     assertSameBlocks(blocks.map((b) => b.ref), expected);
     const infos: TronInfo[][] = new Array(blocks.length);
     let next = 0;
