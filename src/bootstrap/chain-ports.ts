@@ -46,7 +46,8 @@ export async function balanceReaders(config: Config): Promise<BalanceReader[]> {
           ...config,
           networks: config.networks.map((s) => {
             const entry = local.find(([n]) => n === s.network)?.[1];
-            return entry ? { ...s, rpcUrl: entry.rpc_url } : { ...s, rpcUrl: null };
+            // Behind the provider imitation when npm start put one there (SANDBOX_PROVIDERS), as the processes are.
+            return entry ? { ...s, rpcUrl: entry.provider_url ?? entry.rpc_url } : { ...s, rpcUrl: null };
           }),
         }),
       );

@@ -14,7 +14,7 @@ import { firstPortProblem } from './sandbox-ports.js';
 import { resolveSecrets } from './secrets.js';
 import { childEnv, type ChildName } from './child-env.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
-import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
+import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, writeSandboxNetworks, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
 import { servicePath } from '../domain/custody/derivation.js';
 import { baseChainOf, type Network } from '../domain/money/networks.js';
 import { parseImitationOption, startProviderImitation, type ProviderImitation } from '../adapters/sandbox/provider-imitation.js';
@@ -114,21 +114,30 @@ if (localSpecs.length > 0 || tronPort !== undefined) {
 // pool of backends that lag, reorg between reads and rate-limit, as hosted providers do.
 const imitations: ProviderImitation[] = [];
 const nodeUrls: Partial<Record<string, string>> = { ...(chains?.rpcUrls ?? {}) };
+if (process.env.SANDBOX_PROVIDERS_SHARE !== undefined && !process.env.SANDBOX_PROVIDERS) {
+  logger.warn('SANDBOX_PROVIDERS_SHARE is set without SANDBOX_PROVIDERS: no provider imitation runs');
+}
 if (process.env.SANDBOX_PROVIDERS && chains) {
   try {
     const rows = parseImitationOption(process.env.SANDBOX_PROVIDERS);
     const share = process.env.SANDBOX_PROVIDERS_SHARE === undefined ? 0.5 : Number(process.env.SANDBOX_PROVIDERS_SHARE);
+    if (!(share >= 0 && share <= 1)) throw new Error(`SANDBOX_PROVIDERS_SHARE: must be a number from 0 to 1 (the share of calls a misbehaving backend takes), not ${process.env.SANDBOX_PROVIDERS_SHARE}`);
     for (const [network, url] of Object.entries(chains.rpcUrls)) {
       const imitation = await startProviderImitation({ kind: baseChainOf(network as Network) === 'TRON' ? 'tron' : 'evm', target: url, behaviours: rows, share });
       imitations.push(imitation);
       nodeUrls[network] = imitation.url;
     }
     logger.info({ behaviours: rows, share }, 'provider imitation in front of the local nodes');
+    // ops reads the nodes as the processes do: behind the imitation (sandbox.json's provider_url).
+    writeSandboxNetworks(
+      dataDir,
+      Object.fromEntries(Object.entries(chains.file.networks).map(([n, entry]) => [n, { ...entry!, provider_url: nodeUrls[n]! }])),
+    );
   } catch (err) {
     await Promise.all(imitations.map((i) => i.close()));
     await chains.stop().catch(() => undefined);
     dbChild?.kill('SIGTERM');
-    fail(`SANDBOX_PROVIDERS: ${reasonOf(err)}`);
+    fail(/^SANDBOX_PROVIDERS_SHARE/.test(reasonOf(err)) ? reasonOf(err) : `SANDBOX_PROVIDERS: ${reasonOf(err)}`);
   }
 }
 

@@ -212,8 +212,9 @@ describe('providers’ answers understood', () => {
 
 describe('sending never decides "dropped" on one read', () => {
   it('3. a payout mined while one backend lags on receipts is confirmed once, never failed and refunded', async () => {
-    // Receipts come from a backend 3 blocks behind; nonces and everything else from a fresh one.
-    const lagging = await imitation('evm', ['lagging-backend:minLag=3:maxLag=3'], { onlyFor: ['eth_getTransactionReceipt'] });
+    // Receipts come from a backend 8 blocks behind (more than the verdict's blocks apart); nonces and everything else
+    // from a fresh one: the transaction at the nonce is found to be ours, so the transfer waits for its receipt.
+    const lagging = await imitation('evm', ['lagging-backend:minLag=8:maxLag=8'], { onlyFor: ['eth_getTransactionReceipt'] });
     const port = evmPort([lagging.url]);
     const container = t.api.infra.container.createChildContainer();
     container.register(TOKENS.Signer, { useValue: new LocalHdSigner(TEST_SEED) });
@@ -245,7 +246,7 @@ describe('sending never decides "dropped" on one read', () => {
     await uow.run((tx) => tx.transfers.add(transfer));
     const seen: string[] = [];
     let current: OutgoingTransfer | null = null;
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 16; i++) {
       await pipeline.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 600_000, batch: 10 });
       current = await uow.run((tx) => tx.transfers.get(transfer.id));
       seen.push(current!.status);

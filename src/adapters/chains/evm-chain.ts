@@ -35,6 +35,8 @@ export { TRANSFER_TOPIC, type EvmChainOptions } from './evm-reading.js';
 
 /** Gas of a plain native transfer to an address without code (the treasury, a deposit address). */
 export const NATIVE_TRANSFER_GAS = 21_000n;
+/** How far back the block that took a nonce is searched: the recent state full nodes keep (geth: 128 blocks). */
+const NONCE_SEARCH_BLOCKS = 128n;
 /** Percent added to the node's gas estimate of a token transfer. */
 const GAS_LIMIT_MARGIN_PERCENT = 20n;
 
@@ -159,6 +161,27 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
    * a nonce counted here is taken for good unless the chain reorgs deeper.
    * A backend without that block errs (header not found), never answers less.
    */
+  async nonceHolder(address: string, nonce: bigint, head: bigint): Promise<string | null> {
+    try {
+      const count = async (n: bigint) => BigInt(await this.call<Hex>('eth_getTransactionCount', [address, hex(n)]));
+      let hi = head;
+      let lo = head > NONCE_SEARCH_BLOCKS ? head - NONCE_SEARCH_BLOCKS : 0n;
+      if ((await count(hi)) <= nonce || (await count(lo)) > nonce) return null;
+      // The first block whose state counts the nonce used: the transaction is in it.
+      while (hi - lo > 1n) {
+        const mid = (lo + hi) / 2n;
+        if ((await count(mid)) > nonce) hi = mid;
+        else lo = mid;
+      }
+      const block = await this.call<{ transactions?: { hash: string; from: string; nonce: Hex }[] } | null>('eth_getBlockByNumber', [hex(hi), true]);
+      const found = block?.transactions?.find((t) => t.from.toLowerCase() === address.toLowerCase() && BigInt(t.nonce) === nonce);
+      return found ? found.hash.toLowerCase() : null;
+    } catch (err) {
+      if (err instanceof ChainUnavailableError || err instanceof JsonRpcFailure) return null; // no proof to be had now
+      throw err;
+    }
+  }
+
   async settledNonce(address: string, head: bigint, confirmations: number): Promise<bigint> {
     const at = head - BigInt(Math.max(confirmations, 1)) + 1n;
     return BigInt(await this.call<Hex>('eth_getTransactionCount', [address, hex(at < 0n ? 0n : at)]));

@@ -34,6 +34,7 @@ import {
 } from '../../domain/chains/chain-port.js';
 import { nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
 import { EvmRpcPool, RangeTooLargeError } from './evm-rpc-pool.js';
+import { patiently } from './url-pool.js';
 import type { NodeCheck, NodeProbe } from '../../domain/chains/node-probe.js';
 import type { NodeObserver } from './node-observer.js';
 
@@ -156,8 +157,8 @@ export class EvmChainReader implements ChainPort, NodeProbe {
       usable: false,
     };
     try {
-      check.chainId = Number(BigInt(await this.pool.callOn<string>(url, 'eth_chainId', [])));
-      check.head = BigInt(await this.pool.callOn<string>(url, 'eth_blockNumber', []));
+      check.chainId = Number(BigInt(await patiently(() => this.pool.callOn<string>(url, 'eth_chainId', []))));
+      check.head = BigInt(await patiently(() => this.pool.callOn<string>(url, 'eth_blockNumber', [])));
       check.reachable = true;
     } catch (err) {
       check.problems.push(`not reachable: ${(err as Error).message.slice(0, 160)}`);
@@ -175,7 +176,8 @@ export class EvmChainReader implements ChainPort, NodeProbe {
       const range = BigInt(this.pool.logRange());
       const from = check.head - range + 1n > 0n ? check.head - range + 1n : 0n;
       try {
-        await this.pool.callOn(url, 'eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(check.head), ...this.logFilter() }]);
+        const head = check.head;
+        await patiently(() => this.pool.callOn(url, 'eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(head), ...this.logFilter() }]));
         check.logs = 'served';
         check.logRange = Number(check.head - from + 1n);
       } catch (err) {

@@ -13,6 +13,7 @@
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import type { Network } from '../../domain/money/networks.js';
 import type { NodeObserver } from './node-observer.js';
+import { UrlPool } from './url-pool.js';
 import { classifyNodeError } from './provider-errors.js';
 
 export interface TronNodeOptions {
@@ -38,14 +39,8 @@ export const tronJson = (body: unknown): string =>
 
 /** What a node without transaction history (storage.transHistory.switch off) answers empty. */
 const HISTORY_PATHS = new Set(['wallet/gettransactioninfobyblocknum', 'wallet/gettransactioninfobyid']);
-/** Blocks behind the best URL after which a URL is asked last. */
-const DEMOTE_AFTER_BLOCKS = 3n;
-/** How often the heads of all URLs are compared. */
-const HEADS_EVERY_MS = 15_000;
 /** A rate limit with no penalty of its own keeps the URL out this long. */
 const DEFAULT_PENALTY_MS = 1_000;
-/** The longest a call waits for a penalty to end; longer ones fail the call (the step backs off). */
-const MAX_PENALTY_WAIT_MS = 3_000;
 
 /** The message of a refusal: hex-encoded text on java-tron. */
 export function refusalText(message: unknown): string {
@@ -58,89 +53,38 @@ export class TronNode {
   readonly urls: string[];
   private readonly network: Network;
   private readonly timeoutMs: number;
-  private readonly retryCount: number;
-  private readonly retryDelayMs: number;
   private readonly headers: Record<string, string>;
-  /** URLs found to keep no transaction history: never asked for transaction infos. */
-  private readonly noHistory = new Set<string>();
-  /** Per URL: no call before this time (a provider's rate-limit penalty). */
-  private readonly penaltyUntil = new Map<string, number>();
   private readonly observer: NodeObserver | undefined;
-  /** Per URL: blocks behind the best URL at the last comparison of heads; a laggard is asked last. */
-  private readonly lag = new Map<string, bigint>();
-  private headsAt = 0;
+  /** Which URL takes a call (penalties, refusals, laggards last): the one pool of the chain adapters. */
+  private readonly pool: UrlPool;
 
   constructor(opts: TronNodeOptions) {
     if (opts.urls.length === 0) throw new Error(`${opts.network}: no TRON node URL`);
     this.network = opts.network;
     this.urls = opts.urls.map((u) => u.replace(/\/+$/, ''));
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.retryCount = opts.retryCount ?? 3;
-    this.retryDelayMs = opts.retryDelayMs ?? 250;
     this.observer = opts.observer;
+    this.pool = new UrlPool({ network: opts.network, urls: this.urls, retryCount: opts.retryCount, retryDelayMs: opts.retryDelayMs, observer: opts.observer });
     this.headers = { 'content-type': 'application/json', ...(opts.apiKey ? { 'TRON-PRO-API-KEY': opts.apiKey } : {}) };
   }
 
   /** The URL keeps no transaction history (storage.transHistory.switch is off): it is never asked for transaction infos again. */
   keepsNoHistory(base: string, why: string): void {
-    if (!this.noHistory.has(base)) {
-      this.noHistory.add(base);
-      this.observer?.unusable(this.network, base, 'no_transaction_history', why);
-    }
-  }
-
-  /** The URLs within DEMOTE_AFTER_BLOCKS of the best first, in configuration order; the laggards after them. */
-  private byLag(urls: string[]): string[] {
-    const behind = (u: string) => (this.lag.get(u) ?? 0n) > DEMOTE_AFTER_BLOCKS;
-    return [...urls.filter((u) => !behind(u)), ...urls.filter(behind)];
+    this.pool.refuse(base, [...HISTORY_PATHS], 'no_transaction_history', why);
   }
 
   /** Now and then (two URLs or more), every URL's head compared with the best: a laggard is asked last, and the operator told. */
-  async heads(headOf: (base: string) => Promise<bigint>): Promise<void> {
-    if (this.urls.length < 2 || Date.now() - this.headsAt < HEADS_EVERY_MS) return;
-    this.headsAt = Date.now();
-    const heads = await Promise.all(this.urls.map((u) => headOf(u).catch(() => null)));
-    const best = heads.reduce<bigint | null>((m, h) => (h !== null && (m === null || h > m) ? h : m), null);
-    if (best === null) return;
-    this.urls.forEach((u, i) => {
-      const lag = heads[i] === null ? best : best - heads[i]!;
-      const was = (this.lag.get(u) ?? 0n) > DEMOTE_AFTER_BLOCKS;
-      this.lag.set(u, lag);
-      this.observer?.lag(this.network, u, Number(lag));
-      if (lag > DEMOTE_AFTER_BLOCKS && !was) this.observer?.unusable(this.network, u, 'lagging', `${lag} blocks behind the best URL`);
-      if (lag <= DEMOTE_AFTER_BLOCKS && was) this.observer?.usable(this.network, u, 'lagging');
-    });
+  heads(headOf: (base: string) => Promise<bigint>): Promise<void> {
+    return this.pool.heads(headOf);
   }
 
   /** One POST to the node's HTTP API, retried on transient failures and across the URLs (none during its rate-limit penalty). */
-  async post<T>(path: string, body: Record<string, unknown>): Promise<T> {
-    let last: ChainUnavailableError | null = null;
-    for (let attempt = 0; attempt <= this.retryCount; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, this.retryDelayMs * 2 ** (attempt - 1)));
-      const now = Date.now();
-      const serving = HISTORY_PATHS.has(path) ? this.urls.filter((u) => !this.noHistory.has(u)) : this.urls;
-      if (serving.length === 0) {
-        throw new ChainUnavailableError(this.network, 'method_not_served', `${path}: no URL keeps transaction history (storage.transHistory.switch is off on every node)`);
-      }
-      let usable = this.byLag(serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= now));
-      if (usable.length === 0) {
-        const soonest = Math.min(...serving.map((u) => this.penaltyUntil.get(u) ?? 0));
-        if (soonest - now > MAX_PENALTY_WAIT_MS) {
-          throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: every URL is rate-limited for ${Math.ceil((soonest - now) / 1000)} s more`);
-        }
-        await new Promise((r) => setTimeout(r, soonest - now));
-        usable = this.byLag(serving.filter((u) => (this.penaltyUntil.get(u) ?? 0) <= Date.now()));
-      }
-      for (const base of usable) {
-        try {
-          return await this.postTo<T>(base, path, body);
-        } catch (err) {
-          if (!(err instanceof ChainUnavailableError)) throw err;
-          last = err;
-        }
-      }
-    }
-    throw last ?? new ChainUnavailableError(this.network, 'unreachable', `${path}: no URL answered`);
+  post<T>(path: string, body: Record<string, unknown>): Promise<T> {
+    return this.pool.run(
+      path,
+      (base) => this.postTo<T>(base, path, body),
+      () => new ChainUnavailableError(this.network, 'method_not_served', `${path}: no URL keeps transaction history (storage.transHistory.switch is off on every node)`),
+    );
   }
 
   /** One POST to one URL, no retry; its failure classified by the providers' catalogue (a rate limit keeps the URL out for its penalty). */
@@ -170,9 +114,8 @@ export class TronNode {
     const known = classifyNodeError({ status: res.status, code: undefined, message: error ?? text.slice(0, 300), method: path, retryAfter: res.headers.get('retry-after') });
     if (known?.kind === 'rate_limited' || res.status === 429) {
       const ms = known?.penaltyMs ?? DEFAULT_PENALTY_MS;
-      this.penaltyUntil.set(base, Date.now() + ms);
       this.observer?.error(this.network, base, 'rate_limited');
-      this.observer?.penalty(this.network, base, ms, known?.provider ?? 'http-429');
+      this.pool.penalize(base, ms, known?.provider ?? 'http-429');
       throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: HTTP ${res.status}, rate-limited for ${ms} ms (${base})`);
     }
     if (res.status >= 500) {

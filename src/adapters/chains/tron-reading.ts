@@ -26,6 +26,7 @@ import type { Asset, Network } from '../../domain/money/networks.js';
 import { evmBytesFromTronAddress, tronAddressFromEvmBytes } from './address-codec.js';
 import { TRANSFER_TOPIC } from './evm-reading.js';
 import type { NodeCheck, NodeProbe } from '../../domain/chains/node-probe.js';
+import { patiently } from './url-pool.js';
 import { TronNode, type TronNodeOptions } from './tron-node.js';
 
 export interface TronChainOptions extends TronNodeOptions {
@@ -121,7 +122,7 @@ export class TronChainReader implements ChainPort, NodeProbe {
       usable: false,
     };
     try {
-      const head = this.blockRef(await this.node.postTo<TronBlock>(base, 'wallet/getnowblock', {}));
+      const head = this.blockRef(await patiently(() => this.node.postTo<TronBlock>(base, 'wallet/getnowblock', {})));
       if (!head) throw new Error('no latest block');
       check.head = head.number;
       check.reachable = true;
@@ -129,7 +130,7 @@ export class TronChainReader implements ChainPort, NodeProbe {
       if (block === null) {
         check.problems.push(`no block with transactions in the last ${HISTORY_PROBE_BLOCKS} to prove transaction history by`);
       } else {
-        const infos = await this.node.postTo<unknown>(base, 'wallet/gettransactioninfobyblocknum', { num: Number(block) });
+        const infos = await patiently(() => this.node.postTo<unknown>(base, 'wallet/gettransactioninfobyblocknum', { num: Number(block) }));
         check.history = Array.isArray(infos) && infos.length > 0 ? 'kept' : 'not_kept';
       }
     } catch (err) {
@@ -150,7 +151,7 @@ export class TronChainReader implements ChainPort, NodeProbe {
     const floor = head > HISTORY_PROBE_BLOCKS ? head - HISTORY_PROBE_BLOCKS : 0n;
     for (let end = head + 1n; end > floor; end -= 100n) {
       const start = end - 100n > floor ? end - 100n : floor;
-      const page = await this.node.postTo<{ block?: TronBlock[] }>(base, 'wallet/getblockbylimitnext', { startNum: Number(start), endNum: Number(end) });
+      const page = await patiently(() => this.node.postTo<{ block?: TronBlock[] }>(base, 'wallet/getblockbylimitnext', { startNum: Number(start), endNum: Number(end) }));
       const found = (page.block ?? [])
         .filter((b) => Array.isArray(b.transactions) && b.transactions.length > 0)
         .map((b) => this.blockRef(b)?.number ?? -1n)

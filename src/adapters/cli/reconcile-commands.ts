@@ -37,7 +37,8 @@ const reconcile = defineCommand({
     const opts = ctx.resolve<ReconcileOptions>(TOKENS.ReconcileOptions);
     const networks = [];
     for (const s of senders) networks.push(reportJson(await ctx.resolve(ReconcileChain).execute(s, opts)));
-    return { ok: networks.every((n) => n.ok), networks };
+    // Nothing reconciled is not "the chain agrees": a network without a node (or none at all) is said so, exit 1.
+    return { ok: networks.length > 0 && networks.every((n) => n.ok), networks };
   },
   describe(result) {
     const networks = result.networks as ReturnType<typeof reportJson>[];

@@ -46,6 +46,8 @@ export const LOCAL_EVM_CHAINS: Omit<LocalChainSpec, 'port'>[] = [
 
 export interface SandboxNetwork {
   rpc_url: string;
+  /** With SANDBOX_PROVIDERS: the provider imitation in front of `rpc_url`, which the service's processes and ops use. */
+  provider_url?: string;
   chain_id?: number;
   tokens: Partial<Record<Asset, string>>;
   outside_account: { address: string; private_key: string };

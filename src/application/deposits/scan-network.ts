@@ -8,7 +8,7 @@
 // lease and on the cursor it started from: a step is applied once or not at
 // all, whatever another scanner or a crash does.
 import { inject, injectable } from 'tsyringe';
-import { ChainMovedError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
+import { ChainMovedError, ChainUnavailableError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
 import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
 import { Amount } from '../../domain/money/amount.js';
@@ -198,7 +198,10 @@ export class ScanNetwork {
     for (const h of heights) {
       if (h > head.number) continue;
       const b = await port.blockByNumber(h);
-      if (b) nodeHashes.set(h, b.hash);
+      // A block the node does not serve at a height it claims is a backend behind, not a fork: judging
+      // deposits against its other answers would fail (and reverse) what is still on chain.
+      if (!b) throw new ChainUnavailableError(network, 'node_behind', `block ${h} is not served while the head is ${head.number}: the reorg is judged later`);
+      nodeHashes.set(h, b.hash);
       if (b?.hash === stored.get(h)) {
         ancestor = commonAncestor(stored, nodeHashes);
         break;

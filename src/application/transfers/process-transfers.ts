@@ -204,8 +204,9 @@ export class ProcessTransfers {
    * Whether none of the transfer's attempts can ever be mined, proved rather
    * than read once (issue 30): EVM, the sender's nonce is taken in a block
    * with the network's confirmations; every attempt's receipt is asked of
-   * every URL; and the same holds on a step at least `required` (and 3)
-   * blocks later. 'mined' when some URL has a receipt after all.
+   * every URL; the transaction that used the nonce is found, and is none of
+   * ours; and the same holds on a step at least `required` (and 3) blocks
+   * later. 'mined' when some URL has a receipt after all.
    */
   private async proveDead(
     t: OutgoingTransfer,
@@ -223,6 +224,15 @@ export class ProcessTransfers {
     for (const a of t.attempts) {
       const receipt = await sender.sentReceiptOnEveryNode(a.txid);
       if (receipt) return { kind: 'mined', receipt };
+    }
+    if (t.nonce !== null) {
+      // No receipt anywhere is no proof (receipts can lag): the transaction that used the nonce must be found,
+      // and be none of ours. Ours, or not found: the transfer waits (a paid withdrawal is never refunded).
+      const holder = sender.nonceHolder ? await sender.nonceHolder(t.from, t.nonce, head) : null;
+      if (holder === null || t.attempts.some((a) => a.txid.toLowerCase() === holder)) {
+        this.suspects.delete(t.id);
+        return { kind: 'unproved' };
+      }
     }
     const seen = this.suspects.get(t.id);
     if (seen === undefined || head < seen) {

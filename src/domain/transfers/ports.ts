@@ -135,6 +135,13 @@ export interface ChainSender extends BalanceReader {
    * good (short of a reorg deeper than that); null on TRON.
    */
   settledNonce(address: string, head: bigint, confirmations: number): Promise<bigint | null>;
+  /**
+   * EVM: the hash of the transaction that used `nonce` of the address, found
+   * in the first block (up to `head`) whose state counts it; null when it
+   * cannot be found (older than the state a node keeps, a backend behind).
+   * The proof that a nonce was taken by another transaction, not ours.
+   */
+  nonceHolder?(address: string, nonce: bigint, head: bigint): Promise<string | null>;
   /** Builds the transaction and signs it through `sign`: the signed bytes and txid, nothing broadcast. */
   sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction>;
   /** Broadcasts signed bytes; 'known' when the node already had them. Throws BroadcastRejected or ChainUnavailableError. */
