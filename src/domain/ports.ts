@@ -121,6 +121,8 @@ export interface NetworkSwitches {
  */
 export interface LedgerRepo {
   post(entry: JournalEntry): Promise<'posted' | 'duplicate'>;
+  /** Whether an entry with this reference was posted. */
+  posted(reference: string): Promise<boolean>;
   /** Balances of the workspace on these networks, one per asset it ever held. */
   balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]>;
   /** Stablecoin volume (deposits credited plus withdrawals consumed) since `since`, USD in 6-place units. */

@@ -198,6 +198,36 @@ describe('the deposit scanner', () => {
     expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
   });
 
+  it('credits again a reversed deposit whose transaction comes back on chain: one credit per cycle, ledger balanced', async () => {
+    const w = await wallet();
+    const before = await available();
+    const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 40_000_000n };
+    chain.mine([transfer]);
+    chain.mineMany(3);
+    await catchUp();
+    chain.rollback(5);
+    chain.mineMany(6);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('FAILED');
+    expect(await available()).toBe(before);
+    // The same transaction is mined again (a lagging node's answer had made it look gone, or it was re-broadcast).
+    chain.mine([transfer]);
+    chain.mineMany(3);
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMED', net_amount: '37000000' });
+    const units = (a: string) => { const [i, f = ''] = a.split('.'); return BigInt(i! + f.padEnd(6, '0')); };
+    expect(units(await available()) - units(before)).toBe(37_000_000n);
+    const entries = await sql<{ reference: string }>(
+      `select reference from journal_entries where reference like (select 'deposit:' || id || ':%' from deposits where wallet_id = ?) order by created_at, reference`,
+      [w.id],
+    );
+    expect(entries.map((e) => e.reference.split(':').slice(2).join(':'))).toEqual(['credit', 'reversal', 'credit:2']);
+    // A step replayed over the same blocks credits nothing more.
+    await catchUp();
+    const report = await t.api.infra.container.resolve(CheckLedger).execute();
+    expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
+  });
+
   it('keeps a credited deposit whose transaction a deeper reorg re-included, moved to its new block, credited once', async () => {
     const w = await wallet();
     const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 65_000_000n };

@@ -329,6 +329,9 @@ export class InMemoryLedger implements LedgerRepo {
     this.store.entries.set(entry.id, entry);
     return 'posted';
   }
+  async posted(reference: string): Promise<boolean> {
+    return [...this.store.entries.values()].some((e) => e.reference === reference);
+  }
   async balances(workspaceId: string, networks: readonly Network[], f: { network?: Network; asset?: Asset }): Promise<Balance[]> {
     const out = new Map<string, Balance>();
     for (const [k, v] of this.store.ledgerBalances) {

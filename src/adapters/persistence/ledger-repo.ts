@@ -60,6 +60,11 @@ export class PgLedgerRepo implements LedgerRepo {
     return 'posted';
   }
 
+  async posted(reference: string): Promise<boolean> {
+    const rows = await this.sql<{ one: number }>(`select 1 as one from journal_entries where reference = ?`, [reference]);
+    return rows.length > 0;
+  }
+
   async balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]> {
     const nets = filter.network ? networks.filter((n) => n === filter.network) : [...networks];
     if (nets.length === 0) return [];

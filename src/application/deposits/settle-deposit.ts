@@ -6,7 +6,7 @@
 import { depositFee, type Deposit } from '../../domain/deposits/deposit.js';
 import { charge } from '../../domain/fees/fee-engine.js';
 import type { FeeContext } from '../../domain/fees/fee-schedule.js';
-import { creditDeposit, reverseDepositCredit } from '../../domain/ledger/entries.js';
+import { creditDeposit, depositReference, reverseDepositCredit } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
 import { sideOf } from '../../domain/money/networks.js';
 import type { RandomSource, TxContext } from '../../domain/ports.js';
@@ -51,6 +51,16 @@ export class FeeContexts {
   }
 }
 
+/**
+ * How many times the deposit's credit was reversed: a deposit reversed by a deep reorg and found
+ * again is credited in a new cycle (depositReference), never under the reference already used.
+ */
+async function reversals(tx: TxContext, depositId: string): Promise<number> {
+  let n = 0;
+  while (await tx.ledger.posted(depositReference(depositId, 'reversal', n))) n++;
+  return n;
+}
+
 /** CONFIRMED: the net goes to the workspace's available balance, the fee to revenue. */
 export async function credit(tx: TxContext, d: Deposit, now: Date, random: RandomSource, fees = new FeeContexts(tx, now)): Promise<Deposit> {
   const gross = Amount.ofUnits(d.asset, d.amount);
@@ -63,6 +73,7 @@ export async function credit(tx: TxContext, d: Deposit, now: Date, random: Rando
       network: d.network,
       at: now,
       depositId: d.id,
+      cycle: await reversals(tx, d.id),
       workspaceId: d.workspaceId,
       gross,
       fee: Amount.ofUnits(d.asset, fee.feeAmount),
@@ -107,6 +118,7 @@ export async function reverse(tx: TxContext, d: Deposit, now: Date, random: Rand
       network: d.network,
       at: now,
       depositId: d.id,
+      cycle: await reversals(tx, d.id),
       workspaceId: d.workspaceId,
       gross: Amount.ofUnits(d.asset, d.amount),
       fee: Amount.ofUnits(d.asset, feeUnits),

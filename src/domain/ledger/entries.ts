@@ -41,9 +41,18 @@ function entry(
   return e;
 }
 
+/**
+ * The reference of a deposit's credit or reversal in its `cycle`: a deposit credited, reversed by a
+ * deep reorg and found again on chain is credited again (ADR 0021). The first cycle keeps the plain
+ * reference (`deposit:<id>:credit`); the n-th (n > 1) is `deposit:<id>:credit:<n>`, so each credit and
+ * each reversal is posted once, and a replayed step never credits twice.
+ */
+export const depositReference = (depositId: string, side: 'credit' | 'reversal', cycle: number): string =>
+  cycle === 0 ? `deposit:${depositId}:${side}` : `deposit:${depositId}:${side}:${cycle + 1}`;
+
 /** A confirmed deposit: the gross arrives in custody, net to the workspace, fee to revenue. */
-export const creditDeposit = (b: Base & { depositId: string; workspaceId: string; gross: Amount; fee: Amount }) =>
-  entry(b, 'DEPOSIT_CREDIT', `deposit:${b.depositId}:credit`, b.workspaceId, b.gross, [
+export const creditDeposit = (b: Base & { depositId: string; cycle?: number; workspaceId: string; gross: Amount; fee: Amount }) =>
+  entry(b, 'DEPOSIT_CREDIT', depositReference(b.depositId, 'credit', b.cycle ?? 0), b.workspaceId, b.gross, [
     ['TREASURY', SERVICE_OWNER, -b.gross.units],
     ['AVAILABLE', b.workspaceId, b.gross.units - b.fee.units],
     ['REVENUE', SERVICE_OWNER, b.fee.units],
@@ -56,9 +65,9 @@ export const creditDeposit = (b: Base & { depositId: string; workspaceId: string
  * becomes the workspace's RECEIVABLE (what it owes the service).
  */
 export const reverseDepositCredit = (
-  b: Base & { depositId: string; workspaceId: string; gross: Amount; fee: Amount; fromAvailable: Amount },
+  b: Base & { depositId: string; cycle?: number; workspaceId: string; gross: Amount; fee: Amount; fromAvailable: Amount },
 ) =>
-  entry(b, 'DEPOSIT_REVERSAL', `deposit:${b.depositId}:reversal`, b.workspaceId, b.gross, [
+  entry(b, 'DEPOSIT_REVERSAL', depositReference(b.depositId, 'reversal', b.cycle ?? 0), b.workspaceId, b.gross, [
     ['TREASURY', SERVICE_OWNER, b.gross.units],
     ['AVAILABLE', b.workspaceId, -b.fromAvailable.units],
     ['RECEIVABLE', b.workspaceId, -(b.gross.units - b.fee.units - b.fromAvailable.units)],
