@@ -228,6 +228,60 @@ describe('the deposit scanner', () => {
     expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
   });
 
+  it('never reverses a credit on a node that has no receipt of its re-included transfer: the rescan finds it, credited once', async () => {
+    const w = await wallet();
+    const before = await available();
+    const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 20_000_000n };
+    chain.mine([transfer]);
+    chain.mineMany(3);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+    chain.rollback(4);
+    chain.mineMany(1);
+    const moved = chain.mine([transfer]);
+    chain.mineMany(3);
+    chain.receiptsLag = true; // the backend asked for the receipt has not imported the new blocks
+    try {
+      const o = await scan.step(chain, opts());
+      expect(o).toMatchObject({ kind: 'reorg', failed: 0, unproven: 1 });
+      expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+      await catchUp();
+    } finally {
+      chain.receiptsLag = false;
+    }
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMED', block_number: String(moved.number), net_amount: '17000000' });
+    const units = (a: string) => { const [i, f = ''] = a.split('.'); return BigInt(i! + f.padEnd(6, '0')); };
+    expect(units(await available()) - units(before)).toBe(17_000_000n);
+    const entries = await sql<{ reference: string }>(`select reference from journal_entries where reference like (select 'deposit:' || id || ':%' from deposits where wallet_id = ?)`, [w.id]);
+    expect(entries.map((e) => e.reference.split(':')[2])).toEqual(['credit']);
+    const [mark] = await sql<{ reorged_out_at: Date | null }>(`select reorged_out_at from deposits where wallet_id = ?`, [w.id]);
+    expect(mark!.reorged_out_at).toBeNull();
+  });
+
+  it('reverses a credit only once the rescan has read past its depth without its transfer, whatever the receipts said', async () => {
+    const w = await wallet();
+    const before = await available();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 30_000_000n }]);
+    chain.mineMany(3);
+    await catchUp();
+    chain.rollback(5);
+    chain.mineMany(2); // shorter than the stored chain: the rescan has not reached the deposit's depth
+    chain.receiptsLag = true;
+    try {
+      expect(await scan.step(chain, opts())).toMatchObject({ kind: 'reorg', unproven: 1 });
+    } finally {
+      chain.receiptsLag = false;
+    }
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED'); // not proved gone: its height is not read yet
+    chain.mineMany(4);
+    await catchUp();
+    expect((await deposit(w.id))!.status).toBe('FAILED');
+    expect(await available()).toBe(before);
+    const report = await t.api.infra.container.resolve(CheckLedger).execute();
+    expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
+  });
+
   it('keeps a credited deposit whose transaction a deeper reorg re-included, moved to its new block, credited once', async () => {
     const w = await wallet();
     const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 65_000_000n };

@@ -34,6 +34,8 @@ export class ScriptedChain implements ChainPort {
   private fork = 0;
   /** While set, every call fails like an unreachable node. */
   down = false;
+  /** While set, transfersOf answers like a backend behind: no receipt, no transfers. */
+  receiptsLag = false;
 
   constructor(readonly network: Network) {
     this.held.push({ number: 0n, hash: hashOf(`${network}:genesis`), parentHash: `0x${'0'.repeat(64)}`, transfers: [] });
@@ -114,6 +116,7 @@ export class ScriptedChain implements ChainPort {
 
   async transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]> {
     this.check();
+    if (this.receiptsLag) return [];
     const chain = baseChainOf(this.network);
     return this.held.flatMap((b) => b.transfers.filter((t) => t.txid === txid && isMonitored(monitoredKey(chain, t.to))).map((t) => this.observed(b, t)));
   }

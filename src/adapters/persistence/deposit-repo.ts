@@ -197,22 +197,39 @@ export class PgDepositRepo implements DepositRepo {
         values.created_at.push(d.detectedAt.toISOString());
         values.updated_at.push(d.updatedAt.toISOString());
       }
-      // A FAILED deposit whose transfer shows up again is reopened in place (same id, fresh block);
-      // every other existing identity is left alone.
+      // A FAILED deposit whose transfer shows up again is reopened in place (same id, fresh block); a
+      // credited one marked reorged out is found again: it stays CONFIRMED, in its new block, unmarked
+      // (and is not returned: it is not new). Every other existing identity is left alone.
       const rows = await executeBound<SqlRow>(
         this.em,
         `insert into deposits (${COLUMNS.join(', ')})
          select * from unnest(${COLUMNS.map((c) => `?::${COLUMN_TYPES[c]}[]`).join(', ')})
          on conflict on constraint deposits_identity_unique do update
-           set status = excluded.status, block_number = excluded.block_number, block_hash = excluded.block_hash,
-               confirmations = excluded.confirmations, updated_at = excluded.updated_at
-           where deposits.status = 'FAILED'
+           set status = case when deposits.status = 'FAILED' then excluded.status else deposits.status end,
+               confirmations = case when deposits.status = 'FAILED' then excluded.confirmations else deposits.confirmations end,
+               block_number = excluded.block_number, block_hash = excluded.block_hash,
+               reorged_out_at = null, updated_at = excluded.updated_at
+           where deposits.status = 'FAILED' or (deposits.status = 'CONFIRMED' and deposits.reorged_out_at is not null)
          returning *`,
         COLUMNS.map((c) => pgArrayLiteral(values[c])),
       );
-      out.push(...rows.map(fromSql));
+      out.push(...rows.filter((r) => r.status !== 'CONFIRMED').map(fromSql));
     }
     return out;
+  }
+
+  async markReorgedOut(ids: readonly string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.sql(`update deposits set reorged_out_at = coalesce(reorged_out_at, ?) where id = any(?::uuid[]) and status = 'CONFIRMED'`, [at, pgArrayLiteral(ids)]);
+  }
+
+  async reorgedOutBy(network: Network, tip: bigint): Promise<Deposit[]> {
+    const rows = await this.sql<SqlRow>(
+      `select * from deposits where network = ? and status = 'CONFIRMED' and reorged_out_at is not null
+         and block_number + required_confirmations - 1 <= ?::bigint order by block_number, log_index for update`,
+      [network, tip.toString()],
+    );
+    return rows.map(fromSql);
   }
 
   async above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]> {

@@ -33,8 +33,9 @@ export interface ScanOptions {
 export type ScanOutcome =
   | { kind: 'not-leader' }
   | { kind: 'idle'; head: bigint; next: bigint }
-  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; credited: number; flagged: number }
-  | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; reversed: number }
+  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; credited: number; flagged: number; reversed: number }
+  /** `unproven`: credited deposits whose transfer the node did not return, reversed only if the rescan does not find them. */
+  | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; unproven: number }
   /** The node answered inconsistently (the chain moved between two reads) or the cursor moved under us: try again. */
   | { kind: 'retry'; reason: string };
 
@@ -155,6 +156,7 @@ export class ScanNetwork {
       const fresh = await depositsOf(tx, transfers, required, () => to, now, this.random);
       const recorded = await tx.deposits.record(fresh);
       await publishDetected(tx, recorded);
+      // After the new deposits: a credited one the rescan found again is unmarked before the reversals.
       const progress = await this.progress(tx, network, to, now);
       return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, ...progress };
     }).catch((err: unknown) => {
@@ -163,10 +165,18 @@ export class ScanNetwork {
     });
   }
 
-  /** Confirmations of the open deposits at `tip`, the last block read; credit (or flag) those at their threshold. */
-  private async progress(tx: TxContext, network: Network, tip: bigint, now: Date): Promise<{ credited: number; flagged: number }> {
+  /**
+   * Confirmations of the open deposits at `tip`, the last block read; credit (or flag) those at their
+   * threshold; reverse the credits a reorg took whose transfer the rescan read past without finding.
+   */
+  private async progress(tx: TxContext, network: Network, tip: bigint, now: Date): Promise<{ credited: number; flagged: number; reversed: number }> {
     let credited = 0;
     let flagged = 0;
+    let reversed = 0;
+    for (const d of await tx.deposits.reorgedOutBy(network, tip)) {
+      await reverse(tx, d, now, this.random);
+      reversed++;
+    }
     await tx.deposits.advanceConfirmations(network, tip, now);
     const fees = new FeeContexts(tx, now);
     for (const d of await tx.deposits.reachingThreshold(network, tip)) {
@@ -181,13 +191,14 @@ export class ScanNetwork {
         credited++;
       }
     }
-    return { credited, flagged };
+    return { credited, flagged, reversed };
   }
 
   /**
    * The stored chain and the node disagree: find the highest stored block the
    * node still has, re-check every deposit above it (kept when its transfer
-   * is in the node's chain again, else FAILED, a credit reversed), and move
+   * is in the node's chain again; else an open one FAILED, reopened if the
+   * rescan finds it, and a credited one marked for the rescan to prove), and move
    * the cursor back to just above the ancestor.
    */
   private async reorg(port: ChainPort, opts: ScanOptions, stored: Map<bigint, string>, head: BlockRef): Promise<ScanOutcome> {
@@ -221,7 +232,7 @@ export class ScanNetwork {
     }
     let failed = 0;
     let kept = 0;
-    let reversed = 0;
+    const reorgedOut: string[] = [];
     const outcome = await this.uow
       .run(async (tx) => {
         if (!(await tx.scanState.rewind(network, opts.owner, ancestor + 1n))) throw new LeaseLost();
@@ -233,15 +244,17 @@ export class ScanNetwork {
             const moved = afterReorg(d, t.block.number);
             await tx.deposits.update({ ...d, ...moved, blockNumber: t.block.number, blockHash: t.block.hash, updatedAt: now });
           } else if (d.status === 'CONFIRMED') {
-            await reverse(tx, d, now, this.random);
-            reversed++;
-            failed++;
+            // One node's "no such transaction" is no proof that moves money (a backend behind answers the
+            // same): the credit stands, marked, until the rescan from the ancestor finds the transfer again
+            // (the mark is cleared) or reads past its crediting depth without it (reversed then, in progress()).
+            reorgedOut.push(d.id);
           } else {
             await tx.deposits.update({ ...d, status: 'FAILED', updatedAt: now });
             failed++;
           }
         }
-        return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, reversed };
+        await tx.deposits.markReorgedOut(reorgedOut, now);
+        return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, unproven: reorgedOut.length };
       })
       .catch((err: unknown) => {
         if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease moved during a reorg' };

@@ -19,9 +19,19 @@ export interface DepositRepo {
   /**
    * Records newly seen deposits, one per identity (network, txid, log index):
    * returns the ones that were new. A FAILED deposit seen again (its transfer
-   * re-included later) is reopened with its id and returned as well.
+   * re-included later) is reopened with its id and returned as well; a
+   * CONFIRMED one marked reorged out moves to its new block, unmarked, and is
+   * not returned.
    */
   record(deposits: Deposit[]): Promise<Deposit[]>;
+  /**
+   * Credited deposits a reorg took the block of and whose transfer the node did not return: marked,
+   * not reversed. The rescan of their blocks records them again (record clears the mark, keeps them
+   * CONFIRMED in their new block) or proves them gone (reorgedOutBy).
+   */
+  markReorgedOut(ids: readonly string[], at: Date): Promise<void>;
+  /** Marked deposits the rescan read past their crediting depth without finding them, locked until commit. */
+  reorgedOutBy(network: Network, tip: bigint): Promise<Deposit[]>;
   /** Deposits of the network in blocks above `block` with one of these statuses (after a reorg). */
   above(network: Network, block: bigint, statuses: readonly DepositStatus[]): Promise<Deposit[]>;
   /**

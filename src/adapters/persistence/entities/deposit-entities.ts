@@ -33,6 +33,8 @@ export interface DepositRow {
   sweptAt: Date | null;
   /** The sweep that moves (or moved) it to the treasury. */
   sweepId: string | null;
+  /** Set when a reorg took its block and the node did not return its transfer: the rescan proves it gone or clears it. */
+  reorgedOutAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -77,6 +79,7 @@ export const DepositEntity = new EntitySchema<DepositRow>({
     confirmedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     sweptAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     sweepId: { type: 'uuid', nullable: true },
+    reorgedOutAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz' },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
