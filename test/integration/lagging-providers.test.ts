@@ -348,6 +348,74 @@ describe('refusals proved before a payout fails', () => {
   });
 });
 
+describe('a revert proved before a payout is refunded', () => {
+  it('3. one backend\'s reverted receipt fails nothing: every URL must show the revert, and again blocks later', async () => {
+    let head = 100n;
+    let everyNode = false;
+    const signer = new LocalHdSigner(TEST_SEED);
+    const path = servicePath('ETH_TESTNET', 'treasury');
+    const from = await signer.deriveAddress('ETH', path);
+    // A node of the test's own making (an application test of the pipeline): one backend says reverted.
+    const node = {
+      network: 'ETH_TESTNET',
+      head: async () => ({ number: head, hash: `0x${head.toString(16)}`, parentHash: '0x00' }),
+      feeQuote: async () => ({ maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }),
+      gasLimit: async () => 60_000n,
+      burnEstimate: async () => null,
+      finalizedTime: async () => null,
+      minedNonce: async () => 0n,
+      settledNonce: async () => 0n,
+      sentReceipt: async (txid: string) => ({ txid, status: 'reverted', block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n }),
+      sentReceiptOnEveryNode: async () => null,
+      revertedOnEveryNode: async () => everyNode,
+      nativeBalance: async () => 10n ** 20n,
+      tokenBalance: async () => 10n ** 24n,
+      sign: async () => ({ txid: `0x${'ab'.repeat(32)}`, raw: 'raw', expiresAt: null }),
+      broadcast: async () => 'accepted' as const,
+    } as unknown as ChainSender;
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const transfer = requestTransfer({
+      id: randomUUID(),
+      kind: 'SWEEP',
+      network: 'ETH_TESTNET',
+      asset: 'USDT_ETH',
+      from,
+      fromPath: path,
+      to: getAddress(`0x${'5'.repeat(40)}`),
+      amount: 1n,
+      requestedAt: new Date(),
+      gasLimit: 60_000n,
+      feeCap: null,
+    });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 };
+    const status = async () => (await uow.run((tx) => tx.transfers.get(transfer.id)))!.status;
+    await pipeline.step(node, opts); // signed and broadcast
+    for (let i = 0; i < 3; i++) {
+      head += 10n;
+      expect((await pipeline.step(node, opts)).failed).toEqual([]);
+    }
+    expect(await status()).toBe('CONFIRMING');
+    everyNode = true; // now every URL shows the revert: it must still hold blocks later
+    expect((await pipeline.step(node, opts)).failed).toEqual([]);
+    head += 1n;
+    expect((await pipeline.step(node, opts)).failed).toEqual([]);
+    everyNode = false; // one URL disagrees again: the count starts over
+    head += 5n;
+    expect((await pipeline.step(node, opts)).failed).toEqual([]);
+    everyNode = true;
+    expect((await pipeline.step(node, opts)).failed).toEqual([]);
+    head += 3n;
+    const settled = await pipeline.step(node, opts);
+    expect(settled.failed.map((f) => f.id)).toEqual([transfer.id]);
+    expect(await status()).toBe('FAILED');
+  });
+});
+
 describe('replacements the nodes take', () => {
   it('7. a replacement a node refuses is marked, never broadcast again, and the earlier attempt goes on being the one sent', async () => {
     const clock = new FakeClock(new Date());
@@ -368,6 +436,7 @@ describe('replacements the nodes take', () => {
       settledNonce: async () => 0n,
       sentReceipt: async () => null,
       sentReceiptOnEveryNode: async () => null,
+      revertedOnEveryNode: async () => false,
       nativeBalance: async () => 10n ** 20n,
       tokenBalance: async () => 10n ** 24n,
       sign: async (tx: UnsignedTransfer) => ({ txid: `0x${(broadcasts.length + 1).toString(16).padStart(2, '0')}${tx.fees!.maxFeePerGas.toString(16).padStart(62, '0')}`, raw: `raw-${tx.fees!.maxFeePerGas}`, expiresAt: null }),

@@ -31,6 +31,7 @@ const node: ChainSender = {
   broadcast: unused,
   sentReceipt: unused,
   sentReceiptOnEveryNode: unused,
+  revertedOnEveryNode: unused,
   settledNonce: unused,
 };
 

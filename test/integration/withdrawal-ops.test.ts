@@ -161,6 +161,7 @@ function treasuryNode(overrides: Partial<ChainSender> = {}): ChainSender {
     broadcast: unused,
     sentReceipt: unused,
     sentReceiptOnEveryNode: unused,
+    revertedOnEveryNode: unused,
     settledNonce: unused,
     ...overrides,
   };

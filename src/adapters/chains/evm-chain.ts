@@ -82,6 +82,12 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     return null;
   }
 
+  async revertedOnEveryNode(txid: string): Promise<boolean> {
+    const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
+    const hashes = new Set(answers.map((a) => (a.value?.blockHash && a.value.status === '0x0' ? a.value.blockHash.toLowerCase() : null)));
+    return answers.length > 0 && hashes.size === 1 && !hashes.has(null);
+  }
+
   async nativeBalance(address: string, at?: bigint): Promise<bigint> {
     return BigInt(await this.call<Hex>('eth_getBalance', [address, at === undefined ? 'latest' : hex(at)]));
   }

@@ -119,6 +119,18 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     return null;
   }
 
+  async revertedOnEveryNode(txid: string): Promise<boolean> {
+    if (!HEX_ID.test(txid.replace(/^0x/, ''))) return false;
+    const answers = await Promise.all(
+      this.node.urls.map((base) =>
+        this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
+          (info) => ('id' in info && info.blockNumber !== undefined && infoFailed(info as TronInfo) ? info.blockNumber : null),
+          () => null,
+        ),
+      ),
+    );
+    return answers.length > 0 && new Set(answers).size === 1 && answers[0] !== null;
+  }
 
   private chainParameters(): Promise<ChainParameters> {
     if (this.parameters && Date.now() - this.parameters.at < PARAMETERS_TTL_MS) return this.parameters.value;
@@ -300,12 +312,15 @@ export class TronChainPort extends TronChainReader implements ChainSender {
 
   private receiptOf(info: TronInfo, block: BlockRef): SentReceipt {
     const txid = info.id;
-    const failed = info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
+    const failed = infoFailed(info);
     const fee = info.fee ?? 0;
     if (!Number.isSafeInteger(fee) || fee < 0) throw new ChainUnavailableError(this.network, 'bad_response', `gettransactioninfobyid ${txid}: a fee that cannot be read exactly`);
     return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block, feePaid: BigInt(fee) };
   }
 }
+
+/** Whether java-tron's transaction info says the transaction failed (its contract reverted, ran out of energy...). */
+const infoFailed = (info: TronInfo): boolean => info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
 
 /** The text of a revert's Error(string) output (java-tron's constant_result), when it is one. */
 function revertReason(data: unknown): string | null {

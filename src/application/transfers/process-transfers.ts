@@ -32,8 +32,9 @@ import {
   type TransferAttempt,
   type TransferKind,
 } from '../../domain/transfers/outgoing-transfer.js';
-import { BroadcastRejected, type ChainSender, type SentReceipt, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
+import { BroadcastRejected, type ChainSender, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
+import { ChainVerdicts } from './chain-verdicts.js';
 
 /** Told, inside the transaction that makes a transfer final, that it is (CONFIRMED or FAILED). */
 export type TransferOutcomeHandler = (tx: TxContext, transfer: OutgoingTransfer) => Promise<void>;
@@ -80,13 +81,8 @@ const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
 export class ProcessTransfers {
   /** When each transfer's latest attempt was last broadcast by this process. */
   private readonly lastBroadcast = new Map<string, number>();
-  /**
-   * Transfers found dead once (every URL without a receipt, EVM: the nonce
-   * taken at the confirmation depth), with the head then: the verdict counts
-   * only when it holds again some blocks later. Kept in memory: a restart
-   * only delays a verdict, never hastens one.
-   */
-  private readonly suspects = new Map<string, bigint>();
+  /** Verdicts that move money, proved over several steps (issue 30). */
+  private readonly verdicts = new ChainVerdicts();
 
   constructor(
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
@@ -155,20 +151,24 @@ export class ProcessTransfers {
         (mined !== null && nonceTakenByAnother(t.status === 'CONFIRMING' ? unincluded(t) : t, mined, false)) ||
         (finalTime !== null && (t.status === 'BROADCAST' || t.status === 'SIGNED') && allAttemptsExpired(t, finalTime));
       if (suspect) {
-        const proof = await this.proveDead(t, sender, required);
+        const proof = await this.verdicts.proveDead(t, sender, required);
         if (proof.kind === 'mined') receipt = proof.receipt;
         dead = proof.kind === 'dead';
       } else {
-        this.suspects.delete(t.id);
+        this.verdicts.clear(t.id);
       }
     }
     let next = t;
     if (receipt) {
-      this.suspects.delete(t.id);
+      this.verdicts.clear(t.id);
       const moved = !t.included || t.included.txid !== receipt.txid || t.included.blockNumber !== receipt.block.number;
       if (moved) next = includedIn(t.status === 'CONFIRMING' ? unincluded(t) : t, receipt.txid, receipt.block.number, receipt.feePaid, receipt.status === 'reverted');
-      next = confirmed(next, (await sender.head()).number, required, now);
+      const head = (await sender.head()).number;
+      const settled = confirmed(next, head, required, now);
+      // A revert refunds the transfer: one backend's receipt is no proof of it (revertProved).
+      if (settled.status !== 'FAILED' || (await this.verdicts.revertProved(t.id, receipt.txid, sender, head, required))) next = settled;
     } else {
+      this.verdicts.clearRevert(t.id);
       if (t.status === 'CONFIRMING') next = unincluded(t); // its block was reorged out: the same bytes go out again
       if (dead && t.nonce !== null) next = failed(next, 'dropped: another transaction took its nonce');
     }
@@ -198,50 +198,6 @@ export class ProcessTransfers {
     if (next.status === 'SIGNED') return next;
     const last = this.lastBroadcast.get(next.id) ?? 0;
     return next.status === 'BROADCAST' && Date.now() - last >= opts.rebroadcastAfterMs ? next : null;
-  }
-
-  /**
-   * Whether none of the transfer's attempts can ever be mined, proved rather
-   * than read once (issue 30): EVM, the sender's nonce is taken in a block
-   * with the network's confirmations; every attempt's receipt is asked of
-   * every URL; the transaction that used the nonce is found, and is none of
-   * ours; and the same holds on a step at least `required` (and 3) blocks
-   * later. 'mined' when some URL has a receipt after all.
-   */
-  private async proveDead(
-    t: OutgoingTransfer,
-    sender: ChainSender,
-    required: number,
-  ): Promise<{ kind: 'mined'; receipt: SentReceipt } | { kind: 'dead' } | { kind: 'unproved' }> {
-    const head = (await sender.head()).number;
-    if (t.nonce !== null) {
-      const settled = await sender.settledNonce(t.from, head, required);
-      if (settled === null || settled <= t.nonce) {
-        this.suspects.delete(t.id);
-        return { kind: 'unproved' };
-      }
-    }
-    for (const a of t.attempts) {
-      const receipt = await sender.sentReceiptOnEveryNode(a.txid);
-      if (receipt) return { kind: 'mined', receipt };
-    }
-    if (t.nonce !== null) {
-      // No receipt anywhere is no proof (receipts can lag): the transaction that used the nonce must be found,
-      // and be none of ours. Ours, or not found: the transfer waits (a paid withdrawal is never refunded).
-      const holder = sender.nonceHolder ? await sender.nonceHolder(t.from, t.nonce, head) : null;
-      if (holder === null || t.attempts.some((a) => a.txid.toLowerCase() === holder)) {
-        this.suspects.delete(t.id);
-        return { kind: 'unproved' };
-      }
-    }
-    const seen = this.suspects.get(t.id);
-    if (seen === undefined || head < seen) {
-      this.suspects.set(t.id, head);
-      return { kind: 'unproved' };
-    }
-    if (head - seen < BigInt(Math.max(required, 3))) return { kind: 'unproved' };
-    this.suspects.delete(t.id);
-    return { kind: 'dead' };
   }
 
   private signWithKeyOf(t: OutgoingTransfer): SignDigest {

@@ -154,6 +154,13 @@ export interface ChainSender extends BalanceReader {
    * verdict that the transaction will never be mined rests on.
    */
   sentReceiptOnEveryNode(txid: string): Promise<SentReceipt | null>;
+  /**
+   * Whether every URL answered with this transaction reverted in one same
+   * block: what failing (and refunding) a transfer on a revert rests on. A
+   * URL without the receipt, with another outcome or block, or unable to
+   * answer makes it false.
+   */
+  revertedOnEveryNode(txid: string): Promise<boolean>;
 }
 
 export interface TransferCount {
