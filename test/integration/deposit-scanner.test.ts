@@ -299,6 +299,25 @@ describe('the deposit scanner', () => {
     expect(entries.map((e) => e.reference.split(':')[2])).toEqual(['credit']);
   });
 
+  it('stores where the very first scan starts at its first head read: a failing first step misses nothing', async () => {
+    const bsc = new ScriptedChain('BSC_TESTNET');
+    bsc.mineMany(10);
+    const res = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/wallets', { chain: 'BSC', asset: 'USDT_BSC' });
+    expect(res.status).toBe(201);
+    const first: ScanOptions = { ...opts(), startBlock: undefined };
+    // The first step reads the head (10), then the node fails.
+    const failing = Object.assign(Object.create(bsc) as ScriptedChain, { blocks: () => Promise.reject(new ChainUnavailableError('BSC_TESTNET', 'unreachable', 'scripted')) });
+    await expect(scan.step(failing, first)).rejects.toBeInstanceOf(ChainUnavailableError);
+    // Meanwhile a deposit lands at 11, and blocks go on: the next step starts at 10, not at the new head.
+    bsc.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_BSC', from: OUTSIDE, to: res.body.address as string, amount: 5_000_000_000_000_000_000n }]);
+    bsc.mineMany(5);
+    expect(await scan.step(bsc, first)).toMatchObject({ kind: 'advanced', detected: 1 });
+    expect((await deposit(res.body.id as string))!.block_number).toBe('11');
+    // The lease tests below start BSC_TESTNET's cursor afresh.
+    await sql(`delete from chain_blocks where network = 'BSC_TESTNET'`);
+    await sql(`delete from chain_cursors where network = 'BSC_TESTNET'`);
+  });
+
   it('lets only one scanner hold a network; the other takes over when the lease runs out', async () => {
     await catchUp('worker-a');
     expect((await scan.step(chain, opts('worker-b'))).kind).toBe('not-leader');

@@ -102,7 +102,16 @@ export class ScanNetwork {
     const state = await this.uow.run((tx) => tx.scanState.claim(network, opts.owner, opts.leaseSeconds));
     if (!state) return { kind: 'not-leader' };
     const head = await port.head();
-    const next = state.nextBlock ?? opts.startBlock ?? head.number;
+    let next = state.nextBlock;
+    if (next === null) {
+      // The very first scan: where it starts is stored at once, so a step that fails after this head read
+      // (a node error, a crash) resumes here instead of at a later head, past deposits made meanwhile.
+      next = opts.startBlock ?? head.number;
+      const start = next;
+      if (!(await this.uow.run((tx) => tx.scanState.advance(network, opts.owner, null, start, [], opts.keepBlocks)))) {
+        return { kind: 'retry', reason: 'the lease or the cursor moved' };
+      }
+    }
     const storedBelow = state.recent.get(next - 1n);
 
     if (next > head.number + 1n) {
@@ -131,7 +140,7 @@ export class ScanNetwork {
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
-      return await this.apply(network, opts, state.nextBlock, to, head.number, blocks, transfers);
+      return await this.apply(network, opts, next, to, head.number, blocks, transfers);
     } catch (err) {
       if (err instanceof ChainMovedError) return { kind: 'retry', reason: err.message };
       throw err;
@@ -141,7 +150,7 @@ export class ScanNetwork {
   private async apply(
     network: Network,
     opts: ScanOptions,
-    expectedNext: bigint | null,
+    expectedNext: bigint,
     to: bigint,
     head: bigint,
     blocks: BlockRef[],
