@@ -18,6 +18,7 @@ import { Migration20261126110304_commitments } from './Migration20261126110304_c
 import { Migration20261126144943_list_page_indexes } from './Migration20261126144943_list_page_indexes.js';
 import { Migration20261127063125_chain_reconciliation } from './Migration20261127063125_chain_reconciliation.js';
 import { Migration20261127091500_deposit_reorged_out } from './Migration20261127091500_deposit_reorged_out.js';
+import { Migration20261127093000_reconciliation_acks } from './Migration20261127093000_reconciliation_acks.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -38,4 +39,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126144943_list_page_indexes', class: Migration20261126144943_list_page_indexes },
   { name: 'Migration20261127063125_chain_reconciliation', class: Migration20261127063125_chain_reconciliation },
   { name: 'Migration20261127091500_deposit_reorged_out', class: Migration20261127091500_deposit_reorged_out },
+  { name: 'Migration20261127093000_reconciliation_acks', class: Migration20261127093000_reconciliation_acks },
 ];

@@ -146,6 +146,12 @@ describe('the reconciliation of the books with the chain', () => {
     expect(step.held).toBe(true);
     expect(await c.resolve(PayoutHolds).resume('ETH_TESTNET')).toBe(true);
     expect(await c.resolve(PayoutHolds).list()).toEqual([]);
+    // What the operator looked at does not hold the payouts again (the window still finds it, acknowledged).
+    await chain.mine(2);
+    const again = await reconcile();
+    expect(again.involved).toEqual([expect.objectContaining({ kind: 'withdrawal', id: paid.id, acknowledged: true })]);
+    expect(again.held).toBeNull();
+    expect(await c.resolve(PayoutHolds).list()).toEqual([]);
   });
 
   it('with today’s sending, the same payout behind the same lagging backend is confirmed once and the next run finds nothing new', async () => {
@@ -197,5 +203,17 @@ describe('the reconciliation of the books with the chain', () => {
     ]);
     const resumed = await runEntry('src/bootstrap/ops.ts', env, ['payouts', 'resume', '--chain', 'ETH_TESTNET']);
     expect([resumed.code, resumed.stdout.trim()]).toEqual([0, 'ETH_TESTNET: payouts resume.']);
+    // The deficit the operator looked at holds nothing again; a deeper one does (after two runs).
+    const heldNow = async () => (JSON.parse((await runEntry('src/bootstrap/ops.ts', env, ['payouts', 'holds', '--json'])).stdout) as { holds: unknown[] }).holds;
+    await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET']);
+    await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET']);
+    expect(await heldNow()).toEqual([]);
+    await rpc(chain.anvil.rpcUrl, 'eth_sendTransaction', [
+      { from: treasury, to: chain.tokens[0], data: `0xa9059cbb${'00'.repeat(12)}${'99'.repeat(20)}${(1_000_000n).toString(16).padStart(64, '0')}`, gas: '0x30000' },
+    ]);
+    await chain.mine(4);
+    await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET']);
+    await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET']);
+    expect(await heldNow()).toEqual([expect.objectContaining({ network: 'ETH_TESTNET', reason: expect.stringMatching(/USDT_ETH -11000000/) })]);
   }, 90_000);
 });

@@ -21,7 +21,16 @@ const reportJson = (r: ReconcileReport) => ({
     difference: a.difference.toString(),
     verdict: a.verdict,
   })),
-  involved: r.involved.map((i) => ({ kind: i.kind, id: i.id, transfer_id: i.transferId ?? null, txid: i.txid, asset: i.asset, amount: i.amount.toString(), why: i.why })),
+  involved: r.involved.map((i) => ({
+    kind: i.kind,
+    id: i.id,
+    transfer_id: i.transferId ?? null,
+    txid: i.txid,
+    asset: i.asset,
+    amount: i.amount.toString(),
+    why: i.why,
+    acknowledged: i.acknowledged ?? false,
+  })),
 });
 
 const reconcile = defineCommand({
@@ -47,7 +56,7 @@ const reconcile = defineCommand({
     for (const n of networks) {
       lines.push(`${n.network} at block ${n.block}: ${n.ok ? 'the chain agrees with the books' : 'DIFFERENCE'}${n.held ? ` (payouts held: ${n.held})` : ''}`);
       for (const a of n.assets) lines.push(`  ${a.asset.padEnd(10)} books ${a.expected.padStart(24)}  chain ${a.on_chain.padStart(24)}  ${a.verdict}${a.verdict === 'ok' ? '' : ` ${a.difference}`}`);
-      for (const i of n.involved) lines.push(`  ${i.kind} ${i.id}: ${i.why}`);
+      for (const i of n.involved) lines.push(`  ${i.kind} ${i.id}: ${i.why}${i.acknowledged ? ' (acknowledged at the last payouts resume)' : ''}`);
     }
     return lines.join('\n');
   },

@@ -3,7 +3,7 @@
 // deposits and the outgoing transfers; the runs; and the payout holds.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { SERVICE_OWNER } from '../../domain/ledger/journal.js';
-import type { AssetReconciliation, InvolvedItem, ReconciliationBasis, ReconciliationStore } from '../../domain/ledger/reconciliation.js';
+import type { Acknowledged, AssetReconciliation, InvolvedItem, ReconciliationBasis, ReconciliationStore } from '../../domain/ledger/reconciliation.js';
 import { ASSET_SPECS, gasCurrencyOf, type Asset, type ChainAsset, type Network } from '../../domain/money/networks.js';
 
 /** API units of `asset` in chain base units (TRX, booked in sun, is already). */
@@ -108,9 +108,36 @@ export class PgReconciliationStore implements ReconciliationStore {
     return rows.length > 0;
   }
 
-  async release(network: Network): Promise<boolean> {
-    const rows = await this.sql<{ network: string }>(`delete from payout_holds where network = ? returning network`, [network]);
-    return rows.length > 0;
+  async release(network: Network, at: Date): Promise<boolean> {
+    return this.orm.em.getConnection().transactional(async (trx) => {
+      const rows = await this.orm.em.getConnection().execute<{ network: string }[]>(`delete from payout_holds where network = ? returning network`, [network], 'all', trx);
+      if (rows.length === 0) return false;
+      // The latest run of each asset is what the operator looked at.
+      await this.orm.em.getConnection().execute(
+        `insert into reconciliation_acks (network, asset, difference, items, at)
+         select distinct on (asset) network, asset, least(difference, 0),
+                coalesce((select jsonb_agg((i->>'kind') || ':' || (i->>'id')) from jsonb_array_elements(involved) i), '[]'::jsonb), ?
+           from chain_reconciliations where network = ? order by asset, at desc
+         on conflict (network, asset) do update set difference = excluded.difference, items = excluded.items, at = excluded.at`,
+        [at, network],
+        'all',
+        trx,
+      );
+      return true;
+    });
+  }
+
+  async forgetDeficits(network: Network, assets: readonly ChainAsset[]): Promise<void> {
+    if (assets.length === 0) return;
+    await this.sql(`update reconciliation_acks set difference = 0 where network = ? and asset = any(?::text[]) and difference <> 0`, [network, `{${assets.join(',')}}`]);
+  }
+
+  async acknowledged(network: Network): Promise<Map<ChainAsset, Acknowledged>> {
+    const rows = await this.sql<{ asset: ChainAsset; difference: string; items: string[] }>(
+      `select asset, difference::text as difference, items from reconciliation_acks where network = ?`,
+      [network],
+    );
+    return new Map(rows.map((r) => [r.asset, { difference: BigInt(r.difference), items: new Set(r.items) }]));
   }
 
   async holds(): Promise<{ network: Network; reason: string; heldAt: Date }[]> {

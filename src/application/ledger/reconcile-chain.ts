@@ -10,6 +10,7 @@
 import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import {
+  isAcknowledged,
   reconcileAsset,
   shouldHold,
   type AssetReconciliation,
@@ -109,9 +110,12 @@ export class ReconcileChain {
     }
 
     const previous = await this.store.previousDeficits(network);
+    const acks = await this.store.acknowledged(network);
+    for (const i of involved) if (isAcknowledged(i, acks)) i.acknowledged = true;
     const now = this.clock.now();
     await this.store.record(results, involved, () => this.random.uuid(), now);
-    const reason = shouldHold(results, previous, involved);
+    const reason = shouldHold(results, previous, involved, acks);
+    await this.store.forgetDeficits(network, results.filter((r) => r.difference >= 0n).map((r) => r.asset));
     if (reason && opts.holdPayouts) await this.store.hold(network, reason, now);
     const held = (await this.store.holds()).find((h) => h.network === network)?.reason ?? null;
     return { network, block, assets: results, involved, held, ok: involved.length === 0 && results.every((r) => r.verdict !== 'deficit') };

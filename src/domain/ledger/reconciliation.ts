@@ -42,6 +42,8 @@ export interface InvolvedItem {
   /** Chain base units. */
   amount: bigint;
   why: string;
+  /** An operator looked at it already (ops payouts resume): reported, holds nothing. */
+  acknowledged?: boolean;
 }
 
 export interface AssetReconciliation {
@@ -61,15 +63,36 @@ export function reconcileAsset(network: Network, block: bigint, basis: Reconcili
   return { network, asset: basis.asset, block, expected, onChain, difference, verdict: difference === 0n ? 'ok' : difference > 0n ? 'surplus' : 'deficit' };
 }
 
+/** What an operator looked at when letting the network's payouts go on (ops payouts resume), per asset. */
+export interface Acknowledged {
+  /** The difference then (negative: a deficit, zero when there was none). */
+  difference: bigint;
+  /** The involved items then, as `kind:id`. */
+  items: ReadonlySet<string>;
+}
+
+export const itemKey = (i: Pick<InvolvedItem, 'kind' | 'id'>): string => `${i.kind}:${i.id}`;
+
+/** Whether an item was looked at by an operator already: it no longer holds the payouts. */
+export const isAcknowledged = (i: InvolvedItem, acks: ReadonlyMap<ChainAsset, Acknowledged>): boolean => acks.get(i.asset)?.items.has(itemKey(i)) ?? false;
+
 /**
  * Whether the network's payouts wait for an operator: a transfer proved both
  * paid on chain and failed in the books holds at once; a deficit holds once
  * the previous run of the same asset showed one too (a single run may have
- * raced a transfer between its reads).
+ * raced a transfer between its reads). What an operator acknowledged when
+ * resuming does not hold them again: its items, and a deficit no deeper than
+ * the one then.
  */
-export function shouldHold(current: AssetReconciliation[], previousDeficits: ReadonlySet<ChainAsset>, involved: InvolvedItem[]): string | null {
+export function shouldHold(
+  current: AssetReconciliation[],
+  previousDeficits: ReadonlySet<ChainAsset>,
+  all: InvolvedItem[],
+  acks: ReadonlyMap<ChainAsset, Acknowledged> = new Map(),
+): string | null {
+  const involved = all.filter((i) => !isAcknowledged(i, acks));
   if (involved.length > 0) return `${involved.length} transfer(s) or deposit(s) disagree with the chain: ${involved.map((i) => `${i.kind} ${i.id}`).join(', ')}`;
-  const deficits = current.filter((r) => r.verdict === 'deficit' && previousDeficits.has(r.asset));
+  const deficits = current.filter((r) => r.verdict === 'deficit' && previousDeficits.has(r.asset) && r.difference < (acks.get(r.asset)?.difference ?? 0n));
   if (deficits.length === 0) return null;
   return `the chain holds less than the books in two runs: ${deficits.map((d) => `${d.asset} ${d.difference}`).join(', ')}`;
 }
@@ -91,8 +114,15 @@ export interface ReconciliationStore {
   record(runs: AssetReconciliation[], involved: InvolvedItem[], id: () => string, at: Date): Promise<void>;
   /** Holds the network's payouts; false when they were held already. */
   hold(network: Network, reason: string, at: Date): Promise<boolean>;
-  /** Lets the network's payouts go on; false when they were not held. */
-  release(network: Network): Promise<boolean>;
+  /**
+   * Lets the network's payouts go on; false when they were not held. What the latest run of each
+   * asset showed (its deficit, its items) is acknowledged: it does not hold the payouts again.
+   */
+  release(network: Network, at: Date): Promise<boolean>;
+  /** What the operator acknowledged at the network's last resume, per asset. */
+  acknowledged(network: Network): Promise<Map<ChainAsset, Acknowledged>>;
+  /** The acknowledged deficit of these assets is gone (a run showed none): a new one holds again. */
+  forgetDeficits(network: Network, assets: readonly ChainAsset[]): Promise<void>;
   holds(): Promise<{ network: Network; reason: string; heldAt: Date }[]>;
   isHeld(network: Network): Promise<boolean>;
 }

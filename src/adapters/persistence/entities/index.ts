@@ -18,7 +18,7 @@ import { WorkspaceEntity } from './workspace-entity.js';
 import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
 import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
-import { ChainReconciliationEntity, PayoutHoldEntity } from './reconciliation-entities.js';
+import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
 
 export const ENTITIES = [
@@ -63,10 +63,12 @@ export const ENTITIES = [
   FxRateEntity,
   ChainReconciliationEntity,
   PayoutHoldEntity,
+  ReconciliationAckEntity,
 ];
 export {
   ChainReconciliationEntity,
   PayoutHoldEntity,
+  ReconciliationAckEntity,
   CommitmentAdjustmentEntity,
   CommitmentEntity,
   CommitmentPauseEntity,

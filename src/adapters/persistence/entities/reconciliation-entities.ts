@@ -2,7 +2,9 @@
 // `chain_reconciliations`, one row per network, asset and run (what the ledger says the
 // service holds, what the chain says at the run's block, the difference and the
 // transfers and deposits involved), and `payout_holds`, a network whose payouts wait
-// for an operator after a difference (released by `ops payouts resume`).
+// for an operator after a difference (released by `ops payouts resume`), and
+// `reconciliation_acks`, what the operator looked at then (per network and asset: the
+// difference and the items), which does not hold the payouts again.
 import { EntitySchema } from '@mikro-orm/core';
 
 export interface ChainReconciliationRow {
@@ -32,6 +34,26 @@ export const ChainReconciliationEntity = new EntitySchema<ChainReconciliationRow
     onChain: units,
     difference: units,
     involved: { type: 'json' },
+    at: { type: 'Date', columnType: 'timestamptz' },
+  },
+});
+
+export interface ReconciliationAckRow {
+  network: string;
+  asset: string;
+  difference: string;
+  items: unknown;
+  at: Date;
+}
+
+export const ReconciliationAckEntity = new EntitySchema<ReconciliationAckRow>({
+  name: 'ReconciliationAck',
+  tableName: 'reconciliation_acks',
+  properties: {
+    network: { type: 'text', primary: true },
+    asset: { type: 'text', primary: true },
+    difference: units,
+    items: { type: 'json' },
     at: { type: 'Date', columnType: 'timestamptz' },
   },
 });
