@@ -171,6 +171,68 @@ describe('the reconciliation of the books with the chain', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('checks each deposit address on its own: a shortfall there is a deficit although a surplus elsewhere nets the totals; a wallet holding funds with no deposit recorded is named', async () => {
+    const wallet = async () => {
+      const res = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH' });
+      expect(res.status).toBe(201);
+      return { id: res.body.id as string, address: res.body.address as string };
+    };
+    const w = await wallet();
+    const txid = await chain.sendToken(chain.tokens[0]!, w.address, 30_000_000n);
+    await chain.mine();
+    const head = BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_blockNumber', []));
+    const now = new Date();
+    const uow = t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const depositId = crypto.randomUUID();
+    await uow.run(async (tx) => {
+      const [d] = await tx.deposits.record([
+        {
+          id: depositId, workspaceId: t.ws.workspaceId, walletId: w.id, customerId: null, network: 'ETH_TESTNET', asset: 'USDT_ETH',
+          txid, logIndex: 0, fromAddress: getAddress(`0x${'ab'.repeat(20)}`), toAddress: w.address,
+          chainAmount: 30_000_000n, amount: 30_000_000n, blockNumber: head, blockHash: `0x${'3d'.repeat(32)}`, status: 'DETECTED',
+          confirmations: 1, requiredConfirmations: 2, fee: null, detectedAt: now, confirmedAt: null, sweptAt: null, updatedAt: now,
+        },
+      ]);
+      await tx.deposits.update({ ...d!, status: 'CONFIRMED', confirmations: 2, confirmedAt: now });
+      await tx.ledger.post(creditDeposit({ id: crypto.randomUUID(), network: 'ETH_TESTNET', at: now, depositId, workspaceId: t.ws.workspaceId, gross: Amount.parse('30', 'USDT_ETH'), fee: Amount.zero('USDT_ETH') }));
+    });
+    await chain.mine(3);
+    expect((await reconcile()).assets.find((a) => a.asset === 'USDT_ETH')).toMatchObject({ verdict: 'ok', difference: 0n });
+
+    // The deposit address is emptied, and the same amount reaches the treasury from outside: the totals agree.
+    const transfer = (to: string, amount: bigint) => `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, '0')}${amount.toString(16).padStart(64, '0')}`;
+    await rpc(chain.anvil.rpcUrl, 'anvil_impersonateAccount', [w.address]);
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [w.address, `0x${(10n ** 18n).toString(16)}`]);
+    await rpc(chain.anvil.rpcUrl, 'eth_sendTransaction', [{ from: w.address, to: chain.tokens[0], data: transfer(`0x${'77'.repeat(20)}`, 30_000_000n), gas: '0x30000' }]);
+    await chain.sendToken(chain.tokens[0]!, treasury, 30_000_000n);
+    // And a fresh wallet receives 7 USDT the books never heard of.
+    const quiet = await wallet();
+    await chain.sendToken(chain.tokens[0]!, quiet.address, 7_000_000n);
+    await chain.mine(3);
+    const report = await reconcile();
+    expect(report.assets.find((a) => a.asset === 'USDT_ETH')).toMatchObject({ verdict: 'deficit', difference: 0n });
+    expect(report.involved).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'address', id: w.address, asset: 'USDT_ETH', amount: 30_000_000n }),
+        expect.objectContaining({ kind: 'unbooked', id: quiet.address, asset: 'USDT_ETH', amount: 7_000_000n }),
+      ]),
+    );
+    expect(report.ok).toBe(false);
+    expect(report.held).toBeNull(); // a deficit holds from its second run
+    expect((await reconcile()).held).toMatch(new RegExp(`USDT_ETH at ${w.address}`));
+    expect(await container().resolve(PayoutHolds).resume('ETH_TESTNET')).toBe(true);
+
+    // Put right: the deposit address holds its deposit again, the treasury what the books say.
+    await rpc(chain.anvil.rpcUrl, 'anvil_impersonateAccount', [treasury]);
+    await rpc(chain.anvil.rpcUrl, 'eth_sendTransaction', [{ from: treasury, to: chain.tokens[0], data: transfer(`0x${'77'.repeat(20)}`, 30_000_000n), gas: '0x30000' }]);
+    await chain.sendToken(chain.tokens[0]!, w.address, 30_000_000n);
+    await chain.mine(3);
+    const fixed = await reconcile();
+    expect(fixed.assets.find((a) => a.asset === 'USDT_ETH')).toMatchObject({ verdict: 'ok', difference: 0n });
+    expect(fixed.involved.map((i) => i.kind)).toEqual(['unbooked']);
+    expect(fixed.ok).toBe(true);
+  });
+
   it('is the operator’s command too: ops ledger reconcile (exit 1 on a deficit) and ops payouts holds | resume', async () => {
     const env = opsEnv(t.db.url, {
       MASTER_SEED: TEST_SEED,

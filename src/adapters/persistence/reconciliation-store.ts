@@ -3,7 +3,7 @@
 // deposits and the outgoing transfers; the runs; and the payout holds.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { SERVICE_OWNER } from '../../domain/ledger/journal.js';
-import type { Acknowledged, AssetReconciliation, InvolvedItem, ReconciliationBasis, ReconciliationStore } from '../../domain/ledger/reconciliation.js';
+import type { Acknowledged, AssetReconciliation, InvolvedItem, ReconciliationStore } from '../../domain/ledger/reconciliation.js';
 import { ASSET_SPECS, gasCurrencyOf, type Asset, type ChainAsset, type Network } from '../../domain/money/networks.js';
 
 /** API units of `asset` in chain base units (TRX, booked in sun, is already). */
@@ -12,6 +12,9 @@ const toChain = (asset: ChainAsset, units: bigint): bigint => {
   return spec ? units * 10n ** BigInt(spec.chainDecimals - spec.apiDecimals) : units;
 };
 
+/** Recent wallets without a deposit whose balance each run reads (the newest first). */
+const QUIET_WALLETS_CHECKED = 200;
+
 export class PgReconciliationStore implements ReconciliationStore {
   constructor(private readonly orm: MikroORM) {}
 
@@ -19,7 +22,7 @@ export class PgReconciliationStore implements ReconciliationStore {
     return this.orm.em.getConnection().execute<T[]>(text, params);
   }
 
-  async basis(network: Network, block: bigint, assets: readonly ChainAsset[]): Promise<{ bases: ReconciliationBasis[]; depositAddresses: string[] }> {
+  async basis(network: Network, block: bigint, assets: readonly ChainAsset[], since: Date) {
     const b = block.toString();
     const perAsset = async (text: string, params: unknown[]) => new Map((await this.sql<{ asset: string; n: string }>(text, params)).map((r) => [r.asset, BigInt(r.n)]));
     const [custody, bookedOut, creditedAfter, detected, gas] = await Promise.all([
@@ -59,7 +62,27 @@ export class PgReconciliationStore implements ReconciliationStore {
        select to_address from outgoing_transfers where network = ? and kind = 'GAS_TOPUP' and status not in ('CONFIRMED', 'FAILED')`,
       [network, network, network],
     );
-    return { bases, depositAddresses: addresses.map((a) => a.address) };
+    // Each deposit address on its own, unless a sweep of it is on its way (its balance is moving).
+    const held = await this.sql<{ address: string; asset: ChainAsset; n: string }>(
+      `select d.to_address as address, d.asset, sum(d.chain_amount)::text as n from deposits d
+        where d.network = ? and d.status in ('DETECTED', 'CONFIRMING', 'CONFIRMED') and d.block_number <= ?
+          and not exists (select 1 from outgoing_transfers t where t.network = d.network and t.kind = 'SWEEP'
+                            and t.from_address = d.to_address and t.status not in ('CONFIRMED', 'FAILED'))
+        group by d.to_address, d.asset`,
+      [network, b],
+    );
+    const quiet = await this.sql<{ address: string; asset: ChainAsset }>(
+      `select w.address, w.asset from wallets w
+        where w.network = ? and w.created_at >= ? and not exists (select 1 from deposits d where d.wallet_id = w.id)
+        order by w.created_at desc limit ${QUIET_WALLETS_CHECKED}`,
+      [network, since],
+    );
+    return {
+      bases,
+      depositAddresses: addresses.map((a) => a.address),
+      held: held.map((h) => ({ address: h.address, asset: h.asset, expected: BigInt(h.n) })),
+      quiet,
+    };
   }
 
   async failedTransfers(network: Network, since: Date, limit: number) {
@@ -83,11 +106,12 @@ export class PgReconciliationStore implements ReconciliationStore {
   }
 
   async previousDeficits(network: Network): Promise<Set<ChainAsset>> {
-    const rows = await this.sql<{ asset: ChainAsset; difference: string }>(
-      `select distinct on (asset) asset, difference::text as difference from chain_reconciliations where network = ? order by asset, at desc`,
+    const rows = await this.sql<{ asset: ChainAsset; difference: string; short: boolean }>(
+      `select distinct on (asset) asset, difference::text as difference, involved @> '[{"kind": "address"}]'::jsonb as short
+         from chain_reconciliations where network = ? order by asset, at desc`,
       [network],
     );
-    return new Set(rows.filter((r) => BigInt(r.difference) < 0n).map((r) => r.asset));
+    return new Set(rows.filter((r) => BigInt(r.difference) < 0n || r.short).map((r) => r.asset));
   }
 
   async record(runs: AssetReconciliation[], involved: InvolvedItem[], id: () => string, at: Date): Promise<void> {

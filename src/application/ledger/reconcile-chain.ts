@@ -10,8 +10,10 @@
 import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import {
+  checkAddress,
   isAcknowledged,
   reconcileAsset,
+  unbooked,
   shouldHold,
   type AssetReconciliation,
   type InvolvedItem,
@@ -64,26 +66,36 @@ export class ReconcileChain {
     const withContract = new Set(config.assets.filter((a) => a.contractAddress !== null || isNativeCurrency(a.asset)).map((a) => a.asset));
     const assets: ChainAsset[] = [...CHAIN_ASSETS[baseChainOf(network)].filter((a: Asset) => withContract.has(a)), ...(tron ? (['TRX'] as const) : [])];
 
-    const { bases, depositAddresses } = await this.store.basis(network, block, assets);
+    const since = new Date(this.clock.now().getTime() - opts.windowDays * 86_400_000);
+    const { bases, depositAddresses, held: perAddress, quiet } = await this.store.basis(network, block, assets, since);
     const service = (await this.internal.serviceAddresses(network)).filter((s) => s.role === 'treasury' || s.role === 'gasTank').map((s) => s.address);
     const addresses = [...new Set([...service, ...depositAddresses])];
     const results: AssetReconciliation[] = [];
+    const involved: InvolvedItem[] = [];
     for (const basis of bases) {
+      const balanceOf = (a: string) => (isNativeCurrency(basis.asset) ? chain.nativeBalance(a, block) : chain.tokenBalance(basis.asset as Asset, a, block));
       let balances: bigint[];
+      let quietBalances: bigint[];
+      const mineQuiet = quiet.filter((q) => q.asset === basis.asset);
       try {
-        balances = await Promise.all(
-          addresses.map((a) => (isNativeCurrency(basis.asset) ? chain.nativeBalance(a, block) : chain.tokenBalance(basis.asset as Asset, a, block))),
-        );
+        balances = await Promise.all(addresses.map(balanceOf));
+        quietBalances = await Promise.all(mineQuiet.map((q) => balanceOf(q.address)));
       } catch (err) {
         // A token the node adapter has no contract for cannot be read: left out. A node failing fails the run.
         if (err instanceof ChainUnavailableError) throw err;
         continue;
       }
-      results.push(reconcileAsset(network, block, basis, balances.reduce((s, b) => s + b, 0n)));
+      // Totals may net one address's shortfall against another's surplus: each deposit address on its own too.
+      const at = new Map(addresses.map((a, i) => [a, balances[i]!]));
+      const short = perAddress
+        .filter((h) => h.asset === basis.asset)
+        .map((h) => checkAddress(basis.asset, h.address, h.expected, at.get(h.address) ?? 0n))
+        .filter((i): i is InvolvedItem => i !== null);
+      involved.push(...short);
+      involved.push(...mineQuiet.map((q, i) => unbooked(basis.asset, q.address, quietBalances[i]!)).filter((i): i is InvolvedItem => i !== null));
+      results.push(reconcileAsset(network, block, basis, balances.reduce((s, b) => s + b, 0n), short.length));
     }
 
-    const since = new Date(this.clock.now().getTime() - opts.windowDays * 86_400_000);
-    const involved: InvolvedItem[] = [];
     // A transfer the books say FAILED (and refunded, for a withdrawal) whose transaction succeeded in a block.
     for (const t of await this.store.failedTransfers(network, since, CHECKED_PER_RUN)) {
       for (const txid of t.txids) {
@@ -118,6 +130,6 @@ export class ReconcileChain {
     await this.store.forgetDeficits(network, results.filter((r) => r.difference >= 0n).map((r) => r.asset));
     if (reason && opts.holdPayouts) await this.store.hold(network, reason, now);
     const held = (await this.store.holds()).find((h) => h.network === network)?.reason ?? null;
-    return { network, block, assets: results, involved, held, ok: involved.length === 0 && results.every((r) => r.verdict !== 'deficit') };
+    return { network, block, assets: results, involved, held, ok: involved.every((i) => i.kind === 'unbooked') && results.every((r) => r.verdict !== 'deficit') };
   }
 }

@@ -15,7 +15,10 @@
 // a payout both sent and refunded, a credit whose transfer is not on chain.
 // A surplus is money that arrived without a booking (operator funding, dust
 // below the API precision, a transfer the scanner has not read yet): reported,
-// never booked.
+// never booked. Totals can net a deficit against a surplus elsewhere, so each
+// deposit address is also checked on its own: it must hold at least its
+// deposits not swept (else an `address` deficit), and a recent wallet with
+// no deposit recorded that holds its asset is `unbooked` (a missed deposit?).
 import type { ChainAsset, Network } from '../money/networks.js';
 
 export interface ReconciliationBasis {
@@ -33,7 +36,12 @@ export const expectedOnChain = (b: ReconciliationBasis): bigint =>
 
 /** A transfer or deposit that explains (part of) a difference. */
 export interface InvolvedItem {
-  kind: 'withdrawal' | 'transfer' | 'deposit';
+  /**
+   * withdrawal, transfer, deposit: proved to disagree with the chain (hold at once); address: a deposit
+   * address holding less than its deposits not swept (a deficit); unbooked: a wallet holding its asset
+   * with no deposit recorded (reported only).
+   */
+  kind: 'withdrawal' | 'transfer' | 'deposit' | 'address' | 'unbooked';
   id: string;
   /** The transfer of a withdrawal, when the item is a withdrawal. */
   transferId?: string;
@@ -57,11 +65,27 @@ export interface AssetReconciliation {
   verdict: 'ok' | 'surplus' | 'deficit';
 }
 
-export function reconcileAsset(network: Network, block: bigint, basis: ReconciliationBasis, onChain: bigint): AssetReconciliation {
+/** `shortAddresses`: deposit addresses holding less than their deposits not swept (a deficit whatever the totals say). */
+export function reconcileAsset(network: Network, block: bigint, basis: ReconciliationBasis, onChain: bigint, shortAddresses = 0): AssetReconciliation {
   const expected = expectedOnChain(basis);
   const difference = onChain - expected;
-  return { network, asset: basis.asset, block, expected, onChain, difference, verdict: difference === 0n ? 'ok' : difference > 0n ? 'surplus' : 'deficit' };
+  const verdict = difference < 0n || shortAddresses > 0 ? 'deficit' : difference > 0n ? 'surplus' : 'ok';
+  return { network, asset: basis.asset, block, expected, onChain, difference, verdict };
 }
+
+/** A deposit address's own check: what it holds on chain against its deposits not swept. */
+export function checkAddress(asset: ChainAsset, address: string, expected: bigint, onChain: bigint): InvolvedItem | null {
+  if (onChain >= expected) return null;
+  return { kind: 'address', id: address, txid: null, asset, amount: expected - onChain, why: `holds ${onChain}, less than its deposits not swept (${expected})` };
+}
+
+/** A recent wallet with no deposit recorded that holds its asset: a transfer the scanner missed, or dust. */
+export function unbooked(asset: ChainAsset, address: string, onChain: bigint): InvolvedItem | null {
+  if (onChain === 0n) return null;
+  return { kind: 'unbooked', id: address, txid: null, asset, amount: onChain, why: `holds ${onChain} with no deposit recorded: a transfer the scanner missed? (ops deposit rescan --chain ... --txid ...)` };
+}
+
+const PROVED: ReadonlySet<InvolvedItem['kind']> = new Set(['withdrawal', 'transfer', 'deposit']);
 
 /** What an operator looked at when letting the network's payouts go on (ops payouts resume), per asset. */
 export interface Acknowledged {
@@ -90,11 +114,16 @@ export function shouldHold(
   all: InvolvedItem[],
   acks: ReadonlyMap<ChainAsset, Acknowledged> = new Map(),
 ): string | null {
-  const involved = all.filter((i) => !isAcknowledged(i, acks));
+  const fresh = all.filter((i) => !isAcknowledged(i, acks));
+  const involved = fresh.filter((i) => PROVED.has(i.kind));
   if (involved.length > 0) return `${involved.length} transfer(s) or deposit(s) disagree with the chain: ${involved.map((i) => `${i.kind} ${i.id}`).join(', ')}`;
-  const deficits = current.filter((r) => r.verdict === 'deficit' && previousDeficits.has(r.asset) && r.difference < (acks.get(r.asset)?.difference ?? 0n));
+  const short = (r: AssetReconciliation) => fresh.filter((i) => i.kind === 'address' && i.asset === r.asset);
+  const deficits = current.filter(
+    (r) => r.verdict === 'deficit' && previousDeficits.has(r.asset) && (r.difference < (acks.get(r.asset)?.difference ?? 0n) || short(r).length > 0),
+  );
   if (deficits.length === 0) return null;
-  return `the chain holds less than the books in two runs: ${deficits.map((d) => `${d.asset} ${d.difference}`).join(', ')}`;
+  const what = (d: AssetReconciliation) => (d.difference < 0n ? `${d.asset} ${d.difference}` : `${d.asset} at ${short(d).map((i) => i.id).join(', ')}`);
+  return `the chain holds less than the books in two runs: ${deficits.map(what).join(', ')}`;
 }
 
 /** The records the reconciliation reads and writes. */
@@ -104,12 +133,24 @@ export interface ReconciliationStore {
    * addresses whose balances make the chain's side besides the service's own:
    * deposit addresses with deposits not swept yet, or a sweep on its way.
    */
-  basis(network: Network, block: bigint, assets: readonly ChainAsset[]): Promise<{ bases: ReconciliationBasis[]; depositAddresses: string[] }>;
+  basis(
+    network: Network,
+    block: bigint,
+    assets: readonly ChainAsset[],
+    since: Date,
+  ): Promise<{
+    bases: ReconciliationBasis[];
+    depositAddresses: string[];
+    /** Per deposit address not being swept: its deposits not swept in a block up to `block` (chain base units). */
+    held: { address: string; asset: ChainAsset; expected: bigint }[];
+    /** Wallets created since `since` with no deposit recorded (the newest, a bounded number). */
+    quiet: { address: string; asset: ChainAsset }[];
+  }>;
   /** Transfers the books say FAILED since `since` (at most `limit`), with every attempt's txid. */
   failedTransfers(network: Network, since: Date, limit: number): Promise<{ id: string; kind: string; ownerId: string | null; asset: ChainAsset; amount: bigint; txids: string[] }[]>;
   /** Credited deposits of `asset` since `since` (at most `limit`), newest first. */
   creditedDeposits(network: Network, asset: ChainAsset, since: Date, limit: number): Promise<{ id: string; txid: string; amount: bigint }[]>;
-  /** The assets whose latest run on the network showed a deficit. */
+  /** The assets whose latest run on the network showed a deficit (in total, or at a deposit address). */
   previousDeficits(network: Network): Promise<Set<ChainAsset>>;
   record(runs: AssetReconciliation[], involved: InvolvedItem[], id: () => string, at: Date): Promise<void>;
   /** Holds the network's payouts; false when they were held already. */
