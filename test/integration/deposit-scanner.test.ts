@@ -318,6 +318,25 @@ describe('the deposit scanner', () => {
     await sql(`delete from chain_cursors where network = 'BSC_TESTNET'`);
   });
 
+  it('reads up to trailBlocks below the head: a pool whose backends never serve the newest blocks slows it, never stalls it', async () => {
+    await catchUp();
+    const w = await wallet();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 12_000_000n }]);
+    chain.mineMany(4);
+    // Every backend asked for logs is 2 blocks behind the head the pool reports.
+    const lagging = Object.assign(Object.create(chain) as ScriptedChain, {
+      transfers: async (from: bigint, to: bigint, isMonitored: (k: string) => boolean) => {
+        const head = (await chain.head()).number;
+        if (to > head - 2n) throw new ChainUnavailableError('ETH_TESTNET', 'node_behind', `block ${to} is not served yet`);
+        return chain.transfers(from, to, isMonitored);
+      },
+    });
+    await expect(scan.step(lagging, opts())).rejects.toMatchObject({ kind: 'node_behind' });
+    expect(await scan.step(lagging, { ...opts(), trailBlocks: 2 })).toMatchObject({ kind: 'advanced', detected: 1 });
+    expect(await scan.step(lagging, { ...opts(), trailBlocks: 2 })).toMatchObject({ kind: 'idle' });
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+  });
+
   it('lets only one scanner hold a network; the other takes over when the lease runs out', async () => {
     await catchUp('worker-a');
     expect((await scan.step(chain, opts('worker-b'))).kind).toBe('not-leader');

@@ -3,7 +3,11 @@
 // A loop reads again at once while it is behind the head, polls every
 // `pollMs` when caught up, waits for the lease when another chain-worker holds
 // it, and backs off (doubling up to 30 s) while the node fails: its cursor
-// stays where it was, so it catches up later without skipping a block.
+// stays where it was, so it catches up later without skipping a block. While
+// the node's backends do not serve the newest blocks (node_behind), the loop
+// stops further below the head (doubling up to MAX_TRAIL_BLOCKS, one block
+// less after every TRAIL_EASE_STEPS steps that advance): a pool that always
+// lags slows the scanner down instead of failing every step at the same range.
 import type { Logger } from 'pino';
 import { WakeableSleep } from './wakeable-sleep.js';
 import { ChainUnavailableError, type ChainPort } from '../../domain/chains/chain-port.js';
@@ -17,6 +21,19 @@ export interface ScannerLoopOptions extends Omit<ScanOptions, 'startBlock'> {
   pollMs: number;
   /** Most time between two attempts while the node fails. */
   maxBackoffMs: number;
+}
+
+/** The furthest below the head a lagging pool makes the scanner stop. */
+export const MAX_TRAIL_BLOCKS = 32;
+
+/** Steps that advance before the trail is eased by one block. */
+export const TRAIL_EASE_STEPS = 16;
+
+/** The trail and the steps counted towards easing it, after a step's outcome. */
+export function nextTrail(t: { blocks: number; eased: number }, outcome: 'node_behind' | 'advanced' | 'other'): { blocks: number; eased: number } {
+  if (outcome === 'node_behind') return { blocks: Math.min(MAX_TRAIL_BLOCKS, Math.max(1, t.blocks * 2)), eased: 0 };
+  if (outcome !== 'advanced' || t.blocks === 0) return t;
+  return t.eased + 1 >= TRAIL_EASE_STEPS ? { blocks: t.blocks - 1, eased: 0 } : { blocks: t.blocks, eased: t.eased + 1 };
 }
 
 export class ScannerLoop {
@@ -54,16 +71,19 @@ export class ScannerLoop {
     const network = port.network;
     const log = this.logger.child({ network });
     let failures = 0;
+    let trail = { blocks: 0, eased: 0 };
     while (this.running) {
       let outcome: ScanOutcome;
       const started = performance.now();
       try {
-        outcome = await this.scan.step(port, { ...this.opts, startBlock: this.opts.startBlocks[network] });
-        if (failures > 0) log.info({ failures }, 'the node answers again; scanning resumes from the cursor');
+        outcome = await this.scan.step(port, { ...this.opts, startBlock: this.opts.startBlocks[network], trailBlocks: trail.blocks });
+        if (failures > 0) log.info({ failures, trailBlocks: trail.blocks }, 'the node answers again; scanning resumes from the cursor');
         failures = 0;
+        trail = nextTrail(trail, outcome.kind === 'advanced' ? 'advanced' : 'other');
       } catch (err) {
         failures++;
         const kind = err instanceof ChainUnavailableError ? err.kind : 'other';
+        if (kind === 'node_behind') trail = nextTrail(trail, 'node_behind');
         this.metrics.nodeErrors.inc({ network, kind });
         const delay = Math.min(this.opts.maxBackoffMs, this.opts.pollMs * 2 ** Math.min(failures, 10));
         log.warn({ err, kind, failures, retryInMs: delay }, 'scan step failed; keeping the cursor and backing off');

@@ -28,6 +28,11 @@ export interface ScanOptions {
   keepBlocks: number;
   /** Where the very first scan of a network starts; the head when not set. */
   startBlock?: bigint;
+  /**
+   * Blocks below the head the step stops at (0 when not set): the loop raises it while the node's
+   * backends do not serve the newest blocks (node_behind), so a lagging pool slows the scanner, never stalls it.
+   */
+  trailBlocks?: number;
 }
 
 export type ScanOutcome =
@@ -120,9 +125,11 @@ export class ScanNetwork {
       if (ours === undefined || ours === head.hash) return { kind: 'idle', head: head.number, next };
       return this.reorg(port, opts, state.recent, head);
     }
-    const to = head.number < next + BigInt(opts.batchBlocks) - 1n ? head.number : next + BigInt(opts.batchBlocks) - 1n;
+    const trail = BigInt(opts.trailBlocks ?? 0);
+    const readable = head.number - trail;
+    const to = readable < next + BigInt(opts.batchBlocks) - 1n ? readable : next + BigInt(opts.batchBlocks) - 1n;
     if (to < next) {
-      if (storedBelow !== undefined && storedBelow !== head.hash) return this.reorg(port, opts, state.recent, head);
+      if (trail === 0n && storedBelow !== undefined && storedBelow !== head.hash) return this.reorg(port, opts, state.recent, head);
       return { kind: 'idle', head: head.number, next };
     }
 
