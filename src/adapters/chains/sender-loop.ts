@@ -104,7 +104,10 @@ export class SenderLoop {
         };
         const sweeps = await timed('sweeps', () => this.sweeps.step(sender, { batch: this.opts.batch }));
         const withdrawals = await timed('withdrawals', () => this.withdrawals.step(sender, { batch: this.opts.batch }));
+        // Said at once: a later call of the step failing must not lose what was failed for good.
+        if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');
         const drips = await timed('drips', () => this.drips.step(sender, { batch: this.opts.batch }));
+        if (drips.refused > 0) log.warn({ refused: drips.refused }, 'faucet drips failed: the token contract refuses their transfer');
         const transfers = await timed('transfers', () => this.transfers.step(sender, this.opts));
         // A service address too low to pay: one warning when it starts, one line when it ends.
         const treasuryChanged = this.shortage(this.treasuryShort, network, withdrawals.treasuryShort, 'treasury', log, {
@@ -114,15 +117,15 @@ export class SenderLoop {
         if (treasuryChanged) this.metrics.treasuryShort.set({ network }, withdrawals.treasuryShort ? 1 : 0);
         if (withdrawals.held !== (this.held.get(network) ?? false)) {
           this.held.set(network, withdrawals.held);
-          if (withdrawals.held) log.error('payouts held after a difference between the books and the chain: new withdrawals wait until an operator runs ops payouts resume');
+          if (withdrawals.held) {
+            log.error({ reason: withdrawals.heldReason }, 'payouts held after a difference between the books and the chain: new withdrawals wait until an operator runs ops payouts resume');
+          }
           else log.info('payouts resumed');
         }
         this.shortage(this.dispenserShort, network, drips.dispenserShort, 'dispenser', log, {
           short: 'faucet dispenser too low for the next drip: drips wait until it is funded (none fails)',
           funded: 'faucet dispenser funded again: drips resume',
         });
-        if (drips.refused > 0) log.warn({ refused: drips.refused }, 'faucet drips failed: the token contract refuses their transfer');
-        if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');
         // One item's trouble holds only that item: logged once per reason, tried again each step.
         const stuck = new Map([...sweeps.errors, ...withdrawals.errors, ...drips.errors, ...transfers.errors].map((e) => [`${e.kind}:${e.id}`, e]));
         for (const [key, e] of stuck) {

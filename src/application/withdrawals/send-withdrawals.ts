@@ -48,6 +48,8 @@ export interface WithdrawalStepReport {
   treasuryShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
   /** The network's payouts are held after a difference with the chain: nothing was picked up. */
   held: boolean;
+  /** Why, when held (the reconciliation's reason). */
+  heldReason?: string;
 }
 
 @injectable()
@@ -77,6 +79,7 @@ export class SendWithdrawals {
     // (ReconcileChain; ops payouts resume). Those on their way go on.
     if (await this.reconciliation.isHeld(network)) {
       report.held = true;
+      report.heldReason = (await this.reconciliation.holds()).find((h) => h.network === network)?.reason;
       return report;
     }
     const ready = await this.uow.run((tx) => tx.withdrawals.readyIds(network, opts.batch));
