@@ -16,7 +16,7 @@ import { COMMITMENT_COMMANDS } from '../adapters/cli/commitment-commands.js';
 import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
 import { RECONCILE_COMMANDS } from '../adapters/cli/reconcile-commands.js';
 import { TOKENS } from '../application/tokens.js';
-import { findCommand, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
+import { findCommand, helpFor, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
 import type { OpsCommand } from '../adapters/cli/command.js';
 import { createLogger } from '../adapters/logging/logger.js';
 import type { NodeProbe } from '../domain/chains/node-probe.js';
@@ -30,6 +30,11 @@ export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMA
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
 const io = { out: (s: string) => process.stdout.write(`${s}\n`), err: (s: string) => process.stderr.write(`${s}\n`) };
+const help = helpFor(OPS_COMMANDS, argv);
+if (help !== null) {
+  io.out(help);
+  process.exit(0);
+}
 if (!findCommand(OPS_COMMANDS, argv)) process.exit(refuseUnknownCommand(OPS_COMMANDS, argv, io));
 
 /** A failure before the command runs: with --json still one JSON object on stdout, like every result. */

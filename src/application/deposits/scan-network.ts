@@ -229,7 +229,7 @@ export class ScanNetwork {
       // deposits against its other answers would fail (and reverse) what is still on chain.
       if (!b) throw new ChainUnavailableError(network, 'node_behind', `block ${h} is not served while the head is ${head.number}: the reorg is judged later`);
       nodeHashes.set(h, b.hash);
-      if (b?.hash === stored.get(h)) {
+      if (b.hash === stored.get(h)) {
         ancestor = commonAncestor(stored, nodeHashes);
         break;
       }

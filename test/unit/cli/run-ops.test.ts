@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCommand } from '../../../src/adapters/cli/command.js';
-import { runOps } from '../../../src/adapters/cli/run-ops.js';
+import { helpFor, runOps } from '../../../src/adapters/cli/run-ops.js';
 import { DomainError } from '../../../src/domain/errors.js';
 
 const greet = defineCommand({
@@ -24,6 +24,14 @@ async function ops(...argv: string[]) {
 }
 
 describe('the ops command runner', () => {
+  it('answers --help, -h and help with the usage (exit 0 in ops.ts), a group\'s own commands when one is named', () => {
+    const wave = defineCommand({ path: ['wave', 'hand'], summary: 'waves', flags: {}, input: z.object({}), run: async () => ({}), describe: () => '' });
+    for (const argv of [['--help'], ['-h'], ['help'], ['greet', 'someone', '--help']]) expect(helpFor([greet, wave], argv)).toMatch(/^Usage: npm run ops/);
+    expect(helpFor([greet, wave], ['wave', '--help'])).not.toMatch(/greet/);
+    expect(helpFor([greet, wave], ['help', 'greet'])).toMatch(/greet someone {2}says hello/);
+    expect(helpFor([greet, wave], ['greet', 'someone'])).toBeNull();
+  });
+
   it('prints the result as one JSON object on stdout with --json, as a line without', async () => {
     expect(await ops('greet', 'someone', '--name', 'ada', '--json')).toEqual({ code: 0, out: ['{"greeting":"hello ada"}'], err: [] });
     expect(await ops('greet', 'someone', '--name', 'ada')).toEqual({ code: 0, out: ['hello ada'], err: [] });
