@@ -47,6 +47,28 @@ try {
 }
 const holder = lockDataDir(dataDir);
 if (holder !== null) inUse(holder);
+
+// Ctrl-C or SIGTERM during start-up: noted, and acted on at the next step's end, so that what was
+// started (the database, the local chains, the imitation) is stopped too instead of left running.
+let interrupted: string | null = null;
+const noteEarlySignal = (signal: string) => {
+  if (interrupted === null) logger.info({ signal }, 'stopping: start-up ends its current step first');
+  interrupted = signal;
+};
+process.on('SIGINT', noteEarlySignal);
+process.on('SIGTERM', noteEarlySignal);
+
+/** Stops what start-up has started so far and exits 0, when a signal came meanwhile. */
+async function stopIfInterrupted(started: { imitations?: ProviderImitation[]; chains?: RunningLocalChains | null; db?: ChildProcess | null }): Promise<void> {
+  if (interrupted === null) return;
+  await Promise.all((started.imitations ?? []).map((i) => i.close().catch(() => undefined)));
+  await started.chains?.stop().catch(() => undefined);
+  if (started.db) {
+    started.db.kill('SIGTERM');
+    await exited(started.db);
+  }
+  process.exit(0);
+}
 process.on('exit', () => unlockDataDir(dataDir));
 resolveSecrets(config); // generates the sandbox's key and seed on the first run (the api and the dispatcher never read the seed)
 
@@ -83,6 +105,7 @@ try {
 } catch (err) {
   fail(`the database did not start (${reasonOf(err)})`);
 }
+await stopIfInterrupted({ db: dbChild });
 
 // The local chains (ETH_TESTNET and BSC_TESTNET on anvil, TRON_TESTNET on the stand-in), unless a network's node is configured.
 let chains: RunningLocalChains | null = null;
@@ -109,6 +132,7 @@ if (localSpecs.length > 0 || tronPort !== undefined) {
     fail(`the local chains did not start: ${reasonOf(err)}`);
   }
 }
+await stopIfInterrupted({ chains, db: dbChild });
 
 // SANDBOX_PROVIDERS: the provider imitation in front of each local node (issue 30): the processes see a
 // pool of backends that lag, reorg between reads and rate-limit, as hosted providers do.
@@ -140,6 +164,8 @@ if (process.env.SANDBOX_PROVIDERS && chains) {
     fail(/^SANDBOX_PROVIDERS_SHARE/.test(reasonOf(err)) ? reasonOf(err) : `SANDBOX_PROVIDERS: ${reasonOf(err)}`);
   }
 }
+
+await stopIfInterrupted({ imitations, chains, db: dbChild });
 
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: config.dataDir };
 for (const [network, url] of Object.entries(nodeUrls)) env[`${network}_RPC_URL`] = url;
@@ -264,8 +290,11 @@ async function shutdown(signal: string): Promise<void> {
   process.exit(0);
 }
 
+process.off('SIGINT', noteEarlySignal);
+process.off('SIGTERM', noteEarlySignal);
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
+if (interrupted !== null) void shutdown(interrupted);
 // Never outlive what started us: if npm (or the shell) goes away without
 // passing its signal on, the sandbox stops as if told to.
 const parent = process.ppid;
