@@ -13,6 +13,7 @@ import { classifyNodeError, type NodeAnswer, type ProviderError } from './provid
 import { JsonRpcClient, JsonRpcFailure } from './json-rpc-client.js';
 import type { NodeObserver } from './node-observer.js';
 import { UrlPool } from './url-pool.js';
+import { urlLabel } from './url-label.js';
 
 /** eth_getLogs over this range is refused by the URL: ask again over at most `limit` blocks (halve when unknown). */
 export class RangeTooLargeError extends Error {
@@ -126,7 +127,7 @@ export class EvmRpcPool {
   private classified(url: string, err: unknown, method: string): Error {
     const answer = answerOf(err, method);
     const known: ProviderError | null = classifyNodeError(answer);
-    const where = `(${url})`;
+    const where = `(${urlLabel(url)})`;
     if (known?.kind === 'range_too_large') {
       if (known.limit !== undefined) this.lowerLogRange(url, known.limit);
       this.observer?.error(this.network, url, 'range_too_large');

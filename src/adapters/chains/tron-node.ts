@@ -15,6 +15,7 @@ import type { Network } from '../../domain/money/networks.js';
 import type { NodeObserver } from './node-observer.js';
 import { UrlPool } from './url-pool.js';
 import { classifyNodeError } from './provider-errors.js';
+import { urlLabel } from './url-label.js';
 
 export interface TronNodeOptions {
   network: Network;
@@ -95,13 +96,13 @@ export class TronNode {
     } catch (err) {
       const timeout = (err as Error).name === 'TimeoutError';
       this.observer?.error(this.network, base, timeout ? 'timeout' : 'unreachable');
-      throw new ChainUnavailableError(this.network, timeout ? 'timeout' : 'unreachable', `${path}: ${timeout ? 'the node did not answer in time' : 'no connection'} (${base})`);
+      throw new ChainUnavailableError(this.network, timeout ? 'timeout' : 'unreachable', `${path}: ${timeout ? 'the node did not answer in time' : 'no connection'} (${urlLabel(base)})`);
     }
     let text: string;
     try {
       text = await res.text();
     } catch {
-      throw new ChainUnavailableError(this.network, 'unreachable', `${path}: the connection dropped (${base})`);
+      throw new ChainUnavailableError(this.network, 'unreachable', `${path}: the connection dropped (${urlLabel(base)})`);
     }
     let parsed: unknown;
     try {
@@ -116,14 +117,14 @@ export class TronNode {
       const ms = known?.penaltyMs ?? DEFAULT_PENALTY_MS;
       this.observer?.error(this.network, base, 'rate_limited');
       this.pool.penalize(base, ms, known?.provider ?? 'http-429');
-      throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: HTTP ${res.status}, rate-limited for ${ms} ms (${base})`);
+      throw new ChainUnavailableError(this.network, 'rate_limited', `${path}: HTTP ${res.status}, rate-limited for ${ms} ms (${urlLabel(base)})`);
     }
     if (res.status >= 500) {
       this.observer?.error(this.network, base, 'server_error');
-      throw new ChainUnavailableError(this.network, 'server_error', `${path}: HTTP ${res.status} (${base})`);
+      throw new ChainUnavailableError(this.network, 'server_error', `${path}: HTTP ${res.status} (${urlLabel(base)})`);
     }
     this.observer?.error(this.network, base, 'bad_response');
     const reason = error ?? (parsed === undefined ? `HTTP ${res.status}, not JSON` : `HTTP ${res.status}`);
-    throw new ChainUnavailableError(this.network, 'bad_response', `${path}: ${reason.slice(0, 300)} (${base})`);
+    throw new ChainUnavailableError(this.network, 'bad_response', `${path}: ${reason.slice(0, 300)} (${urlLabel(base)})`);
   }
 }

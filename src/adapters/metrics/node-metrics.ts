@@ -6,17 +6,13 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { NodeObserver } from '../chains/node-observer.js';
+import { urlLabel } from '../chains/url-label.js';
 
-/** URLs as labels and in log lines: the origin and path only, never a key in the query or the user part. */
-export const urlLabel = (url: string): string => {
-  try {
-    const u = new URL(url);
-    const path = u.pathname.replace(/\/[0-9a-zA-Z_-]{20,}(?=\/|$)/g, '/…'); // a provider's key in the path
-    return `${u.protocol}//${u.host}${path === '/' ? '' : path}`;
-  } catch {
-    return 'unparsable-url';
-  }
-};
+export { urlLabel };
+
+
+/** The least time between two rate-limit lines of one URL. */
+const PENALTY_LINE_EVERY_MS = 60_000;
 
 export function createNodeObserver(registry: Registry, logger: Logger): NodeObserver {
   const errors = new Counter({
@@ -38,11 +34,23 @@ export function createNodeObserver(registry: Registry, logger: Logger): NodeObse
     labelNames: ['network', 'url', 'reason'],
     registers: [registry],
   });
+  // A rate limit is routine on a busy pool: one line per URL a minute at most, with how many came meanwhile.
+  const lastLine = new Map<string, { at: number; since: number }>();
   return {
     error: (network, url, kind) => errors.inc({ network, url: urlLabel(url), kind }),
     penalty: (network, url, ms, provider) => {
       penalties.inc({ network, url: urlLabel(url) });
-      logger.warn({ network, url: urlLabel(url), penaltyMs: ms, provider }, 'node rate limit: no call to this URL until the penalty ends');
+      const key = `${network} ${url}`;
+      const seen = lastLine.get(key);
+      if (seen && Date.now() - seen.at < PENALTY_LINE_EVERY_MS) {
+        seen.since++;
+        return;
+      }
+      lastLine.set(key, { at: Date.now(), since: 0 });
+      logger.warn(
+        { network, url: urlLabel(url), penaltyMs: ms, provider, penaltiesSinceLastLine: seen?.since ?? 0 },
+        'node rate limit: no call to this URL until the penalty ends (one line a minute at most; chain_node_rate_limit_penalties_total counts them all)',
+      );
     },
     lag: (network, url, blocks) => lag.set({ network, url: urlLabel(url) }, blocks),
     unusable: (network, url, reason, detail) => {
