@@ -74,7 +74,7 @@ try {
   failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
 // The chain adapters (tronweb, viem's clients) load only for the command that reads the nodes: a second less for every other.
-const readsNodes = argv[0] === 'treasury' || argv[0] === 'chains' || (argv[0] === 'ledger' && argv[1] === 'reconcile');
+const readsNodes = findCommand(OPS_COMMANDS, argv)?.readsNodes === true;
 const readers = readsNodes ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
 infra.container.register(TOKENS.BalanceReaders, { useValue: readers });
 infra.container.register(TOKENS.NodeProbes, { useValue: readers.filter((r) => typeof (r as Partial<NodeProbe>).probe === 'function') });

@@ -16,6 +16,7 @@ import { startProviderImitation, type ProviderImitation } from '../../src/adapte
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { RefillAccountKeys } from '../../src/application/custody/refill-account-keys.js';
 import { PayoutHolds } from '../../src/application/ledger/payout-holds.js';
+import { CheckLedger } from '../../src/application/ledger/check-ledger.js';
 import { ReconcileChain } from '../../src/application/ledger/reconcile-chain.js';
 import { TOKENS } from '../../src/application/tokens.js';
 import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
@@ -34,6 +35,8 @@ let chain: TestChain;
 let lagging: ProviderImitation;
 let port: EvmChainPort;
 let treasury: string;
+/** The withdrawal paid on chain and refunded in the books (test 2), put right by the operator in test 3. */
+let paidAndRefunded: string;
 const signer = new LocalHdSigner(TEST_SEED);
 
 function container() {
@@ -131,6 +134,7 @@ describe('the reconciliation of the books with the chain', () => {
     const paid = await withdraw(receiptsNeverShown(port), destination);
     // Paid on chain, and FAILED and refunded in the books: what the sending code before issue 30 did on one lagging read.
     expect(paid.status).toBe('FAILED');
+    paidAndRefunded = paid.id;
     expect(await tokenBalance(destination)).toBe(115_000_000n);
     await chain.mine(3);
 
@@ -155,14 +159,24 @@ describe('the reconciliation of the books with the chain', () => {
   });
 
   it('with today’s sending, the same payout behind the same lagging backend is confirmed once and the next run finds nothing new', async () => {
-    // The books of the refunded payout above are put right by hand, as the operator would after looking.
-    const sql = (text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute(text, params);
-    await sql(`update outgoing_transfers set status = 'CONFIRMED' where status = 'FAILED'`);
-    await chain.sendToken(chain.tokens[0]!, treasury, 115_000_000n); // what the double payment took out
+    // The operator puts the refunded payout above right: proved paid on chain, its refund is taken back.
+    const available = async () => ((await uniqueCall(t.api.baseUrl, t.ws.testKey, 'GET', '/v2/balances?asset=USDT_ETH')).body.data as { available: string }[])[0]!.available;
+    const before = await available();
+    const ops = opsEnv(t.db.url, { MASTER_SEED: TEST_SEED, DATA_DIR: mkdtempSync(join(tmpdir(), 'reconcile-')), ETH_TESTNET_RPC_URL: lagging.url, ETH_TESTNET_CONFIRMATIONS: '2', ETH_TESTNET_USDT_ETH_CONTRACT: getAddress(chain.tokens[0]!) });
+    const fixed = await runEntry('src/bootstrap/ops.ts', ops, ['withdrawal', 'paid', '--id', paidAndRefunded, '--json']);
+    expect(fixed.code).toBe(0);
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ id: paidAndRefunded, status: 'FAILED', refund_taken_back: { from_available: '120.000000', to_receivable: '0.000000' } });
+    expect(Number(before) - Number(await available())).toBe(120);
+    // Once only; and never for a withdrawal that is not FAILED and refunded.
+    const twice = await runEntry('src/bootstrap/ops.ts', ops, ['withdrawal', 'paid', '--id', paidAndRefunded, '--json']);
+    expect([twice.code, JSON.parse(twice.stdout)]).toEqual([2, expect.objectContaining({ error: expect.stringMatching(/taken back already/) })]);
+    expect(await container().resolve(CheckLedger).execute()).toMatchObject({ ok: true });
     await chain.mine(3);
     const destination = getAddress('0x00000000000000000000000000000000000b0b02');
     const paid = await withdraw(port, destination);
     expect(paid.status).toBe('CONFIRMED');
+    const notFailed = await runEntry('src/bootstrap/ops.ts', ops, ['withdrawal', 'paid', '--id', paid.id, '--json']);
+    expect([notFailed.code, JSON.parse(notFailed.stdout)]).toEqual([2, expect.objectContaining({ error: expect.stringMatching(/is CONFIRMED/) })]);
     expect(await tokenBalance(destination)).toBe(115_000_000n);
     await chain.mine(3);
     const report = await reconcile();

@@ -347,7 +347,7 @@ export class InMemoryLedger implements LedgerRepo {
   }
   async feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>> {
     const fees = new Map<Asset, bigint>();
-    const kinds = ['DEPOSIT_CREDIT', 'DEPOSIT_REVERSAL', 'WITHDRAWAL_CONSUME', 'WITHDRAWAL_REFUND'];
+    const kinds = ['DEPOSIT_CREDIT', 'DEPOSIT_REVERSAL', 'WITHDRAWAL_CONSUME', 'WITHDRAWAL_REFUND', 'WITHDRAWAL_REFUND_REVERSAL'];
     for (const e of this.store.entries.values()) {
       if (e.workspaceId !== workspaceId || !networks.includes(e.network) || e.createdAt < from || e.createdAt >= to || !kinds.includes(e.kind)) continue;
       if (e.asset === 'ETH' || e.asset === 'BNB' || e.asset === 'TRX') continue;

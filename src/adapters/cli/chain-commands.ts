@@ -42,6 +42,7 @@ const row = (c: NodeCheck) => ({
 
 const checkNodes = defineCommand({
   path: ['chains', 'check'],
+  readsNodes: true,
   summary: 'Probe every node URL for what the scanner and the sender need: logs and their range, history, head lag, chain id [--chain NETWORK]',
   flags: { chain: { type: 'string' } },
   input: z.object({ chain: z.enum(NETWORKS).optional() }),

@@ -20,6 +20,8 @@ export interface OpsCommand<S extends z.ZodType = z.ZodType> {
   /** Names given to the words after the path, e.g. ['action'] for `fees tier set`. */
   positionals?: string[];
   input: S;
+  /** The command reads the chains: the node adapters are loaded for it (TOKENS.BalanceReaders), for no other. */
+  readsNodes?: true;
   run(ctx: OpsContext, input: z.infer<S>): Promise<Record<string, unknown>>;
   /** One human line for the result when --json is not given. A result with `ok: false` exits 1. */
   describe?(result: Record<string, unknown>): string;

@@ -35,6 +35,7 @@ const reportJson = (r: ReconcileReport) => ({
 
 const reconcile = defineCommand({
   path: ['ledger', 'reconcile'],
+  readsNodes: true,
   summary: 'The books against the chain: per network and asset what the ledger says the service holds against the chain at a safe depth (exit 1 on a deficit) [--chain NETWORK]',
   flags: { chain: { type: 'string' } },
   input: z.object({ chain: z.enum(NETWORKS).optional() }),

@@ -47,6 +47,7 @@ const policySet = defineCommand({
 
 const treasuryStatus = defineCommand({
   path: ['treasury', 'status'],
+  readsNodes: true,
   summary: 'The treasury, gas tank and faucet dispenser of each network with their balances on the node [--chain NETWORK]',
   flags: { chain: { type: 'string' } },
   input: z.object({ chain: z.enum(NETWORKS).optional() }),

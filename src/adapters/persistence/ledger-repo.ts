@@ -94,7 +94,8 @@ export class PgLedgerRepo implements LedgerRepo {
         where e.workspace_id = ? and e.created_at >= ? and e.network in (?) and e.asset in (?)
           and ((e.kind = 'DEPOSIT_CREDIT' and a.kind = 'TREASURY')
             or (e.kind = 'WITHDRAWAL_CONSUME' and a.kind = 'LOCKED')
-            or (e.kind = 'WITHDRAWAL_REFUND' and a.kind = 'AVAILABLE'))`,
+            or (e.kind = 'WITHDRAWAL_REFUND' and a.kind = 'AVAILABLE')
+            or (e.kind = 'WITHDRAWAL_REFUND_REVERSAL' and a.kind in ('AVAILABLE', 'RECEIVABLE')))`,
       [workspaceId, since, [...networks], STABLECOINS],
     );
     return BigInt(row!.volume);
@@ -108,7 +109,7 @@ export class PgLedgerRepo implements LedgerRepo {
          join postings p on p.entry_id = e.id
          join ledger_accounts a on a.id = p.account_id
         where e.workspace_id = ? and e.created_at >= ? and e.created_at < ? and e.network in (?) and e.asset in (?)
-          and e.kind in ('DEPOSIT_CREDIT', 'DEPOSIT_REVERSAL', 'WITHDRAWAL_CONSUME', 'WITHDRAWAL_REFUND') and a.kind = 'REVENUE'
+          and e.kind in ('DEPOSIT_CREDIT', 'DEPOSIT_REVERSAL', 'WITHDRAWAL_CONSUME', 'WITHDRAWAL_REFUND', 'WITHDRAWAL_REFUND_REVERSAL') and a.kind = 'REVENUE'
         group by e.asset`,
       [workspaceId, from, to, [...networks], STABLECOINS],
     );

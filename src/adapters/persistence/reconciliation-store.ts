@@ -90,6 +90,8 @@ export class PgReconciliationStore implements ReconciliationStore {
       `select t.id, t.kind, t.owner_id, t.asset, t.amount::text as amount, array_agg(a.txid order by a.seq) as txids
          from outgoing_transfers t join transfer_attempts a on a.transfer_id = t.id
         where t.network = ? and t.status = 'FAILED' and t.updated_at >= ?
+          -- A withdrawal an operator found paid (ops withdrawal paid): its books are right again.
+          and not exists (select 1 from journal_entries j where j.reference = 'withdrawal:' || t.owner_id || ':refund-reversal')
         group by t.id order by t.updated_at desc limit ?`,
       [network, since, limit],
     );

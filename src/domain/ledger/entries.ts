@@ -105,6 +105,20 @@ export const refundFailedWithdrawal = (b: Base & { withdrawalId: string; workspa
   ]);
 
 /**
+ * A refunded withdrawal whose payout is on chain after all (an operator's
+ * correction after the reconciliation named it, ADR 0031): the refund is
+ * undone by a new entry. What the workspace still has available is taken
+ * back; the rest becomes its RECEIVABLE, as for a reversed deposit.
+ */
+export const reverseRefund = (b: Base & { withdrawalId: string; workspaceId: string; amount: Amount; fee: Amount; fromAvailable: Amount }) =>
+  entry(b, 'WITHDRAWAL_REFUND_REVERSAL', `withdrawal:${b.withdrawalId}:refund-reversal`, b.workspaceId, b.amount, [
+    ['AVAILABLE', b.workspaceId, -b.fromAvailable.units],
+    ['RECEIVABLE', b.workspaceId, -(b.amount.units - b.fromAvailable.units)],
+    ['TREASURY', SERVICE_OWNER, b.amount.units - b.fee.units],
+    ['REVENUE', SERVICE_OWNER, b.fee.units],
+  ]);
+
+/**
  * A commitment shortfall debited from available (docs/api.md#fee-commitment); never below zero. An
  * adjustment may be debited in several steps (what was available at settlement, then later top-ups):
  * each is told apart by what had been debited before it (USD units), which only grows.
