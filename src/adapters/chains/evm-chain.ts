@@ -29,7 +29,7 @@ import {
   type UnsignedTransfer,
 } from '../../domain/transfers/ports.js';
 import { JsonRpcFailure } from './json-rpc-client.js';
-import { EvmChainReader, blockRef, hex, type RpcBlock, type RpcReceipt } from './evm-reading.js';
+import { EvmChainReader, hex, type RpcBlock, type RpcReceipt } from './evm-reading.js';
 
 export { TRANSFER_TOPIC, type EvmChainOptions } from './evm-reading.js';
 
@@ -54,18 +54,6 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
   async sentReceipt(txid: string): Promise<SentReceipt | null> {
     const r = await this.call<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
     return r?.blockHash ? this.withBlock(txid, r) : null;
-  }
-
-  private async withBlock(txid: string, r: RpcReceipt): Promise<SentReceipt | null> {
-    const header = await this.call<RpcBlock | null>('eth_getBlockByHash', [r.blockHash, false]);
-    if (!header) return null;
-    const price = BigInt(r.effectiveGasPrice ?? '0x0');
-    return {
-      txid: txid.toLowerCase(),
-      status: r.status === '0x1' ? 'success' : 'reverted',
-      block: blockRef(header),
-      feePaid: BigInt(r.gasUsed) * price,
-    };
   }
 
   /**

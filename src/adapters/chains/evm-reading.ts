@@ -383,9 +383,22 @@ export class EvmChainReader implements ChainPort, NodeProbe {
 
   async receipt(txid: string): Promise<TransactionReceipt | null> {
     const r = await this.call<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
-    if (!r?.blockHash) return null;
+    const settled = r?.blockHash ? await this.withBlock(txid, r) : null;
+    return settled && { txid: settled.txid, status: settled.status, block: settled.block };
+  }
+
+  /**
+   * A receipt with its block, read by the receipt's block hash (null while the node serves no such block:
+   * a receipt from a fork), and the fee it paid. Reading (rescan) and sending share it.
+   */
+  protected async withBlock(txid: string, r: RpcReceipt): Promise<(TransactionReceipt & { feePaid: bigint }) | null> {
     const header = await this.call<RpcBlock | null>('eth_getBlockByHash', [r.blockHash, false]);
     if (!header) return null;
-    return { txid: txid.toLowerCase(), status: r.status === '0x1' ? 'success' : 'reverted', block: blockRef(header) };
+    return {
+      txid: txid.toLowerCase(),
+      status: r.status === '0x1' ? 'success' : 'reverted',
+      block: blockRef(header),
+      feePaid: BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice ?? '0x0'),
+    };
   }
 }
