@@ -34,7 +34,10 @@ import {
 } from '../../domain/chains/chain-port.js';
 import { nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
 import { EvmRpcPool, RangeTooLargeError } from './evm-rpc-pool.js';
-import { patiently } from './url-pool.js';
+import { probeEvmUrl } from './evm-probe.js';
+import { blockRef, hex, type RpcBlock, type RpcLog, type RpcReceipt } from './evm-rpc-types.js';
+
+export { blockRef, hex, type RpcBlock, type RpcLog, type RpcReceipt };
 import type { NodeCheck, NodeProbe } from '../../domain/chains/node-probe.js';
 import type { NodeObserver } from './node-observer.js';
 
@@ -59,38 +62,6 @@ export interface EvmChainOptions {
   chainId?: number;
 }
 
-export interface RpcBlock {
-  number: `0x${string}`;
-  hash: `0x${string}`;
-  parentHash: `0x${string}`;
-  logsBloom?: `0x${string}`;
-  baseFeePerGas?: `0x${string}`;
-  transactions?: { hash: `0x${string}`; from: `0x${string}`; to: `0x${string}` | null; value: `0x${string}` }[];
-}
-
-export interface RpcLog {
-  address: string;
-  topics: string[];
-  data: string;
-  blockNumber: `0x${string}`;
-  blockHash: string;
-  transactionHash: string;
-  logIndex: `0x${string}`;
-}
-
-export interface RpcReceipt {
-  status: `0x${string}`;
-  blockNumber: `0x${string}`;
-  blockHash: string;
-  transactionHash: string;
-  to: string | null;
-  logs: RpcLog[];
-  gasUsed: `0x${string}`;
-  effectiveGasPrice?: `0x${string}`;
-}
-
-export const hex = (n: bigint) => `0x${n.toString(16)}` as const;
-export const blockRef = (b: RpcBlock): BlockRef => ({ number: BigInt(b.number), hash: b.hash, parentHash: b.parentHash });
 const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
   const d = BigInt(a.blockNumber) - BigInt(b.blockNumber);
   return d !== 0n ? (d < 0n ? -1 : 1) : Number(BigInt(a.logIndex) - BigInt(b.logIndex));
@@ -133,68 +104,10 @@ export class EvmChainReader implements ChainPort, NodeProbe {
 
   /**
    * Each URL asked what the scanner and the sender need (ops chains check, and
-   * the chain-worker at start-up): its chain id (a node of another chain is
-   * taken out of the pool), its head, and eth_getLogs of the token contracts
-   * over the log range.
+   * the chain-worker at start-up): evm-probe.ts.
    */
   async probe(): Promise<NodeCheck[]> {
-    return Promise.all(this.pool.urls.map((url) => this.probeOne(url)));
-  }
-
-  private async probeOne(url: string): Promise<NodeCheck> {
-    const check: NodeCheck = {
-      network: this.network,
-      url,
-      reachable: false,
-      chainId: null,
-      chainIdOk: null,
-      head: null,
-      lag: null,
-      logs: this.tokenByContract.size === 0 ? 'n/a' : 'unknown',
-      logRange: null,
-      history: 'n/a',
-      problems: [],
-      usable: false,
-    };
-    try {
-      check.chainId = Number(BigInt(await patiently(() => this.pool.callOn<string>(url, 'eth_chainId', []))));
-      check.head = BigInt(await patiently(() => this.pool.callOn<string>(url, 'eth_blockNumber', [])));
-      check.reachable = true;
-    } catch (err) {
-      check.problems.push(`not reachable: ${(err as Error).message.slice(0, 160)}`);
-      return check;
-    }
-    if (this.expectedChainId !== undefined) {
-      check.chainIdOk = check.chainId === this.expectedChainId;
-      if (!check.chainIdOk) {
-        const why = `chain id ${check.chainId}, not ${this.network}'s ${this.expectedChainId}`;
-        check.problems.push(why);
-        this.pool.exclude(url, 'wrong_chain', why);
-      }
-    }
-    if (this.tokenByContract.size > 0) {
-      const range = BigInt(this.pool.logRange());
-      const from = check.head - range + 1n > 0n ? check.head - range + 1n : 0n;
-      try {
-        const head = check.head;
-        await patiently(() => this.pool.callOn(url, 'eth_getLogs', [{ fromBlock: hex(from), toBlock: hex(head), ...this.logFilter() }]));
-        check.logs = 'served';
-        check.logRange = Number(check.head - from + 1n);
-      } catch (err) {
-        if (err instanceof RangeTooLargeError) {
-          check.logs = 'limited';
-          check.logRange = err.limit ?? null;
-          check.problems.push(err.limit !== undefined ? `eth_getLogs limited to ${err.limit} blocks` : `eth_getLogs refused over ${range} blocks (ranges are halved until taken)`);
-        } else if (err instanceof ChainUnavailableError && err.kind === 'method_not_served') {
-          check.logs = 'refused';
-          check.problems.push(`eth_getLogs refused (${err.message.slice(0, 120)}): deposits cannot be read from this URL`);
-        } else {
-          check.problems.push(`eth_getLogs failed: ${(err as Error).message.slice(0, 160)}`);
-        }
-      }
-    }
-    check.usable = check.reachable && check.chainIdOk !== false && check.logs !== 'refused' && check.logs !== 'unknown';
-    return check;
+    return Promise.all(this.pool.urls.map((url) => probeEvmUrl(url, { network: this.network, pool: this.pool, expectedChainId: this.expectedChainId, logFilter: this.tokenByContract.size > 0 ? this.logFilter() : null })));
   }
 
   async head(): Promise<BlockRef> {
@@ -229,7 +142,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     return (await this.fullBlocks(from, to, false)).map(blockRef);
   }
 
-  private logFilter(): { address: string[]; topics: string[] } {
+  protected logFilter(): { address: string[]; topics: string[] } {
     return { address: [...this.tokenByContract.keys()], topics: [TRANSFER_TOPIC] };
   }
 
