@@ -78,6 +78,7 @@ function receiptsNeverShown(real: EvmChainPort): ChainSender {
     get(target, prop, receiver) {
       if (prop === 'sentReceipt' || prop === 'sentReceiptOnEveryNode') return async () => null;
       if (prop === 'revertedOnEveryNode') return async () => false;
+      if (prop === 'agreedReceipt') return async () => null;
       // ... and that take the transaction at the nonce for another's (the check before issue 30 had none).
       if (prop === 'nonceHolder') return async () => `0x${'ee'.repeat(32)}`;
       const v = Reflect.get(target, prop, receiver) as unknown;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ScanNetwork, type ScanOptions } from '../../src/application/deposits/scan-network.js';
 import { CheckLedger } from '../../src/application/ledger/check-ledger.js';
 import { TOKENS } from '../../src/application/tokens.js';
-import { ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
+import { agreedKey, ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/adapters/webhooks/event-schemas.js';
 import { uniqueCall, useTestApi } from '../support/harness.js';
@@ -334,6 +334,36 @@ describe('the deposit scanner', () => {
     await expect(scan.step(lagging, opts())).rejects.toMatchObject({ kind: 'node_behind' });
     expect(await scan.step(lagging, { ...opts(), trailBlocks: 2 })).toMatchObject({ kind: 'advanced', detected: 1 });
     expect(await scan.step(lagging, { ...opts(), trailBlocks: 2 })).toMatchObject({ kind: 'idle' });
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+  });
+
+  it('credits a deposit at its threshold only on the transfer the node URLs agree on (agreedTransfers)', async () => {
+    await catchUp();
+    const w = await wallet();
+    const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 9_000_000n };
+    chain.mine([transfer]);
+    chain.mineMany(3);
+    let agree = false;
+    const asked: string[][] = [];
+    const pool = Object.assign(Object.create(chain) as ScriptedChain, {
+      agreedTransfers: async (txids: readonly string[]) => {
+        asked.push([...txids]);
+        if (!agree) return new Set<string>(); // one URL shows a transfer the others do not
+        const [t] = await chain.transfersOf(transfer.txid, () => true);
+        return new Set([agreedKey({ ...t!, blockHash: t!.block.hash })]);
+      },
+    });
+    for (let i = 0; i < 5; i++) {
+      const o = await scan.step(pool, opts());
+      if (o.kind === 'idle') break;
+    }
+    expect((await deposit(w.id))!.status).not.toBe('CONFIRMED');
+    expect(asked.flat()).toContain(transfer.txid);
+    chain.mine();
+    expect(await scan.step(pool, opts())).toMatchObject({ kind: 'advanced', credited: 0, unagreed: 1 });
+    agree = true;
+    chain.mine();
+    expect(await scan.step(pool, opts())).toMatchObject({ kind: 'advanced', credited: 1, unagreed: 0 });
     expect((await deposit(w.id))!.status).toBe('CONFIRMED');
   });
 

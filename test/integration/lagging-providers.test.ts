@@ -416,6 +416,50 @@ describe('a revert proved before a payout is refunded', () => {
   });
 });
 
+describe('a payout confirmed only on what the URLs agree on', () => {
+  it('one URL\'s success receipt confirms nothing while the others do not show the same receipt', async () => {
+    let agreed = false;
+    const signer = new LocalHdSigner(TEST_SEED);
+    const path = servicePath('ETH_TESTNET', 'treasury');
+    const from = await signer.deriveAddress('ETH', path);
+    const receipt = (txid: string) => ({ txid, status: 'success' as const, block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n });
+    const node = {
+      network: 'ETH_TESTNET',
+      head: async () => ({ number: 120n, hash: '0x78', parentHash: '0x77' }),
+      feeQuote: async () => ({ maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }),
+      gasLimit: async () => 60_000n,
+      burnEstimate: async () => null,
+      finalizedTime: async () => null,
+      minedNonce: async () => 0n,
+      settledNonce: async () => 0n,
+      sentReceipt: async (txid: string) => receipt(txid),
+      sentReceiptOnEveryNode: async (txid: string) => receipt(txid),
+      revertedOnEveryNode: async () => false,
+      agreedReceipt: async (txid: string) => (agreed ? receipt(txid) : null),
+      nativeBalance: async () => 10n ** 20n,
+      tokenBalance: async () => 10n ** 24n,
+      sign: async () => ({ txid: `0x${'cd'.repeat(32)}`, raw: 'raw', expiresAt: null }),
+      broadcast: async () => 'accepted' as const,
+    } as unknown as ChainSender;
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const transfer = requestTransfer({
+      id: randomUUID(), kind: 'SWEEP', network: 'ETH_TESTNET', asset: 'USDT_ETH', from, fromPath: path,
+      to: getAddress(`0x${'6'.repeat(40)}`), amount: 1n, requestedAt: new Date(), gasLimit: 60_000n, feeCap: null,
+    });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 };
+    await pipeline.step(node, opts);
+    for (let i = 0; i < 3; i++) expect((await pipeline.step(node, opts)).confirmed).toEqual([]);
+    expect((await uow.run((tx) => tx.transfers.get(transfer.id)))!.status).toBe('CONFIRMING');
+    agreed = true;
+    expect((await pipeline.step(node, opts)).confirmed.map((c) => c.id)).toEqual([transfer.id]);
+  });
+});
+
 describe('replacements the nodes take', () => {
   it('7. a replacement a node refuses is marked, never broadcast again, and the earlier attempt goes on being the one sent', async () => {
     const clock = new FakeClock(new Date());
@@ -437,6 +481,7 @@ describe('replacements the nodes take', () => {
       sentReceipt: async () => null,
       sentReceiptOnEveryNode: async () => null,
       revertedOnEveryNode: async () => false,
+      agreedReceipt: async () => null,
       nativeBalance: async () => 10n ** 20n,
       tokenBalance: async () => 10n ** 24n,
       sign: async (tx: UnsignedTransfer) => ({ txid: `0x${(broadcasts.length + 1).toString(16).padStart(2, '0')}${tx.fees!.maxFeePerGas.toString(16).padStart(62, '0')}`, raw: `raw-${tx.fees!.maxFeePerGas}`, expiresAt: null }),

@@ -32,6 +32,7 @@ const node: ChainSender = {
   sentReceipt: unused,
   sentReceiptOnEveryNode: unused,
   revertedOnEveryNode: unused,
+  agreedReceipt: unused,
   settledNonce: unused,
 };
 

@@ -81,6 +81,7 @@ describe('the outgoing transfers’ work list', () => {
       sentReceipt: unused,
       sentReceiptOnEveryNode: unused,
       revertedOnEveryNode: unused,
+      agreedReceipt: unused,
       settledNonce: unused,
     };
     const report = await transfers.step(node, { replaceAfterMs: 600_000, rebroadcastAfterMs: 60_000, batch: 10 });

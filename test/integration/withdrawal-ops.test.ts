@@ -162,6 +162,7 @@ function treasuryNode(overrides: Partial<ChainSender> = {}): ChainSender {
     sentReceipt: unused,
     sentReceiptOnEveryNode: unused,
     revertedOnEveryNode: unused,
+    agreedReceipt: unused,
     settledNonce: unused,
     ...overrides,
   };

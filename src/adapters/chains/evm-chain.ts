@@ -70,6 +70,15 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     return null;
   }
 
+  async agreedReceipt(txid: string): Promise<SentReceipt | null> {
+    const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
+    const receipts = answers.filter((a) => a.value?.blockHash).map((a) => a.value!);
+    if (receipts.length === 0 || receipts.length < Math.min(2, answers.length)) return null;
+    const first = receipts[0]!;
+    if (receipts.some((r) => r.blockHash.toLowerCase() !== first.blockHash.toLowerCase() || r.status !== first.status)) return null;
+    return this.withBlock(txid, first);
+  }
+
   async revertedOnEveryNode(txid: string): Promise<boolean> {
     const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
     const hashes = new Set(answers.map((a) => (a.value?.blockHash && a.value.status === '0x0' ? a.value.blockHash.toLowerCase() : null)));

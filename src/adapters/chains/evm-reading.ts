@@ -23,6 +23,7 @@
 import { getAddress } from 'viem';
 import { Bloom } from 'ox';
 import {
+  agreedKey,
   assertSameBlocks,
   ChainMovedError,
   ChainUnavailableError,
@@ -61,6 +62,13 @@ export interface EvmChainOptions {
   /** The network's chain id: a URL whose node says another is taken out of the pool, and transactions are signed for this one. */
   chainId?: number;
 }
+
+/** Whether the block's logsBloom admits the log (its address and every topic); a block without a bloom proves nothing. */
+const inBloom = (b: RpcBlock, log: RpcLog): boolean => {
+  const bloom = b.logsBloom;
+  if (!bloom || !Bloom.validate(bloom)) return true;
+  return [log.address, ...log.topics].every((v) => Bloom.contains(bloom, v as `0x${string}`));
+};
 
 const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
   const d = BigInt(a.blockNumber) - BigInt(b.blockNumber);
@@ -235,9 +243,16 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     assertSameBlocks(blocks.map(blockRef), expected);
     const logs = needLogs ? await this.provedLogs(blocks, rangeLogs) : [];
     const byNumber = new Map(blocks.map((b) => [BigInt(b.number), b]));
+    const txsOf = new Map<RpcBlock, Set<string>>();
     const refOf = (log: RpcLog): BlockRef => {
       const b = byNumber.get(BigInt(log.blockNumber));
       if (!b || b.hash !== log.blockHash) throw new ChainMovedError(`log of ${log.transactionHash} is in another block ${BigInt(log.blockNumber)}`);
+      // A log must be of a transaction of its block, and its block's bloom must admit it: else the node made it up.
+      let txs = txsOf.get(b);
+      if (!txs) txsOf.set(b, (txs = new Set((b.transactions ?? []).map((t) => (typeof t === 'string' ? t : t.hash).toLowerCase()))));
+      if (!txs.has(log.transactionHash.toLowerCase()) || !inBloom(b, log)) {
+        throw new ChainUnavailableError(this.network, 'bad_response', `a log of ${log.transactionHash} that block ${BigInt(log.blockNumber)} does not hold`);
+      }
       return blockRef(b);
     };
     // Logs come sorted by block and log index; native transfers are added per block below.
@@ -245,7 +260,10 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     const natives: ObservedTransfer[] = [];
     if (needNative) {
       const candidates = blocks.flatMap((b) =>
-        (b.transactions ?? []).filter((tx) => tx.to && BigInt(tx.value) > 0n && isMonitored(tx.to.toLowerCase())).map((tx) => ({ b, tx })),
+        (b.transactions ?? [])
+          .filter((tx): tx is Exclude<typeof tx, string> => typeof tx !== 'string')
+          .filter((tx) => tx.to && BigInt(tx.value) > 0n && isMonitored(tx.to.toLowerCase()))
+          .map((tx) => ({ b, tx })),
       );
       const receipts = await Promise.all(candidates.map(({ tx }) => this.call<RpcReceipt | null>('eth_getTransactionReceipt', [tx.hash])));
       candidates.forEach(({ b, tx }, i) => {
@@ -292,6 +310,32 @@ export class EvmChainReader implements ChainPort, NodeProbe {
       }
     }
     return out;
+  }
+
+  async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
+    const agreed = new Set<string>();
+    for (const txid of new Set(txids)) {
+      const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
+      const need = Math.min(2, answers.length);
+      // Per URL that has the receipt: the transfers it shows (a failed transaction shows none).
+      const shown: string[][] = [];
+      for (const a of answers) {
+        const r = a.value;
+        if (!r?.blockHash) continue;
+        const block = { number: BigInt(r.blockNumber), hash: r.blockHash, parentHash: '' };
+        const keys = r.status === '0x1' ? this.tokenTransfers(r.logs, () => block, isMonitored).map((t) => agreedKey({ ...t, blockHash: r.blockHash })) : [];
+        if (r.status === '0x1' && this.nativeAsset && r.to && isMonitored(r.to.toLowerCase())) {
+          const tx = await this.pool.callOn<{ to: string | null; value: `0x${string}` } | null>(a.url, 'eth_getTransactionByHash', [txid]).catch(() => null);
+          if (tx?.to && BigInt(tx.value) > 0n) keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, to: tx.to, amount: BigInt(tx.value) }));
+        }
+        shown.push(keys);
+      }
+      if (shown.length < need) continue;
+      const counts = new Map<string, number>();
+      for (const keys of shown) for (const k of new Set(keys)) counts.set(k, (counts.get(k) ?? 0) + 1);
+      for (const [k, n] of counts) if (n === shown.length) agreed.add(k);
+    }
+    return agreed;
   }
 
   async receipt(txid: string): Promise<TransactionReceipt | null> {

@@ -7,7 +7,8 @@ export interface RpcBlock {
   parentHash: `0x${string}`;
   logsBloom?: `0x${string}`;
   baseFeePerGas?: `0x${string}`;
-  transactions?: { hash: `0x${string}`; from: `0x${string}`; to: `0x${string}` | null; value: `0x${string}` }[];
+  /** Objects when the block is read with its transactions, their hashes when not. */
+  transactions?: ({ hash: `0x${string}`; from: `0x${string}`; to: `0x${string}` | null; value: `0x${string}` } | `0x${string}`)[];
 }
 
 export interface RpcLog {

@@ -119,6 +119,24 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     return null;
   }
 
+  async agreedReceipt(txid: string): Promise<SentReceipt | null> {
+    if (!HEX_ID.test(txid.replace(/^0x/, ''))) return null;
+    const answers = await Promise.all(
+      this.node.urls.map((base) =>
+        this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
+          (info) => ('id' in info && info.blockNumber !== undefined ? (info as TronInfo) : null),
+          () => null,
+        ),
+      ),
+    );
+    const infos = answers.filter((i): i is TronInfo => i !== null);
+    if (infos.length === 0 || infos.length < Math.min(2, answers.length)) return null;
+    const first = infos[0]!;
+    if (infos.some((i) => i.blockNumber !== first.blockNumber || infoFailed(i) !== infoFailed(first))) return null;
+    const block = await this.blockByNumber(BigInt(first.blockNumber!));
+    return block ? this.receiptOf(first, block) : null;
+  }
+
   async revertedOnEveryNode(txid: string): Promise<boolean> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return false;
     const answers = await Promise.all(

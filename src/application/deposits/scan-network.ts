@@ -8,7 +8,7 @@
 // lease and on the cursor it started from: a step is applied once or not at
 // all, whatever another scanner or a crash does.
 import { inject, injectable } from 'tsyringe';
-import { ChainMovedError, ChainUnavailableError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
+import { agreedKey, ChainMovedError, ChainUnavailableError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
 import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
 import { Amount } from '../../domain/money/amount.js';
@@ -38,7 +38,8 @@ export interface ScanOptions {
 export type ScanOutcome =
   | { kind: 'not-leader' }
   | { kind: 'idle'; head: bigint; next: bigint }
-  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; credited: number; flagged: number; reversed: number }
+  /** `unagreed`: deposits at their threshold that wait because the node URLs do not agree on their transfer yet. */
+  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; credited: number; flagged: number; reversed: number; unagreed: number }
   /** `unproven`: credited deposits whose transfer the node did not return, reversed only if the rescan does not find them. */
   | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; unproven: number }
   /** The node answered inconsistently (the chain moved between two reads) or the cursor moved under us: try again. */
@@ -147,11 +148,27 @@ export class ScanNetwork {
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
-      return await this.apply(network, opts, next, to, head.number, blocks, transfers);
+      const agreed = await this.agreed(port, to, transfers);
+      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed);
     } catch (err) {
       if (err instanceof ChainMovedError) return { kind: 'retry', reason: err.message };
       throw err;
     }
+  }
+
+  /**
+   * The transfers of the deposits this step would credit (or flag) that the node URLs agree on
+   * (ChainPort.agreedTransfers): one URL can make up a log, so a deposit is settled only on what they
+   * all show. Null when the adapter has nothing to compare (every deposit at its threshold goes on).
+   */
+  private async agreed(port: ChainPort, tip: bigint, transfers: ObservedTransfer[]): Promise<Set<string> | null> {
+    if (!port.agreedTransfers) return null;
+    const network = port.network;
+    const required = (await this.networks.get(network)).requiredConfirmations;
+    const due = await this.uow.run((tx) => tx.deposits.reachingThreshold(network, tip));
+    const txids = [...due.map((d) => d.txid), ...transfers.filter((t) => confirmationsAt(t.block.number, tip) >= required).map((t) => t.txid)];
+    if (txids.length === 0) return new Set();
+    return port.agreedTransfers(txids, (key) => this.monitored.has(network, key));
   }
 
   private async apply(
@@ -162,6 +179,7 @@ export class ScanNetwork {
     head: bigint,
     blocks: BlockRef[],
     transfers: ObservedTransfer[],
+    agreed: Set<string> | null,
   ): Promise<ScanOutcome> {
     const now = this.clock.now();
     const required = (await this.networks.get(network)).requiredConfirmations;
@@ -173,7 +191,7 @@ export class ScanNetwork {
       const recorded = await tx.deposits.record(fresh);
       await publishDetected(tx, recorded);
       // After the new deposits: a credited one the rescan found again is unmarked before the reversals.
-      const progress = await this.progress(tx, network, to, now);
+      const progress = await this.progress(tx, network, to, now, agreed);
       return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, ...progress };
     }).catch((err: unknown) => {
       if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease or the cursor moved' };
@@ -185,10 +203,17 @@ export class ScanNetwork {
    * Confirmations of the open deposits at `tip`, the last block read; credit (or flag) those at their
    * threshold; reverse the credits a reorg took whose transfer the rescan read past without finding.
    */
-  private async progress(tx: TxContext, network: Network, tip: bigint, now: Date): Promise<{ credited: number; flagged: number; reversed: number }> {
+  private async progress(
+    tx: TxContext,
+    network: Network,
+    tip: bigint,
+    now: Date,
+    agreed: Set<string> | null,
+  ): Promise<{ credited: number; flagged: number; reversed: number; unagreed: number }> {
     let credited = 0;
     let flagged = 0;
     let reversed = 0;
+    let unagreed = 0;
     for (const d of await tx.deposits.reorgedOutBy(network, tip)) {
       await reverse(tx, d, now, this.random);
       reversed++;
@@ -198,6 +223,10 @@ export class ScanNetwork {
     for (const d of await tx.deposits.reachingThreshold(network, tip)) {
       const { next, credit: reached } = atHead(d, tip);
       if (!reached) continue;
+      if (agreed && !agreed.has(agreedKey({ txid: d.txid, logIndex: d.logIndex, blockHash: d.blockHash, to: d.toAddress, amount: d.chainAmount }))) {
+        unagreed++; // stays open: asked again next step
+        continue;
+      }
       const confirmed: Deposit = { ...d, confirmations: next.confirmations };
       if (await tx.screening.isDenied(baseChainOf(network), d.fromAddress)) {
         await flag(tx, confirmed, now);
@@ -207,7 +236,7 @@ export class ScanNetwork {
         credited++;
       }
     }
-    return { credited, flagged, reversed };
+    return { credited, flagged, reversed, unagreed };
   }
 
   /**

@@ -99,7 +99,8 @@ export class ReconcileChain {
     // A transfer the books say FAILED (and refunded, for a withdrawal) whose transaction succeeded in a block.
     for (const t of await this.store.failedTransfers(network, since, CHECKED_PER_RUN)) {
       for (const txid of t.txids) {
-        const receipt = await chain.sentReceiptOnEveryNode(txid);
+        // What the URLs agree on: one URL's forged receipt must not hold the network's payouts.
+        const receipt = await chain.agreedReceipt(txid);
         if (receipt?.status !== 'success') continue;
         involved.push({
           kind: t.kind === 'WITHDRAWAL' && t.ownerId ? 'withdrawal' : 'transfer',

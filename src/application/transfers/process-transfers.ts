@@ -165,8 +165,16 @@ export class ProcessTransfers {
       if (moved) next = includedIn(t.status === 'CONFIRMING' ? unincluded(t) : t, receipt.txid, receipt.block.number, receipt.feePaid, receipt.status === 'reverted');
       const head = (await sender.head()).number;
       const settled = confirmed(next, head, required, now);
-      // A revert refunds the transfer: one backend's receipt is no proof of it (revertProved).
-      if (settled.status !== 'FAILED' || (await this.verdicts.revertProved(t.id, receipt.txid, sender, head, required))) next = settled;
+      // A revert refunds the transfer: one backend's receipt is no proof of it (revertProved). Nor is one
+      // URL's success proof of a payout: CONFIRMED only on the receipt the URLs agree on.
+      if (settled.status === 'FAILED') {
+        if (await this.verdicts.revertProved(t.id, receipt.txid, sender, head, required)) next = settled;
+      } else if (settled.status === 'CONFIRMED') {
+        const agreed = await sender.agreedReceipt(receipt.txid);
+        if (agreed?.status === 'success' && agreed.block.number === receipt.block.number) next = settled;
+      } else {
+        next = settled;
+      }
     } else {
       this.verdicts.clearRevert(t.id);
       if (t.status === 'CONFIRMING') next = unincluded(t); // its block was reorged out: the same bytes go out again

@@ -44,11 +44,11 @@ export class TakeBackRefund {
     });
     const chain = senders.find((s) => s.network === found.w.network);
     if (!chain) throw new DomainError('UNPROCESSABLE', `No node is configured for ${found.w.network}: the payout cannot be looked for`);
-    // Proof, not one read: a receipt every URL was asked for, in a block with the network's confirmations.
+    // Proof, not one read: the receipt the URLs agree on (one URL can lie), with the network's confirmations.
     const required = BigInt((await this.networks.get(found.w.network)).requiredConfirmations);
     let paid: SentReceipt | null = null;
     for (const txid of found.txids) {
-      const r = await chain.sentReceiptOnEveryNode(txid);
+      const r = await chain.agreedReceipt(txid);
       if (r?.status === 'success') paid = r;
     }
     const head = (await chain.head()).number;

@@ -71,7 +71,18 @@ export interface ChainPort {
   transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]>;
   /** The receipt of an included transaction, null when it is not (or no longer) in a block. */
   receipt(txid: string): Promise<TransactionReceipt | null>;
+  /**
+   * Of these transactions' transfers to monitored addresses, those the URLs agree on, as `agreedKey`s: at
+   * least two URLs (one when only one is configured) show the same transfer in one same block, and no URL
+   * shows the transaction's receipt without it. What crediting a deposit rests on: one URL can make up a
+   * log. Absent where the adapter has nothing to compare.
+   */
+  agreedTransfers?(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>>;
 }
+
+/** A transfer as the URLs must agree on it: its identity, its block, its recipient and its amount in chain units (agreedTransfers). */
+export const agreedKey = (t: { txid: string; logIndex: number | null; blockHash: string; to: string; amount: bigint }): string =>
+  `${t.txid.toLowerCase()}:${t.logIndex ?? 'native'}:${t.blockHash.toLowerCase()}:${t.to.toLowerCase()}:${t.amount}`;
 
 /** The node could not be reached or kept failing after retries (kind: for the node-errors metric). */
 export class ChainUnavailableError extends Error {
