@@ -26,6 +26,7 @@ import type { Config } from './config.js';
 import type { Infrastructure } from './infrastructure.js';
 import { isEntrypoint, runProcess } from './lifecycle.js';
 import { consume, startWorker, type RunningWorker } from './worker-process.js';
+import { patiently } from '../adapters/chains/url-pool.js';
 
 /** A cron expression for every `minutes` (1 to 1440). */
 export const everyMinutes = (minutes: number): string =>
@@ -116,7 +117,12 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
             );
             const opts = container.resolve<ReconcileOptions>(TOKENS.ReconcileOptions);
             for (const sender of await reconciling) {
-              const report = await container.resolve(ReconcileChain).execute(sender, opts);
+              // A network whose nodes keep failing is said in one line; the others are reconciled all the same.
+              const report = await patiently(() => container.resolve(ReconcileChain).execute(sender, opts)).catch((err: unknown) => {
+                logger.error({ network: sender.network, err: (err as Error).message }, 'reconciliation with the chain failed: the nodes did not answer; the next run tries again');
+                return null;
+              });
+              if (!report) continue;
               for (const a of report.assets) reconcileMetrics.difference.set({ network: a.network, asset: a.asset }, Number(a.difference));
               reconcileMetrics.held.set({ network: report.network }, report.held ? 1 : 0);
               const line = {

@@ -283,7 +283,9 @@ describe('the reconciliation of the books with the chain', () => {
     // The deficit the operator looked at holds nothing again; a deeper one does (after two runs).
     const heldNow = async () => (JSON.parse((await runEntry('src/bootstrap/ops.ts', env, ['payouts', 'holds', '--json'])).stdout) as { holds: unknown[] }).holds;
     await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET']);
-    await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET']);
+    const acked = await runEntry('src/bootstrap/ops.ts', env, ['ledger', 'reconcile', '--chain', 'ETH_TESTNET', '--json']);
+    const ackedRow = (JSON.parse(acked.stdout) as { networks: { assets: { asset: string; verdict: string; acknowledged: boolean }[] }[] }).networks[0]!.assets.find((a) => a.asset === 'USDT_ETH');
+    expect(ackedRow).toMatchObject({ verdict: 'deficit', acknowledged: true });
     expect(await heldNow()).toEqual([]);
     await rpc(chain.anvil.rpcUrl, 'eth_sendTransaction', [
       { from: treasury, to: chain.tokens[0], data: `0xa9059cbb${'00'.repeat(12)}${'99'.repeat(20)}${(1_000_000n).toString(16).padStart(64, '0')}`, gas: '0x30000' },

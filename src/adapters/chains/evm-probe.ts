@@ -64,7 +64,7 @@ export async function probeEvmUrl(url: string, of: ProbeTarget): Promise<NodeChe
         check.problems.push(err.limit !== undefined ? `eth_getLogs limited to ${err.limit} blocks` : `eth_getLogs refused over ${range} blocks (ranges are halved until taken)`);
       } else if (err instanceof ChainUnavailableError && err.kind === 'method_not_served') {
         check.logs = 'refused';
-        check.problems.push(`eth_getLogs refused (${err.message.slice(0, 120)}): deposits cannot be read from this URL`);
+        check.problems.push('eth_getLogs refused: deposits cannot be read from this URL');
       } else {
         check.problems.push(`eth_getLogs failed: ${(err as Error).message.slice(0, 160)}`);
       }

@@ -7,6 +7,7 @@ import { ReconcileChain, type ReconcileOptions, type ReconcileReport } from '../
 import { TOKENS } from '../../application/tokens.js';
 import { NETWORKS } from '../../domain/money/networks.js';
 import type { BalanceReader, ChainSender } from '../../domain/transfers/ports.js';
+import { patiently } from '../chains/url-pool.js';
 import { defineCommand, type OpsCommand } from './command.js';
 
 const reportJson = (r: ReconcileReport) => ({
@@ -20,6 +21,7 @@ const reportJson = (r: ReconcileReport) => ({
     on_chain: a.onChain.toString(),
     difference: a.difference.toString(),
     verdict: a.verdict,
+    acknowledged: a.acknowledged ?? false,
   })),
   involved: r.involved.map((i) => ({
     kind: i.kind,
@@ -46,7 +48,8 @@ const reconcile = defineCommand({
       .filter((r) => input.chain === undefined || r.network === input.chain);
     const opts = ctx.resolve<ReconcileOptions>(TOKENS.ReconcileOptions);
     const networks = [];
-    for (const s of senders) networks.push(reportJson(await ctx.resolve(ReconcileChain).execute(s, opts)));
+    // A passing 429, dropped connection or backend behind is waited out (0.5, 1 and 2 s), as ops chains check does.
+    for (const s of senders) networks.push(reportJson(await patiently(() => ctx.resolve(ReconcileChain).execute(s, opts))));
     // Nothing reconciled is not "the chain agrees": a network without a node (or none at all) is said so, exit 1.
     return { ok: networks.length > 0 && networks.every((n) => n.ok), networks };
   },
@@ -56,7 +59,12 @@ const reconcile = defineCommand({
     const lines: string[] = [];
     for (const n of networks) {
       lines.push(`${n.network} at block ${n.block}: ${n.ok ? 'the chain agrees with the books' : 'DIFFERENCE'}${n.held ? ` (payouts held: ${n.held})` : ''}`);
-      for (const a of n.assets) lines.push(`  ${a.asset.padEnd(10)} books ${a.expected.padStart(24)}  chain ${a.on_chain.padStart(24)}  ${a.verdict}${a.verdict === 'ok' ? '' : ` ${a.difference}`}`);
+      for (const a of n.assets) {
+        // A deficit at deposit addresses while the totals show none or a surplus: the addresses are named below.
+        const short = n.involved.filter((i) => i.kind === 'address' && i.asset === a.asset).length;
+        const figure = a.verdict === 'ok' ? '' : a.verdict === 'deficit' && !a.difference.startsWith('-') ? ` at ${short} deposit address(es) (totals ${a.difference})` : ` ${a.difference}`;
+        lines.push(`  ${a.asset.padEnd(10)} books ${a.expected.padStart(24)}  chain ${a.on_chain.padStart(24)}  ${a.verdict}${figure}${a.acknowledged ? ' (acknowledged at the last payouts resume)' : ''}`);
+      }
       for (const i of n.involved) lines.push(`  ${i.kind} ${i.id}: ${i.why}${i.acknowledged ? ' (acknowledged at the last payouts resume)' : ''}`);
     }
     return lines.join('\n');

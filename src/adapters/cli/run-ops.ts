@@ -28,12 +28,12 @@ export function reportFailure(io: OpsIo, json: boolean, code: string, message: s
 }
 
 /**
- * The usage asked for (`--help`, `-h`, `help`), or null: every command, or those of the group named
+ * The usage asked for (`--help`, `-h`, `help`, or no command at all), or null: every command, or those of the group named
  * first (`ops payouts --help`). Exit 0: asking is not an error.
  */
 export function helpFor(commands: OpsCommand[], argv: string[]): string | null {
   const words = argv.filter((a) => a !== '--json');
-  if (!words.some((a) => a === '--help' || a === '-h') && words[0] !== 'help') return null;
+  if (words.length > 0 && !words.some((a) => a === '--help' || a === '-h') && words[0] !== 'help') return null;
   const group = words[0] === 'help' ? words[1] : words[0];
   const mine = commands.filter((c) => c.path[0] === group);
   return usage(mine.length > 0 ? mine : commands);
@@ -42,7 +42,7 @@ export function helpFor(commands: OpsCommand[], argv: string[]): string | null {
 /** Answers a command line that names no command; returns the exit code (2). */
 export function refuseUnknownCommand(commands: OpsCommand[], argv: string[], io: OpsIo): number {
   const named = argv.filter((a) => !a.startsWith('--')).slice(0, 2).join(' ');
-  reportFailure(io, argv.includes('--json'), 'VALIDATION_ERROR', `unknown command "${named}"`, usage(commands));
+  reportFailure(io, argv.includes('--json'), 'VALIDATION_ERROR', `unknown command "${named}"`, `error: unknown command "${named}"\n\n${usage(commands)}`);
   return 2;
 }
 

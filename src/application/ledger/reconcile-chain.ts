@@ -11,6 +11,7 @@ import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import {
   checkAddress,
+  deficitAcknowledged,
   isAcknowledged,
   reconcileAsset,
   unbooked,
@@ -125,6 +126,7 @@ export class ReconcileChain {
     const previous = await this.store.previousDeficits(network);
     const acks = await this.store.acknowledged(network);
     for (const i of involved) if (isAcknowledged(i, acks)) i.acknowledged = true;
+    for (const r of results) if (deficitAcknowledged(r, involved, acks)) r.acknowledged = true;
     const now = this.clock.now();
     await this.store.record(results, involved, () => this.random.uuid(), now);
     const reason = shouldHold(results, previous, involved, acks);

@@ -63,6 +63,8 @@ export interface AssetReconciliation {
   /** onChain − expected: negative is a deficit. */
   difference: bigint;
   verdict: 'ok' | 'surplus' | 'deficit';
+  /** A deficit an operator acknowledged at the last payouts resume (no deeper, nothing new at an address): it holds nothing. */
+  acknowledged?: boolean;
 }
 
 /** `shortAddresses`: deposit addresses holding less than their deposits not swept (a deficit whatever the totals say). */
@@ -86,6 +88,14 @@ export function unbooked(asset: ChainAsset, address: string, onChain: bigint): I
 }
 
 const PROVED: ReadonlySet<InvolvedItem['kind']> = new Set(['withdrawal', 'transfer', 'deposit']);
+
+/** Whether the asset's deficit is what an operator acknowledged: no deeper, and no address short that was not. */
+export function deficitAcknowledged(r: AssetReconciliation, involved: InvolvedItem[], acks: ReadonlyMap<ChainAsset, Acknowledged>): boolean {
+  const ack = acks.get(r.asset);
+  if (r.verdict !== 'deficit' || !ack) return false;
+  const freshShort = involved.some((i) => i.kind === 'address' && i.asset === r.asset && !isAcknowledged(i, acks));
+  return r.difference >= ack.difference && !freshShort;
+}
 
 /** What an operator looked at when letting the network's payouts go on (ops payouts resume), per asset. */
 export interface Acknowledged {

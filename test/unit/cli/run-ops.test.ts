@@ -26,7 +26,7 @@ async function ops(...argv: string[]) {
 describe('the ops command runner', () => {
   it('answers --help, -h and help with the usage (exit 0 in ops.ts), a group\'s own commands when one is named', () => {
     const wave = defineCommand({ path: ['wave', 'hand'], summary: 'waves', flags: {}, input: z.object({}), run: async () => ({}), describe: () => '' });
-    for (const argv of [['--help'], ['-h'], ['help'], ['greet', 'someone', '--help']]) expect(helpFor([greet, wave], argv)).toMatch(/^Usage: npm run ops/);
+    for (const argv of [[], ['--help'], ['-h'], ['help'], ['greet', 'someone', '--help']]) expect(helpFor([greet, wave], argv)).toMatch(/^Usage: npm run ops/);
     expect(helpFor([greet, wave], ['wave', '--help'])).not.toMatch(/greet/);
     expect(helpFor([greet, wave], ['help', 'greet'])).toMatch(/greet someone {2}says hello/);
     expect(helpFor([greet, wave], ['greet', 'someone'])).toBeNull();
@@ -81,6 +81,6 @@ describe('the ops command runner', () => {
     expect([r.code, r.out, r.err]).toEqual([2, [], ['error: No such workspace']]);
     const unknown = await ops('greet', 'nobody');
     expect([unknown.code, unknown.out]).toEqual([2, []]);
-    expect(unknown.err[0]).toMatch(/^Usage: npm run ops/);
+    expect(unknown.err[0]).toMatch(/^error: unknown command "greet nobody"\n\nUsage: npm run ops/);
   });
 });
