@@ -5,6 +5,7 @@
 // batch into its status text, which loses exactly the words the providers'
 // catalogue reads, so the pool speaks JSON-RPC itself: calls made in the same
 // tick go out as one batch, each answered by its id.
+import { AnswerTooLargeError, readCapped } from './read-capped.js';
 
 /** A call that failed: at the transport (no answer, a timeout), by the HTTP status, or by the node's JSON-RPC error. */
 export class JsonRpcFailure extends Error {
@@ -88,8 +89,12 @@ export class JsonRpcClient {
         body: JSON.stringify(bodies.length === 1 ? bodies[0] : bodies),
         signal: AbortSignal.timeout(this.opts.timeoutMs),
       });
-      text = await res.text();
+      text = await readCapped(res);
     } catch (err) {
+      if (err instanceof AnswerTooLargeError) {
+        fail({ status: undefined, code: undefined, text: err.message, retryAfter: null, transport: 'bad_response' });
+        return;
+      }
       const timeout = (err as Error).name === 'TimeoutError';
       fail({ status: undefined, code: undefined, text: timeout ? 'the node did not answer in time' : 'no connection', retryAfter: null, transport: timeout ? 'timeout' : 'unreachable' });
       return;

@@ -15,6 +15,7 @@ import type { Network } from '../../domain/money/networks.js';
 import type { NodeObserver } from './node-observer.js';
 import { UrlPool } from './url-pool.js';
 import { classifyNodeError } from './provider-errors.js';
+import { AnswerTooLargeError, readCapped } from './read-capped.js';
 import { urlLabel } from './url-label.js';
 
 export interface TronNodeOptions {
@@ -100,8 +101,9 @@ export class TronNode {
     }
     let text: string;
     try {
-      text = await res.text();
-    } catch {
+      text = await readCapped(res);
+    } catch (err) {
+      if (err instanceof AnswerTooLargeError) throw new ChainUnavailableError(this.network, 'bad_response', `${path}: ${err.message} (${urlLabel(base)})`);
       throw new ChainUnavailableError(this.network, 'unreachable', `${path}: the connection dropped (${urlLabel(base)})`);
     }
     let parsed: unknown;
