@@ -73,8 +73,7 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
   async agreedReceipt(txid: string): Promise<SentReceipt | null> {
     const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
     const receipts = answers.filter((a) => a.value?.blockHash).map((a) => a.value!);
-    // Two URLs must show it when two answered; a URL that cannot answer (down, rate-limited) is no vote either way.
-    if (receipts.length === 0 || receipts.length < Math.min(2, answers.filter((a) => !a.error).length)) return null;
+    if (receipts.length === 0 || receipts.length < Math.min(2, answers.length)) return null;
     const first = receipts[0]!;
     if (receipts.some((r) => r.blockHash.toLowerCase() !== first.blockHash.toLowerCase() || r.status !== first.status)) return null;
     return this.withBlock(txid, first);

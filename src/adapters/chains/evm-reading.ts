@@ -316,8 +316,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     const agreed = new Set<string>();
     for (const txid of new Set(txids)) {
       const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
-      // Two URLs must show it when two answered; a URL that cannot answer (down, rate-limited) is no vote either way.
-      const need = Math.min(2, answers.filter((a) => !a.error).length);
+      const need = Math.min(2, answers.length);
       // Per URL that has the receipt: the transfers it shows (a failed transaction shows none).
       const shown: string[][] = [];
       for (const a of answers) {

@@ -125,12 +125,12 @@ export class TronChainPort extends TronChainReader implements ChainSender {
       this.node.urls.map((base) =>
         this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
           (info) => ('id' in info && info.blockNumber !== undefined ? (info as TronInfo) : null),
-          () => undefined, // could not answer: no vote either way
+          () => null,
         ),
       ),
     );
-    const infos = answers.filter((i): i is TronInfo => i !== null && i !== undefined);
-    if (infos.length === 0 || infos.length < Math.min(2, answers.filter((a) => a !== undefined).length)) return null;
+    const infos = answers.filter((i): i is TronInfo => i !== null);
+    if (infos.length === 0 || infos.length < Math.min(2, answers.length)) return null;
     const first = infos[0]!;
     if (infos.some((i) => i.blockNumber !== first.blockNumber || infoFailed(i) !== infoFailed(first))) return null;
     const block = await this.blockByNumber(BigInt(first.blockNumber!));

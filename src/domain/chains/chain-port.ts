@@ -73,7 +73,7 @@ export interface ChainPort {
   receipt(txid: string): Promise<TransactionReceipt | null>;
   /**
    * Of these transactions' transfers to monitored addresses, those the URLs agree on, as `agreedKey`s: at
-   * least two URLs (one when only one answers: one down is no vote) show the same transfer in one same block, and no URL
+   * least two URLs (one when only one is configured) show the same transfer in one same block, and no URL
    * shows the transaction's receipt without it. What crediting a deposit rests on: one URL can make up a
    * log. Absent where the adapter has nothing to compare.
    */

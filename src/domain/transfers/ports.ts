@@ -163,7 +163,7 @@ export interface ChainSender extends BalanceReader {
   revertedOnEveryNode(txid: string): Promise<boolean>;
   /**
    * The receipt the URLs agree on: every URL asked, at least two (one when
-   * only one answers: a URL that cannot answer is no vote) show it in one same block with one same outcome,
+   * only one is configured) show it in one same block with one same outcome,
    * and none shows another. Null otherwise (not mined, not yet everywhere, or
    * URLs that disagree). What confirming a payout, and any verdict that
    * takes money back on a receipt's word, rest on: one URL can lie.
