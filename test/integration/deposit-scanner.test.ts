@@ -282,6 +282,24 @@ describe('the deposit scanner', () => {
     expect(report).toMatchObject({ ok: true, unbalancedEntries: [], balanceMismatches: [], negativeBalances: [] });
   });
 
+  it('never reverses a credit while some node URL has its transaction mined (minedOnAnyNode), whatever the scanned node shows', async () => {
+    const w = await wallet();
+    const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 11_000_000n };
+    chain.mine([transfer]);
+    chain.mineMany(3);
+    await catchUp();
+    chain.rollback(5);
+    chain.mineMany(8); // the scanned node's chain no longer holds it...
+    let elsewhere = true; // ...but another URL has it mined
+    const pool = Object.assign(Object.create(chain) as ScriptedChain, { minedOnAnyNode: async () => elsewhere });
+    for (let i = 0; i < 10 && (await scan.step(pool, opts())).kind !== 'idle'; i++);
+    expect((await deposit(w.id))!.status).toBe('CONFIRMED');
+    elsewhere = false; // every URL agrees it is gone
+    chain.mine();
+    await scan.step(pool, opts());
+    expect((await deposit(w.id))!.status).toBe('FAILED');
+  });
+
   it('keeps a credited deposit whose transaction a deeper reorg re-included, moved to its new block, credited once', async () => {
     const w = await wallet();
     const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 65_000_000n };

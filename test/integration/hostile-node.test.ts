@@ -17,7 +17,7 @@ const isMonitored = (k: string) => k === A.toLowerCase();
 const FAKE_TX = `0x${'fa'.repeat(32)}`;
 const word = (hex: string) => `0x${hex.replace(/^0x/, '').toLowerCase().padStart(64, '0')}`;
 
-type Mode = 'honest' | 'fake-log' | 'forge-success' | 'forge-amount';
+type Mode = 'honest' | 'fake-log' | 'forge-success' | 'forge-amount' | 'forge-contract' | 'hide';
 let mode: Mode = 'honest';
 let chain: TestChain;
 let hostile: Server;
@@ -39,6 +39,8 @@ async function lie(call: RpcCall, reply: RpcReply): Promise<RpcReply> {
   if (call.method === 'eth_getTransactionReceipt' && reply.result) {
     const r = reply.result as { status: string; logs: { data: string }[] };
     if (mode === 'forge-success') return { ...reply, result: { ...r, status: '0x1' } };
+    if (mode === 'hide') return { ...reply, result: null };
+    if (mode === 'forge-contract') return { ...reply, result: { ...r, logs: r.logs.map((l) => ({ ...l, address: `0x${'ee'.repeat(20)}` })) } };
     if (mode === 'forge-amount') return { ...reply, result: { ...r, logs: r.logs.map((l) => ({ ...l, data: word((10n ** 12n).toString(16)) })) } };
   }
   return reply;
@@ -102,8 +104,24 @@ describe('a node URL that lies', () => {
     } finally {
       mode = 'honest';
     }
+    // Another token contract at the same position (an asset swap): not the same transfer.
+    mode = 'forge-contract';
+    try {
+      expect([...(await both.agreedTransfers([txid], isMonitored))]).toEqual([]);
+    } finally {
+      mode = 'honest';
+    }
     // A transaction no honest URL has: nothing to agree on.
     expect([...(await both.agreedTransfers([FAKE_TX], isMonitored))]).toEqual([]);
+    // One URL hiding a mined transaction (its fork, or a backend behind) proves nothing gone.
+    mode = 'hide';
+    try {
+      expect(await port([hostileUrl]).minedOnAnyNode(txid)).toBe(false);
+      expect(await both.minedOnAnyNode(txid)).toBe(true);
+      expect(await port([hostileUrl, 'http://127.0.0.1:9']).minedOnAnyNode(txid).catch((e: unknown) => e)).toBeInstanceOf(ChainUnavailableError);
+    } finally {
+      mode = 'honest';
+    }
   });
 
   it('a forged success receipt of a reverted payout confirms nothing and takes nothing back: the URLs must agree', async () => {

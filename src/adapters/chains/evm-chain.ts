@@ -73,7 +73,9 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
   async agreedReceipt(txid: string): Promise<SentReceipt | null> {
     const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
     const receipts = answers.filter((a) => a.value?.blockHash).map((a) => a.value!);
-    if (receipts.length === 0 || receipts.length < Math.min(2, answers.length)) return null;
+    // Two URLs must show it when two are configured: a URL that cannot answer, or refuses the method, is no
+    // agreement (else one hostile URL decides whenever the other hiccups); the network waits instead.
+    if (receipts.length === 0 || receipts.length < Math.min(2, this.pool.urls.length)) return null;
     const first = receipts[0]!;
     if (receipts.some((r) => r.blockHash.toLowerCase() !== first.blockHash.toLowerCase() || r.status !== first.status)) return null;
     return this.withBlock(txid, first);

@@ -204,7 +204,9 @@ export class EvmChainReader implements ChainPort, NodeProbe {
   private async provedLogs(blocks: RpcBlock[], logs: RpcLog[]): Promise<RpcLog[]> {
     const withLogs = new Set(logs.map((l) => BigInt(l.blockNumber)));
     const unproved = blocks.filter((b) => !withLogs.has(BigInt(b.number)) && this.mayHoldTransfer(b));
-    if (unproved.length === 0) return logs;
+    // In block and log order whatever order the node answered in: a log's position in its transaction must be
+    // the one its receipt gives (agreedTransfers).
+    if (unproved.length === 0) return [...logs].sort(byBlockAndIndex);
     const again = await Promise.all(unproved.map((b) => this.call<RpcLog[]>('eth_getLogs', [{ blockHash: b.hash, ...this.logFilter() }])));
     return [...logs, ...again.flat()].sort(byBlockAndIndex);
   }
@@ -312,21 +314,32 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     return out;
   }
 
+  async minedOnAnyNode(txid: string): Promise<boolean> {
+    const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
+    if (answers.some((a) => a.value?.blockHash && a.value.status === '0x1')) return true;
+    const failed = answers.find((a) => a.error);
+    if (failed || answers.length < this.pool.urls.length) {
+      throw failed?.error instanceof ChainUnavailableError ? failed.error : new ChainUnavailableError(this.network, 'bad_response', `not every URL could say whether ${txid} is mined`);
+    }
+    return false;
+  }
+
   async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
     const agreed = new Set<string>();
     for (const txid of new Set(txids)) {
       const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
-      const need = Math.min(2, answers.length);
+      // Two URLs must show it when two are configured: one that cannot answer is no agreement (see agreedReceipt).
+      const need = Math.min(2, this.pool.urls.length);
       // Per URL that has the receipt: the transfers it shows (a failed transaction shows none).
       const shown: string[][] = [];
       for (const a of answers) {
         const r = a.value;
         if (!r?.blockHash) continue;
         const block = { number: BigInt(r.blockNumber), hash: r.blockHash, parentHash: '' };
-        const keys = r.status === '0x1' ? this.tokenTransfers(r.logs, () => block, isMonitored).map((t) => agreedKey({ ...t, blockHash: r.blockHash })) : [];
+        const keys = r.status === '0x1' ? this.tokenTransfers([...r.logs].sort(byBlockAndIndex), () => block, isMonitored).map((t) => agreedKey({ ...t, blockHash: r.blockHash })) : [];
         if (r.status === '0x1' && this.nativeAsset && r.to && isMonitored(r.to.toLowerCase())) {
-          const tx = await this.pool.callOn<{ to: string | null; value: `0x${string}` } | null>(a.url, 'eth_getTransactionByHash', [txid]).catch(() => null);
-          if (tx?.to && BigInt(tx.value) > 0n) keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, to: tx.to, amount: BigInt(tx.value) }));
+          const tx = await this.pool.callOn<{ from: string; to: string | null; value: `0x${string}` } | null>(a.url, 'eth_getTransactionByHash', [txid]).catch(() => null);
+          if (tx?.to && BigInt(tx.value) > 0n) keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, asset: this.nativeAsset, from: tx.from, to: tx.to, amount: BigInt(tx.value) }));
         }
         shown.push(keys);
       }

@@ -18,6 +18,9 @@ import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from
 import { TOKENS } from '../tokens.js';
 import { credit, FeeContexts, flag, publishDetected, reverse } from './settle-deposit.js';
 
+/** The most transactions whose transfers the node URLs are asked to agree on in one step. */
+const AGREEMENT_CHECKS_PER_STEP = 50;
+
 export interface ScanOptions {
   /** Who scans (one lease holder per network). */
   owner: string;
@@ -149,7 +152,8 @@ export class ScanNetwork {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
       const agreed = await this.agreed(port, to, transfers);
-      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed);
+      const gone = await this.provedGone(port, to);
+      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed, gone);
     } catch (err) {
       if (err instanceof ChainMovedError) return { kind: 'retry', reason: err.message };
       throw err;
@@ -166,9 +170,28 @@ export class ScanNetwork {
     const network = port.network;
     const required = (await this.networks.get(network)).requiredConfirmations;
     const due = await this.uow.run((tx) => tx.deposits.reachingThreshold(network, tip));
-    const txids = [...due.map((d) => d.txid), ...transfers.filter((t) => confirmationsAt(t.block.number, tip) >= required).map((t) => t.txid)];
+    // At most AGREEMENT_CHECKS_PER_STEP transactions a step, oldest first: deposits one URL made up stay open
+    // (never agreed) and must not make every step slower; the others wait a step.
+    const txids = [...new Set([...due.map((d) => d.txid), ...transfers.filter((t) => confirmationsAt(t.block.number, tip) >= required).map((t) => t.txid)])].slice(
+      0,
+      AGREEMENT_CHECKS_PER_STEP,
+    );
     if (txids.length === 0) return new Set();
     return port.agreedTransfers(txids, (key) => this.monitored.has(network, key));
+  }
+
+  /**
+   * The credited deposits a reorg took whose transaction no URL has mined: those the rescan read past may be
+   * reversed. One URL's fork (or its "no receipt") must not take a credit away; null when the adapter has
+   * nothing to compare.
+   */
+  private async provedGone(port: ChainPort, tip: bigint): Promise<Set<string> | null> {
+    if (!port.minedOnAnyNode) return null;
+    const gone = new Set<string>();
+    for (const d of await this.uow.run((tx) => tx.deposits.reorgedOutBy(port.network, tip))) {
+      if (!(await port.minedOnAnyNode(d.txid))) gone.add(d.id);
+    }
+    return gone;
   }
 
   private async apply(
@@ -180,6 +203,7 @@ export class ScanNetwork {
     blocks: BlockRef[],
     transfers: ObservedTransfer[],
     agreed: Set<string> | null,
+    gone: Set<string> | null,
   ): Promise<ScanOutcome> {
     const now = this.clock.now();
     const required = (await this.networks.get(network)).requiredConfirmations;
@@ -191,7 +215,7 @@ export class ScanNetwork {
       const recorded = await tx.deposits.record(fresh);
       await publishDetected(tx, recorded);
       // After the new deposits: a credited one the rescan found again is unmarked before the reversals.
-      const progress = await this.progress(tx, network, to, now, agreed);
+      const progress = await this.progress(tx, network, to, now, agreed, gone);
       return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, ...progress };
     }).catch((err: unknown) => {
       if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease or the cursor moved' };
@@ -209,12 +233,14 @@ export class ScanNetwork {
     tip: bigint,
     now: Date,
     agreed: Set<string> | null,
+    gone: Set<string> | null,
   ): Promise<{ credited: number; flagged: number; reversed: number; unagreed: number }> {
     let credited = 0;
     let flagged = 0;
     let reversed = 0;
     let unagreed = 0;
     for (const d of await tx.deposits.reorgedOutBy(network, tip)) {
+      if (gone && !gone.has(d.id)) continue; // some URL has it mined: not proved gone, it stays credited (and marked)
       await reverse(tx, d, now, this.random);
       reversed++;
     }
@@ -223,7 +249,7 @@ export class ScanNetwork {
     for (const d of await tx.deposits.reachingThreshold(network, tip)) {
       const { next, credit: reached } = atHead(d, tip);
       if (!reached) continue;
-      if (agreed && !agreed.has(agreedKey({ txid: d.txid, logIndex: d.logIndex, blockHash: d.blockHash, to: d.toAddress, amount: d.chainAmount }))) {
+      if (agreed && !agreed.has(agreedKey({ txid: d.txid, logIndex: d.logIndex, blockHash: d.blockHash, asset: d.asset, from: d.fromAddress, to: d.toAddress, amount: d.chainAmount }))) {
         unagreed++; // stays open: asked again next step
         continue;
       }

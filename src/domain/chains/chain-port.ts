@@ -78,11 +78,19 @@ export interface ChainPort {
    * log. Absent where the adapter has nothing to compare.
    */
   agreedTransfers?(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>>;
+  /**
+   * Whether any URL has the transaction mined and successful; a URL that cannot answer makes it a
+   * ChainUnavailableError (no proof). What reversing a credit rests on: one URL's fork must not take it away.
+   */
+  minedOnAnyNode?(txid: string): Promise<boolean>;
 }
 
-/** A transfer as the URLs must agree on it: its identity, its block, its recipient and its amount in chain units (agreedTransfers). */
-export const agreedKey = (t: { txid: string; logIndex: number | null; blockHash: string; to: string; amount: bigint }): string =>
-  `${t.txid.toLowerCase()}:${t.logIndex ?? 'native'}:${t.blockHash.toLowerCase()}:${t.to.toLowerCase()}:${t.amount}`;
+/**
+ * A transfer as the URLs must agree on it (agreedTransfers): its identity, its block, its asset (the token
+ * contract), its sender (screening reads it), its recipient and its amount in chain units.
+ */
+export const agreedKey = (t: { txid: string; logIndex: number | null; blockHash: string; asset: string; from: string; to: string; amount: bigint }): string =>
+  [t.txid, t.logIndex ?? 'native', t.blockHash, t.asset, t.from, t.to, t.amount].map((v) => String(v).toLowerCase()).join(':');
 
 /** The node could not be reached or kept failing after retries (kind: for the node-errors metric). */
 export class ChainUnavailableError extends Error {
