@@ -13,6 +13,7 @@
 // - Identity: a transfer's `logIndex` is its position among its transaction's
 //   Transfer logs of the configured tokens, as on the EVM adapter (ADR 0021).
 import {
+  agreedKey,
   assertSameBlocks,
   ChainMovedError,
   ChainUnavailableError,
@@ -286,6 +287,42 @@ export class TronChainReader implements ChainPort, NodeProbe {
     if (!('id' in info) || info.blockNumber === undefined) return null;
     const block = await this.blockByNumber(BigInt(info.blockNumber));
     return block ? { info: info as TronInfo, block } : null;
+  }
+
+  /** One URL's transfers of `txid` as agreedKeys; null when it has no receipt of it. */
+  private async transfersOn(base: string, txid: string, isMonitored: IsMonitored): Promise<string[] | null> {
+    const info = await this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') });
+    if (!('id' in info) || info.blockNumber === undefined) return null;
+    const block = this.blockRef(await this.node.postTo<TronBlock>(base, 'wallet/getblockbynum', { num: info.blockNumber }));
+    if (!block) return null;
+    return this.tokenTransfers(info as TronInfo, block, isMonitored).map((t) => agreedKey({ ...t, blockHash: t.block.hash }));
+  }
+
+  async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
+    const agreed = new Set<string>();
+    // Two URLs must show it when two are configured; one that cannot answer is no agreement (as on EVM).
+    const need = Math.min(2, this.node.urls.length);
+    for (const txid of new Set(txids)) {
+      if (!HEX_ID.test(txid.replace(/^0x/, ''))) continue;
+      const shown: string[][] = [];
+      for (const base of this.node.urls) {
+        const keys = await this.transfersOn(base, txid, isMonitored).catch(() => null);
+        if (keys) shown.push(keys);
+      }
+      if (shown.length < need) continue;
+      const counts = new Map<string, number>();
+      for (const keys of shown) for (const k of new Set(keys)) counts.set(k, (counts.get(k) ?? 0) + 1);
+      for (const [k, n] of counts) if (n === shown.length) agreed.add(k);
+    }
+    return agreed;
+  }
+
+  async minedOnAnyNode(txid: string): Promise<boolean> {
+    if (!HEX_ID.test(txid.replace(/^0x/, ''))) return false;
+    const answers = await Promise.all(
+      this.node.urls.map((base) => this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') })),
+    );
+    return answers.some((i) => 'id' in i && i.blockNumber !== undefined && i.result !== 'FAILED' && (!i.receipt?.result || i.receipt.result === 'SUCCESS'));
   }
 
   async transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]> {
