@@ -22,7 +22,7 @@ import { startProviderImitation, type ProviderImitation } from '../../src/adapte
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
 import { TOKENS } from '../../src/application/tokens.js';
-import { ChainMovedError, ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
+import { agreedKey, ChainMovedError, ChainUnavailableError } from '../../src/domain/chains/chain-port.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../src/domain/transfers/outgoing-transfer.js';
@@ -133,6 +133,23 @@ describe('scanning behind a pool of backends', () => {
     lagging.set(['no-history']);
     const again = await port.transfers(head, head, monitored).catch((e: unknown) => e);
     expect((again as ChainUnavailableError).message).toMatch(/storage\.transHistory\.switch/);
+  });
+
+  it('2. TRON: a deposit is settled on what every configured URL shows (two URLs: both must show it; a URL down is no agreement)', async () => {
+    const to = tronAddressFromEvmBytes(Buffer.from(B.slice(2), 'hex'));
+    const monitored = (k: string) => k === to;
+    const txid = await tron.sendToken(to, 3_000_000n);
+    await tron.mine();
+    const one = new TronChainPort({ network: 'TRON_TESTNET', urls: [tron.standin.url], contracts: { USDT_TRON: tron.token }, retryDelayMs: 1, retryCount: 0 });
+    const [t] = await one.transfersOf(txid, monitored);
+    const key = agreedKey({ ...t!, blockHash: t!.block.hash });
+    const plain = await imitation('tron', []);
+    const two = new TronChainPort({ network: 'TRON_TESTNET', urls: [tron.standin.url, plain.url], contracts: { USDT_TRON: tron.token }, retryDelayMs: 1, retryCount: 0 });
+    expect([...(await two.agreedTransfers([txid], monitored))]).toEqual([key]);
+    expect(await two.minedOnAnyNode(txid)).toBe(true);
+    const withDead = new TronChainPort({ network: 'TRON_TESTNET', urls: [tron.standin.url, 'http://127.0.0.1:9'], contracts: { USDT_TRON: tron.token }, retryDelayMs: 1, retryCount: 0 });
+    expect([...(await withDead.agreedTransfers([txid], monitored))]).toEqual([]);
+    expect(await withDead.minedOnAnyNode(txid).catch((e: unknown) => e)).toBeInstanceOf(ChainUnavailableError);
   });
 
   it('2. TRON: a step reads its blocks once, and one header after the infos (not the whole range three times)', async () => {
