@@ -159,10 +159,11 @@ describe('deposits on a real anvil with two chain-workers', () => {
       await chain.mine(2);
     }
     await startWorker();
-    await mineUntil(() => allConfirmed(wallets.map((w) => w.id), 4), 40_000, 'deposits credited after the restart');
+    // The killed worker's lease (30 s) runs out first: on a loaded machine that and four confirmations take a while.
+    await mineUntil(() => allConfirmed(wallets.map((w) => w.id), 4), 75_000, 'deposits credited after the restart');
     for (const w of wallets) expect(await credits(w.id)).toBe(1);
     await startWorker();
-  }, 90_000);
+  }, 120_000);
 
   it('moves a deposit in an orphaned block to FAILED, never credited; a re-included transaction keeps its identity', async () => {
     const gone = await wallet('USDT_ETH');
