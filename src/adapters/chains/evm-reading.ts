@@ -63,11 +63,20 @@ export interface EvmChainOptions {
   chainId?: number;
 }
 
-/** Whether the block's logsBloom admits the log (its address and every topic); a block without a bloom proves nothing. */
+/**
+ * Whether the block's logsBloom admits the log's contract and event (a block without a bloom proves nothing).
+ * Memoized per block: a range holds thousands of logs of a few contracts, and each test is two keccaks.
+ */
+const bloomChecks = new WeakMap<RpcBlock, Map<string, boolean>>();
 const inBloom = (b: RpcBlock, log: RpcLog): boolean => {
   const bloom = b.logsBloom;
   if (!bloom || !Bloom.validate(bloom)) return true;
-  return [log.address, ...log.topics].every((v) => Bloom.contains(bloom, v as `0x${string}`));
+  let seen = bloomChecks.get(b);
+  if (!seen) bloomChecks.set(b, (seen = new Map()));
+  const key = `${log.address}:${log.topics[0]}`.toLowerCase();
+  let ok = seen.get(key);
+  if (ok === undefined) seen.set(key, (ok = Bloom.contains(bloom, log.address as `0x${string}`) && Bloom.contains(bloom, (log.topics[0] ?? '0x') as `0x${string}`)));
+  return ok;
 };
 
 const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
@@ -326,8 +335,11 @@ export class EvmChainReader implements ChainPort, NodeProbe {
 
   async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
     const agreed = new Set<string>();
-    for (const txid of new Set(txids)) {
-      const answers = await this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid]);
+    const unique = [...new Set(txids)];
+    // All receipts at once: calls of one tick go out to each URL as one JSON-RPC batch.
+    const all = await Promise.all(unique.map((txid) => this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid])));
+    for (const [i, txid] of unique.entries()) {
+      const answers = all[i]!;
       // Two URLs must show it when two are configured: one that cannot answer is no agreement (see agreedReceipt).
       const need = Math.min(2, this.pool.urls.length);
       // Per URL that has the receipt: the transfers it shows (a failed transaction shows none).

@@ -302,13 +302,10 @@ export class TronChainReader implements ChainPort, NodeProbe {
     const agreed = new Set<string>();
     // Two URLs must show it when two are configured; one that cannot answer is no agreement (as on EVM).
     const need = Math.min(2, this.node.urls.length);
-    for (const txid of new Set(txids)) {
-      if (!HEX_ID.test(txid.replace(/^0x/, ''))) continue;
-      const shown: string[][] = [];
-      for (const base of this.node.urls) {
-        const keys = await this.transfersOn(base, txid, isMonitored).catch(() => null);
-        if (keys) shown.push(keys);
-      }
+    const unique = [...new Set(txids)].filter((txid) => HEX_ID.test(txid.replace(/^0x/, '')));
+    const all = await Promise.all(unique.map((txid) => Promise.all(this.node.urls.map((base) => this.transfersOn(base, txid, isMonitored).catch(() => null)))));
+    for (const answers of all) {
+      const shown = answers.filter((keys): keys is string[] => keys !== null);
       if (shown.length < need) continue;
       const counts = new Map<string, number>();
       for (const keys of shown) for (const k of new Set(keys)) counts.set(k, (counts.get(k) ?? 0) + 1);

@@ -19,7 +19,7 @@ import { TOKENS } from '../tokens.js';
 import { credit, FeeContexts, flag, publishDetected, reverse } from './settle-deposit.js';
 
 /** The most transactions whose transfers the node URLs are asked to agree on in one step. */
-const AGREEMENT_CHECKS_PER_STEP = 50;
+const AGREEMENT_CHECKS_PER_STEP = 500;
 
 export interface ScanOptions {
   /** Who scans (one lease holder per network). */
