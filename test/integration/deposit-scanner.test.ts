@@ -385,6 +385,53 @@ describe('the deposit scanner', () => {
     expect((await deposit(w.id))!.status).toBe('CONFIRMED');
   });
 
+  it('asks the URLs about due deposits in turns: deposits they never agree on do not keep the others waiting', async () => {
+    await catchUp();
+    const fake = [await wallet(), await wallet(), await wallet()];
+    const real = await wallet();
+    const fakeTx = fake.map(() => txid());
+    fake.forEach((w, i) => chain.mine([{ txid: fakeTx[i]!, logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 1_000_000n }]));
+    const realTx = txid();
+    chain.mine([{ txid: realTx, logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: real.address, amount: 2_000_000n }]);
+    chain.mineMany(3);
+    const agreeOn = async (txids: readonly string[]) => {
+      const out = new Set<string>();
+      for (const id of txids) {
+        if (id !== realTx) continue; // the made-up ones are never agreed
+        const [t] = await chain.transfersOf(id, () => true);
+        out.add(agreedKey({ ...t!, blockHash: t!.block.hash }));
+      }
+      return out;
+    };
+    const pool = Object.assign(Object.create(chain) as ScriptedChain, { agreedTransfers: agreeOn });
+    // Two asked a step: the three oldest (never agreed) come first, yet the real one gets its turn.
+    for (let i = 0; i < 6 && (await deposit(real.id))?.status !== 'CONFIRMED'; i++) {
+      chain.mine();
+      await scan.step(pool, { ...opts(), agreementChecks: 2 });
+    }
+    expect((await deposit(real.id))!.status).toBe('CONFIRMED');
+    for (const w of fake) expect((await deposit(w.id))!.status).toMatch(/DETECTED|CONFIRMING/);
+  });
+
+  it('moves an open deposit seen again in another block (a stale node had kept it in the old one)', async () => {
+    await catchUp();
+    const w = await wallet();
+    const transfer = { txid: txid(), logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 4_000_000n };
+    chain.mine([transfer]);
+    await scan.step(chain, opts());
+    const [old] = await chain.transfersOf(transfer.txid, () => true);
+    chain.rollback(1);
+    chain.mine();
+    const moved = chain.mine([transfer]);
+    // The node answering for the reorg still has it in its old block.
+    const stale = Object.assign(Object.create(chain) as ScriptedChain, { transfersOf: async () => [old!] });
+    expect(await scan.step(stale, opts())).toMatchObject({ kind: 'reorg', kept: 1 });
+    expect((await deposit(w.id))!.block_number).toBe(String(old!.block.number));
+    chain.mineMany(3);
+    await catchUp();
+    expect(await deposit(w.id)).toMatchObject({ status: 'CONFIRMED', block_number: String(moved.number) });
+  });
+
   it('lets only one scanner hold a network; the other takes over when the lease runs out', async () => {
     await catchUp('worker-a');
     expect((await scan.step(chain, opts('worker-b'))).kind).toBe('not-leader');

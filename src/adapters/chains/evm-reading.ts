@@ -64,8 +64,9 @@ export interface EvmChainOptions {
 }
 
 /**
- * Whether the block's logsBloom admits the log's contract and event (a block without a bloom proves nothing).
- * Memoized per block: a range holds thousands of logs of a few contracts, and each test is two keccaks.
+ * Whether the block's logsBloom admits the log's contract, its event and its recipient (a block without a
+ * bloom proves nothing). Asked only of logs to monitored addresses; memoized per block and value (each test
+ * is a keccak, and a range holds thousands of logs of a few contracts).
  */
 const bloomChecks = new WeakMap<RpcBlock, Map<string, boolean>>();
 const inBloom = (b: RpcBlock, log: RpcLog): boolean => {
@@ -73,10 +74,13 @@ const inBloom = (b: RpcBlock, log: RpcLog): boolean => {
   if (!bloom || !Bloom.validate(bloom)) return true;
   let seen = bloomChecks.get(b);
   if (!seen) bloomChecks.set(b, (seen = new Map()));
-  const key = `${log.address}:${log.topics[0]}`.toLowerCase();
-  let ok = seen.get(key);
-  if (ok === undefined) seen.set(key, (ok = Bloom.contains(bloom, log.address as `0x${string}`) && Bloom.contains(bloom, (log.topics[0] ?? '0x') as `0x${string}`)));
-  return ok;
+  const admits = (value: string | undefined) => {
+    const v = (value ?? '0x').toLowerCase();
+    let ok = seen.get(v);
+    if (ok === undefined) seen.set(v, (ok = Bloom.contains(bloom, v as `0x${string}`)));
+    return ok;
+  };
+  return admits(log.address) && admits(log.topics[0]) && admits(log.topics[2]);
 };
 
 const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
@@ -338,20 +342,33 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     const unique = [...new Set(txids)];
     // All receipts at once: calls of one tick go out to each URL as one JSON-RPC batch.
     const all = await Promise.all(unique.map((txid) => this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid])));
+    // A native transfer's value is in the transaction, not the receipt: those asked of each URL at once too.
+    type NativeTx = { from: string; to: string | null; value: `0x${string}` } | null;
+    const natives = await Promise.all(
+      unique.map((txid, i) =>
+        Promise.all(
+          all[i]!.map((a) =>
+            a.value?.blockHash && a.value.status === '0x1' && this.nativeAsset && a.value.to && isMonitored(a.value.to.toLowerCase())
+              ? this.pool.callOn<NativeTx>(a.url, 'eth_getTransactionByHash', [txid]).catch(() => null)
+              : Promise.resolve(null),
+          ),
+        ),
+      ),
+    );
     for (const [i, txid] of unique.entries()) {
       const answers = all[i]!;
       // Two URLs must show it when two are configured: one that cannot answer is no agreement (see agreedReceipt).
       const need = Math.min(2, this.pool.urls.length);
       // Per URL that has the receipt: the transfers it shows (a failed transaction shows none).
       const shown: string[][] = [];
-      for (const a of answers) {
+      for (const [j, a] of answers.entries()) {
         const r = a.value;
         if (!r?.blockHash) continue;
         const block = { number: BigInt(r.blockNumber), hash: r.blockHash, parentHash: '' };
         const keys = r.status === '0x1' ? this.tokenTransfers([...r.logs].sort(byBlockAndIndex), () => block, isMonitored).map((t) => agreedKey({ ...t, blockHash: r.blockHash })) : [];
-        if (r.status === '0x1' && this.nativeAsset && r.to && isMonitored(r.to.toLowerCase())) {
-          const tx = await this.pool.callOn<{ from: string; to: string | null; value: `0x${string}` } | null>(a.url, 'eth_getTransactionByHash', [txid]).catch(() => null);
-          if (tx?.to && BigInt(tx.value) > 0n) keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, asset: this.nativeAsset, from: tx.from, to: tx.to, amount: BigInt(tx.value) }));
+        const tx = natives[i]![j];
+        if (this.nativeAsset && tx?.to && BigInt(tx.value) > 0n) {
+          keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, asset: this.nativeAsset, from: tx.from, to: tx.to, amount: BigInt(tx.value) }));
         }
         shown.push(keys);
       }

@@ -108,7 +108,7 @@ export class TronChainPort extends TronChainReader implements ChainSender {
         ),
       ),
     );
-    const found = answers.find((a): a is { info: TronInfo } => 'info' in a && 'id' in a.info && a.info.blockNumber !== undefined);
+    const found = answers.find((a): a is { info: TronInfo } => 'info' in a && !!a.info && typeof a.info === 'object' && 'id' in a.info && a.info.blockNumber !== undefined);
     if (found) {
       const block = await this.blockByNumber(BigInt(found.info.blockNumber!));
       if (!block) throw new ChainUnavailableError(this.network, 'node_behind', `the block of ${txid} is not served yet`);
@@ -124,7 +124,7 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     const answers = await Promise.all(
       this.node.urls.map((base) =>
         this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
-          (info) => ('id' in info && info.blockNumber !== undefined ? (info as TronInfo) : null),
+          (info) => (!!info && typeof info === 'object' && 'id' in info && info.blockNumber !== undefined ? (info as TronInfo) : null),
           () => null,
         ),
       ),
@@ -142,7 +142,7 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     const answers = await Promise.all(
       this.node.urls.map((base) =>
         this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
-          (info) => ('id' in info && info.blockNumber !== undefined && infoFailed(info as TronInfo) ? info.blockNumber : null),
+          (info) => (!!info && typeof info === 'object' && 'id' in info && info.blockNumber !== undefined && infoFailed(info as TronInfo) ? info.blockNumber : null),
           () => null,
         ),
       ),

@@ -284,18 +284,24 @@ export class TronChainReader implements ChainPort, NodeProbe {
   protected async included(txid: string): Promise<{ info: TronInfo; block: BlockRef } | null> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return null;
     const info = await this.post<TronInfo | Record<string, never>>('wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') });
-    if (!('id' in info) || info.blockNumber === undefined) return null;
+    if (!info || typeof info !== 'object' || !('id' in info) || info.blockNumber === undefined) return null;
     const block = await this.blockByNumber(BigInt(info.blockNumber));
     return block ? { info: info as TronInfo, block } : null;
   }
 
-  /** One URL's transfers of `txid` as agreedKeys; null when it has no receipt of it. */
-  private async transfersOn(base: string, txid: string, isMonitored: IsMonitored): Promise<string[] | null> {
-    const info = await this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') });
-    if (!('id' in info) || info.blockNumber === undefined) return null;
-    const block = this.blockRef(await this.node.postTo<TronBlock>(base, 'wallet/getblockbynum', { num: info.blockNumber }));
-    if (!block) return null;
-    return this.tokenTransfers(info as TronInfo, block, isMonitored).map((t) => agreedKey({ ...t, blockHash: t.block.hash }));
+  /**
+   * One URL's transfers of `txid` as agreedKeys; null when it has no receipt of it. `blocks` keeps the URL's
+   * block ids of one call (several transactions of one block read it once).
+   */
+  private async transfersOn(base: string, txid: string, isMonitored: IsMonitored, blocks: Map<string, Promise<BlockRef | null>>): Promise<string[] | null> {
+    const info = await this.node.postTo<TronInfo | Record<string, never> | null>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') });
+    if (!info || typeof info !== 'object' || !('id' in info) || info.blockNumber === undefined) return null;
+    const key = `${base} ${info.blockNumber}`;
+    let block = blocks.get(key);
+    if (!block) blocks.set(key, (block = this.node.postTo<TronBlock>(base, 'wallet/getblockbynum', { num: info.blockNumber }).then((b) => this.blockRef(b))));
+    const ref = await block;
+    if (!ref) return null;
+    return this.tokenTransfers(info as TronInfo, ref, isMonitored).map((t) => agreedKey({ ...t, blockHash: t.block.hash }));
   }
 
   async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
@@ -303,7 +309,17 @@ export class TronChainReader implements ChainPort, NodeProbe {
     // Two URLs must show it when two are configured; one that cannot answer is no agreement (as on EVM).
     const need = Math.min(2, this.node.urls.length);
     const unique = [...new Set(txids)].filter((txid) => HEX_ID.test(txid.replace(/^0x/, '')));
-    const all = await Promise.all(unique.map((txid) => Promise.all(this.node.urls.map((base) => this.transfersOn(base, txid, isMonitored).catch(() => null)))));
+    // As many transactions at once as the scanner reads blocks (TRON has no batches): a burst of hundreds
+    // of calls would earn TronGrid's penalty, and with it no agreement at all.
+    const blocks = new Map<string, Promise<BlockRef | null>>();
+    const all: (string[] | null)[][] = new Array(unique.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < unique.length; i = next++) {
+        all[i] = await Promise.all(this.node.urls.map((base) => this.transfersOn(base, unique[i]!, isMonitored, blocks).catch(() => null)));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, unique.length) }, worker));
     for (const answers of all) {
       const shown = answers.filter((keys): keys is string[] => keys !== null);
       if (shown.length < need) continue;
@@ -317,9 +333,9 @@ export class TronChainReader implements ChainPort, NodeProbe {
   async minedOnAnyNode(txid: string): Promise<boolean> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return false;
     const answers = await Promise.all(
-      this.node.urls.map((base) => this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') })),
+      this.node.urls.map((base) => this.node.postTo<TronInfo | Record<string, never> | null>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') })),
     );
-    return answers.some((i) => 'id' in i && i.blockNumber !== undefined && i.result !== 'FAILED' && (!i.receipt?.result || i.receipt.result === 'SUCCESS'));
+    return answers.some((i) => !!i && typeof i === 'object' && 'id' in i && i.blockNumber !== undefined && i.result !== 'FAILED' && (!i.receipt?.result || i.receipt.result === 'SUCCESS'));
   }
 
   async transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]> {

@@ -197,6 +197,18 @@ export class PgDepositRepo implements DepositRepo {
         values.created_at.push(d.detectedAt.toISOString());
         values.updated_at.push(d.updatedAt.toISOString());
       }
+      // An open deposit seen again in another block (re-included after a reorg another node answered for)
+      // moves there and counts its confirmations again: its block must be the one the node URLs agree on.
+      await executeBound(
+        this.em,
+        `update deposits d set block_number = v.block_number, block_hash = v.block_hash, confirmations = v.confirmations,
+                status = 'DETECTED', updated_at = v.updated_at
+           from unnest(?::text[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::int[], ?::timestamptz[])
+                as v(network, txid, log_index, block_number, block_hash, confirmations, updated_at)
+          where d.network = v.network and d.txid = v.txid and d.log_index = v.log_index
+            and d.status in ('DETECTED', 'CONFIRMING') and d.block_hash <> v.block_hash`,
+        [values.network, values.txid, values.log_index, values.block_number, values.block_hash, values.confirmations, values.updated_at].map((col) => pgArrayLiteral(col)),
+      );
       // A FAILED deposit whose transfer shows up again is reopened in place (same id, fresh block); a
       // credited one marked reorged out is found again: it stays CONFIRMED, in its new block, unmarked
       // (and is not returned: it is not new). Every other existing identity is left alone.

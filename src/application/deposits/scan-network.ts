@@ -36,6 +36,8 @@ export interface ScanOptions {
    * backends do not serve the newest blocks (node_behind), so a lagging pool slows the scanner, never stalls it.
    */
   trailBlocks?: number;
+  /** The most transactions the node URLs are asked to agree on in one step (AGREEMENT_CHECKS_PER_STEP when not set). */
+  agreementChecks?: number;
 }
 
 export type ScanOutcome =
@@ -98,6 +100,9 @@ function toDeposit(t: ObservedTransfer, wallet: Wallet | undefined, required: nu
 
 @injectable()
 export class ScanNetwork {
+  /** Per network, where the next step's agreement checks of due deposits start (round robin). */
+  private readonly agreementOffset = new Map<Network, number>();
+
   constructor(
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -151,7 +156,7 @@ export class ScanNetwork {
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
-      const agreed = await this.agreed(port, to, transfers);
+      const agreed = await this.agreed(port, to, transfers, opts.agreementChecks ?? AGREEMENT_CHECKS_PER_STEP);
       const gone = await this.provedGone(port, to);
       return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed, gone);
     } catch (err) {
@@ -165,17 +170,21 @@ export class ScanNetwork {
    * (ChainPort.agreedTransfers): one URL can make up a log, so a deposit is settled only on what they
    * all show. Null when the adapter has nothing to compare (every deposit at its threshold goes on).
    */
-  private async agreed(port: ChainPort, tip: bigint, transfers: ObservedTransfer[]): Promise<Set<string> | null> {
+  private async agreed(port: ChainPort, tip: bigint, transfers: ObservedTransfer[], cap: number): Promise<Set<string> | null> {
     if (!port.agreedTransfers) return null;
     const network = port.network;
     const required = (await this.networks.get(network)).requiredConfirmations;
     const due = await this.uow.run((tx) => tx.deposits.reachingThreshold(network, tip));
     // At most AGREEMENT_CHECKS_PER_STEP transactions a step, oldest first: deposits one URL made up stay open
     // (never agreed) and must not make every step slower; the others wait a step.
-    const txids = [...new Set([...due.map((d) => d.txid), ...transfers.filter((t) => confirmationsAt(t.block.number, tip) >= required).map((t) => t.txid)])].slice(
-      0,
-      AGREEMENT_CHECKS_PER_STEP,
-    );
+    // The step's own transfers first, then the due deposits from where the last step stopped (round robin):
+    // deposits the URLs never agree on (made up by one of them) must not keep the others from their turn.
+    const fresh = transfers.filter((t) => confirmationsAt(t.block.number, tip) >= required).map((t) => t.txid);
+    const waiting = [...new Set(due.map((d) => d.txid))];
+    const from = waiting.length === 0 ? 0 : (this.agreementOffset.get(network) ?? 0) % waiting.length;
+    const rotated = [...waiting.slice(from), ...waiting.slice(0, from)];
+    const txids = [...new Set([...fresh, ...rotated])].slice(0, cap);
+    this.agreementOffset.set(network, from + cap);
     if (txids.length === 0) return new Set();
     return port.agreedTransfers(txids, (key) => this.monitored.has(network, key));
   }
@@ -189,7 +198,8 @@ export class ScanNetwork {
     if (!port.minedOnAnyNode) return null;
     const gone = new Set<string>();
     for (const d of await this.uow.run((tx) => tx.deposits.reorgedOutBy(port.network, tip))) {
-      if (!(await port.minedOnAnyNode(d.txid))) gone.add(d.id);
+      // A URL that cannot say is no proof: that reversal waits, the step (detection, other credits) goes on.
+      if ((await port.minedOnAnyNode(d.txid).catch(() => true)) === false) gone.add(d.id);
     }
     return gone;
   }
