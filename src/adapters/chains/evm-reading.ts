@@ -23,6 +23,7 @@
 import { getAddress } from 'viem';
 import { Bloom } from 'ox';
 import {
+  agreedAmong,
   agreedKey,
   assertSameBlocks,
   ChainMovedError,
@@ -373,10 +374,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
         }
         shown.push(keys);
       }
-      if (shown.length < need) continue;
-      const counts = new Map<string, number>();
-      for (const keys of shown) for (const k of new Set(keys)) counts.set(k, (counts.get(k) ?? 0) + 1);
-      for (const [k, n] of counts) if (n === shown.length) agreed.add(k);
+      for (const k of agreedAmong(shown, need)) agreed.add(k);
     }
     return agreed;
   }

@@ -29,7 +29,7 @@ import {
 import { ChainUnavailableError, type BlockRef } from '../../domain/chains/chain-port.js';
 import { evmBytesFromTronAddress } from './address-codec.js';
 import { refusalText } from './tron-node.js';
-import { HEX_ID, TronChainReader, type TronInfo } from './tron-reading.js';
+import { HEX_ID, infoFailed, TronChainReader, type TronInfo } from './tron-reading.js';
 
 export { tronJson } from './tron-node.js';
 export type { TronChainOptions } from './tron-reading.js';
@@ -100,19 +100,12 @@ export class TronChainPort extends TronChainReader implements ChainSender {
   /** The receipt as any URL has it; null only when every URL answered without it (one that cannot answer throws). */
   async sentReceiptOnEveryNode(txid: string): Promise<SentReceipt | null> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return null;
-    const answers = await Promise.all(
-      this.node.urls.map((base) =>
-        this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
-          (info) => ({ info }),
-          (error: Error) => ({ error }),
-        ),
-      ),
-    );
-    const found = answers.find((a): a is { info: TronInfo } => 'info' in a && !!a.info && typeof a.info === 'object' && 'id' in a.info && a.info.blockNumber !== undefined);
+    const answers = await this.infosOnEveryUrl(txid);
+    const found = answers.map((a) => ('info' in a ? a.info : null)).find((i): i is TronInfo => i !== null);
     if (found) {
-      const block = await this.blockByNumber(BigInt(found.info.blockNumber!));
+      const block = await this.blockByNumber(BigInt(found.blockNumber!));
       if (!block) throw new ChainUnavailableError(this.network, 'node_behind', `the block of ${txid} is not served yet`);
-      return this.receiptOf(found.info, block);
+      return this.receiptOf(found, block);
     }
     const failed = answers.find((a): a is { error: Error } => 'error' in a);
     if (failed) throw failed.error;
@@ -121,15 +114,8 @@ export class TronChainPort extends TronChainReader implements ChainSender {
 
   async agreedReceipt(txid: string): Promise<SentReceipt | null> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return null;
-    const answers = await Promise.all(
-      this.node.urls.map((base) =>
-        this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
-          (info) => (!!info && typeof info === 'object' && 'id' in info && info.blockNumber !== undefined ? (info as TronInfo) : null),
-          () => null,
-        ),
-      ),
-    );
-    const infos = answers.filter((i): i is TronInfo => i !== null);
+    const answers = await this.infosOnEveryUrl(txid);
+    const infos = answers.map((a) => ('info' in a ? a.info : null)).filter((i): i is TronInfo => i !== null);
     if (infos.length === 0 || infos.length < Math.min(2, answers.length)) return null;
     const first = infos[0]!;
     if (infos.some((i) => i.blockNumber !== first.blockNumber || infoFailed(i) !== infoFailed(first))) return null;
@@ -139,15 +125,8 @@ export class TronChainPort extends TronChainReader implements ChainSender {
 
   async revertedOnEveryNode(txid: string): Promise<boolean> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return false;
-    const answers = await Promise.all(
-      this.node.urls.map((base) =>
-        this.node.postTo<TronInfo | Record<string, never>>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') }).then(
-          (info) => (!!info && typeof info === 'object' && 'id' in info && info.blockNumber !== undefined && infoFailed(info as TronInfo) ? info.blockNumber : null),
-          () => null,
-        ),
-      ),
-    );
-    return answers.length > 0 && new Set(answers).size === 1 && answers[0] !== null;
+    const blocks = (await this.infosOnEveryUrl(txid)).map((a) => ('info' in a && a.info && infoFailed(a.info) ? a.info.blockNumber : null));
+    return blocks.length > 0 && new Set(blocks).size === 1 && blocks[0] !== null;
   }
 
   private chainParameters(): Promise<ChainParameters> {
@@ -336,9 +315,6 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block, feePaid: BigInt(fee) };
   }
 }
-
-/** Whether java-tron's transaction info says the transaction failed (its contract reverted, ran out of energy...). */
-const infoFailed = (info: TronInfo): boolean => info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
 
 /** The text of a revert's Error(string) output (java-tron's constant_result), when it is one. */
 function revertReason(data: unknown): string | null {

@@ -13,6 +13,7 @@
 // - Identity: a transfer's `logIndex` is its position among its transaction's
 //   Transfer logs of the configured tokens, as on the EVM adapter (ADR 0021).
 import {
+  agreedAmong,
   agreedKey,
   assertSameBlocks,
   ChainMovedError,
@@ -63,6 +64,9 @@ export interface TronInfo {
 
 const TOPIC = TRANSFER_TOPIC.slice(2);
 export const HEX_ID = /^[0-9a-fA-F]{64}$/;
+
+/** Whether java-tron's transaction info says the transaction failed (its contract reverted, ran out of energy...). */
+export const infoFailed = (info: TronInfo): boolean => info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
 const hexToBytes = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 /** Blocks searched back from the head for one with transactions, to prove that a node keeps their infos. */
 const HISTORY_PROBE_BLOCKS = 1000n;
@@ -289,19 +293,30 @@ export class TronChainReader implements ChainPort, NodeProbe {
     return block ? { info: info as TronInfo, block } : null;
   }
 
+  /** One URL's transaction info of `txid`; null when it has none (not in a block, or an answer that is no info). */
+  protected async infoOn(base: string, txid: string): Promise<TronInfo | null> {
+    const info = await this.node.postTo<unknown>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') });
+    return info && typeof info === 'object' && 'id' in info && (info as TronInfo).blockNumber !== undefined ? (info as TronInfo) : null;
+  }
+
+  /** Every configured URL's info of `txid`: `{ info }`, or `{ error }` for a URL that could not answer. */
+  protected infosOnEveryUrl(txid: string): Promise<({ info: TronInfo | null } | { error: Error })[]> {
+    return Promise.all(this.node.urls.map((base) => this.infoOn(base, txid).then((info) => ({ info }), (error: Error) => ({ error }))));
+  }
+
   /**
    * One URL's transfers of `txid` as agreedKeys; null when it has no receipt of it. `blocks` keeps the URL's
    * block ids of one call (several transactions of one block read it once).
    */
   private async transfersOn(base: string, txid: string, isMonitored: IsMonitored, blocks: Map<string, Promise<BlockRef | null>>): Promise<string[] | null> {
-    const info = await this.node.postTo<TronInfo | Record<string, never> | null>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') });
-    if (!info || typeof info !== 'object' || !('id' in info) || info.blockNumber === undefined) return null;
+    const info = await this.infoOn(base, txid);
+    if (!info) return null;
     const key = `${base} ${info.blockNumber}`;
     let block = blocks.get(key);
     if (!block) blocks.set(key, (block = this.node.postTo<TronBlock>(base, 'wallet/getblockbynum', { num: info.blockNumber }).then((b) => this.blockRef(b))));
     const ref = await block;
     if (!ref) return null;
-    return this.tokenTransfers(info as TronInfo, ref, isMonitored).map((t) => agreedKey({ ...t, blockHash: t.block.hash }));
+    return this.tokenTransfers(info, ref, isMonitored).map((t) => agreedKey({ ...t, blockHash: t.block.hash }));
   }
 
   async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
@@ -320,22 +335,16 @@ export class TronChainReader implements ChainPort, NodeProbe {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, unique.length) }, worker));
-    for (const answers of all) {
-      const shown = answers.filter((keys): keys is string[] => keys !== null);
-      if (shown.length < need) continue;
-      const counts = new Map<string, number>();
-      for (const keys of shown) for (const k of new Set(keys)) counts.set(k, (counts.get(k) ?? 0) + 1);
-      for (const [k, n] of counts) if (n === shown.length) agreed.add(k);
-    }
+    for (const answers of all) for (const k of agreedAmong(answers.filter((keys): keys is string[] => keys !== null), need)) agreed.add(k);
     return agreed;
   }
 
   async minedOnAnyNode(txid: string): Promise<boolean> {
     if (!HEX_ID.test(txid.replace(/^0x/, ''))) return false;
-    const answers = await Promise.all(
-      this.node.urls.map((base) => this.node.postTo<TronInfo | Record<string, never> | null>(base, 'wallet/gettransactioninfobyid', { value: txid.replace(/^0x/, '') })),
-    );
-    return answers.some((i) => !!i && typeof i === 'object' && 'id' in i && i.blockNumber !== undefined && i.result !== 'FAILED' && (!i.receipt?.result || i.receipt.result === 'SUCCESS'));
+    const answers = await this.infosOnEveryUrl(txid);
+    const failed = answers.find((a): a is { error: Error } => 'error' in a);
+    if (failed) throw failed.error; // a URL that could not say: no proof either way
+    return answers.some((a) => 'info' in a && a.info !== null && !infoFailed(a.info));
   }
 
   async transfersOf(txid: string, isMonitored: IsMonitored): Promise<ObservedTransfer[]> {
@@ -347,8 +356,7 @@ export class TronChainReader implements ChainPort, NodeProbe {
     const found = await this.included(txid);
     if (!found) return null;
     const { info, block } = found;
-    const failed = info.result === 'FAILED' || (info.receipt?.result !== undefined && info.receipt.result !== 'SUCCESS');
-    return { txid: info.id.toLowerCase(), status: failed ? 'reverted' : 'success', block };
+    return { txid: info.id.toLowerCase(), status: infoFailed(info) ? 'reverted' : 'success', block };
   }
 
   // Balances (BalanceReader): the treasury status and the sweeps.

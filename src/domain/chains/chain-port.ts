@@ -86,6 +86,17 @@ export interface ChainPort {
 }
 
 /**
+ * What the URLs agree on: `shown` holds, per URL that has the transaction, the agreedKeys it shows. A key is
+ * agreed when at least `need` URLs show the transaction and every one of them shows that key.
+ */
+export function agreedAmong(shown: readonly (readonly string[])[], need: number): string[] {
+  if (shown.length === 0 || shown.length < need) return [];
+  const counts = new Map<string, number>();
+  for (const keys of shown) for (const k of new Set(keys)) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n === shown.length).map(([k]) => k);
+}
+
+/**
  * A transfer as the URLs must agree on it (agreedTransfers): its identity, its block, its asset (the token
  * contract), its sender (screening reads it), its recipient and its amount in chain units.
  */
