@@ -349,6 +349,7 @@ describe('refusals proved before a payout fails', () => {
     const lagging = await imitation('evm', ['lagging-backend:minLag=2:maxLag=2'], { onlyFor: ['eth_blockNumber', 'eth_estimateGas', 'eth_call'] });
     const port = evmPort([lagging.url]);
     const from = getAddress(`0x${'6'.repeat(40)}`);
+    await chain.mine(5); // the token exists in every block the backends answer for, when this case runs alone
     await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [from, `0x${(10n ** 18n).toString(16)}`]);
     await chain.sendToken(chain.tokens[0]!, from, 9_000_000n); // funded in the head block only
     await chain.mine();
@@ -358,10 +359,31 @@ describe('refusals proved before a payout fails', () => {
     expect(err).not.toBeInstanceOf(TransferRefused);
     await chain.mine(3);
     expect(await port.gasLimit(call)).toBeGreaterThan(21_000n);
-    // A transfer the token itself refuses (a blocked recipient) is still refused, from the same lagging pool.
+    // A transfer the token itself refuses (a blocked recipient) is still refused, from the same lagging pool,
+    // once the refusal is in the block the proof is read in (3 below the head the pool answers).
     await chain.setBlocked(chain.tokens[0]!, call.to, true);
     await chain.mine(3);
+    expect(await port.gasLimit(call).catch((e: unknown) => e)).toBeInstanceOf(ChainUnavailableError);
+    await chain.mine(3);
     expect(await port.gasLimit(call).catch((e: unknown) => e)).toBeInstanceOf(TransferRefused);
+  });
+
+  it("3. an estimate and its balance proof are read at one block, by hash: a sibling of the head (without the funding) never passes for the token refusing", async () => {
+    // The estimate comes from a backend whose head is an empty sibling of the real one, the balance from one that has the real head:
+    // read at one block number, the two disagree (a revert for want of balance, and the balance), and the payout would be failed.
+    const sibling = await imitation('evm', ['sibling-fork'], { onlyFor: ['eth_estimateGas'] });
+    const port = evmPort([sibling.url]);
+    const from = getAddress(`0x${'8'.repeat(40)}`);
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [from, `0x${(10n ** 18n).toString(16)}`]);
+    await chain.sendToken(chain.tokens[0]!, from, 9_000_000n); // funded in the head block only
+    await chain.mine();
+    const call = { asset: 'USDT_ETH' as const, from, to: getAddress(`0x${'9'.repeat(40)}`), amount: 9_000_000n };
+    const err = await port.gasLimit(call).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ChainUnavailableError);
+    expect(err).not.toBeInstanceOf(TransferRefused);
+    expect(sibling.answeredBy.get('sibling-fork') ?? 0).toBeGreaterThan(0);
+    await chain.mine();
+    expect(await port.gasLimit(call)).toBeGreaterThan(21_000n);
   });
 });
 

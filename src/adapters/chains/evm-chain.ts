@@ -39,6 +39,10 @@ export const NATIVE_TRANSFER_GAS = 21_000n;
 const NONCE_SEARCH_BLOCKS = 128n;
 /** Percent added to the node's gas estimate of a token transfer. */
 const GAS_LIMIT_MARGIN_PERCENT = 20n;
+/** How far below the head a refusal is proved: every backend of a pool lagging up to this many blocks has that block. */
+const REFUSAL_PROOF_DEPTH = 3n;
+/** JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the call. */
+const isRevert = (err: unknown): err is JsonRpcFailure => err instanceof JsonRpcFailure && (err.failure.code === 3 || /execution reverted/i.test(err.failure.text));
 
 /** How nodes (geth, reth, anvil, BSC) phrase a refused raw transaction. */
 const KNOWN_TX = /already known|already imported|known transaction|transaction already exists/i;
@@ -121,29 +125,41 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
 
   /**
    * The node's estimate with a margin. A revert refuses the transfer for good
-   * (TransferRefused, the withdrawal fails) only on proof: the estimate is
-   * pinned to one block, and at that block the sender holds the amount. A
-   * backend behind the treasury's top-up reverts for want of balance; that is
-   * a node behind, and the transfer waits.
+   * (TransferRefused, the withdrawal fails) only on proof read in one block,
+   * pinned by its hash (EIP-1898) REFUSAL_PROOF_DEPTH blocks below the head so
+   * that every backend of a pool has it: the estimate reverts there too, and
+   * there the sender holds the amount. A backend behind the treasury's top-up,
+   * or one whose head is a sibling without it, reverts for want of balance;
+   * that is a node behind, and the transfer waits. (Pinned by number, the two
+   * reads could come from two blocks of one height.)
    */
   async gasLimit(call: TransferCall): Promise<bigint> {
     if (isNativeCurrency(call.asset)) return NATIVE_TRANSFER_GAS;
     const { to, data } = this.callOf(call);
-    const at = BigInt(await this.call<Hex>('eth_blockNumber', []));
-    let estimate: bigint;
     try {
-      estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }, hex(at)]));
+      const estimate = BigInt(await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }, 'latest']));
+      return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
     } catch (err) {
-      // JSON-RPC 3 (geth, reth, anvil) or the phrase: the contract reverts the transfer at that block.
-      const reverted = err instanceof JsonRpcFailure && (err.failure.code === 3 || /execution reverted/i.test(err.failure.text));
-      if (!reverted) throw err;
-      const held = await this.tokenBalance(call.asset as Asset, call.from, at);
-      if (held < call.amount) {
-        throw new ChainUnavailableError(this.network, 'node_behind', `eth_estimateGas at block ${at}: ${call.from} held ${held} of the ${call.amount} to send there (a backend behind its funding): not a refusal`);
-      }
-      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${err.failure.text.slice(0, 200)}`);
+      if (!isRevert(err)) throw err;
+      const head = BigInt(await this.call<Hex>('eth_blockNumber', []));
+      const block = await this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(head > REFUSAL_PROOF_DEPTH ? head - REFUSAL_PROOF_DEPTH : 0n), false]);
+      if (!block?.hash) throw new ChainUnavailableError(this.network, 'node_behind', `eth_getBlockByNumber ${head - REFUSAL_PROOF_DEPTH}: no block`);
+      const pin = { blockHash: block.hash };
+      const where = `block ${BigInt(block.number)} (${block.hash})`;
+      const behind = (why: string) => new ChainUnavailableError(this.network, 'node_behind', `${call.asset} transfer from ${call.from} reverted at the head; in ${where} ${why}: not a refusal yet`);
+      const proof = await this.call<Hex>('eth_estimateGas', [{ from: call.from, to, data }, pin]).then(
+        () => null,
+        (e: unknown) => {
+          if (isRevert(e)) return e as JsonRpcFailure;
+          throw e;
+        },
+      );
+      if (!proof) throw behind('it passes (a backend behind, or a refusal newer than the proof depth)');
+      const out = await this.call<Hex>('eth_call', [{ to, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [call.from as Hex] }) }, pin]);
+      const held = out === '0x' ? 0n : BigInt(out);
+      if (held < call.amount) throw behind(`the sender held ${held} of the ${call.amount} (a backend behind its funding)`);
+      throw new TransferRefused(this.network, `${this.network}: the ${call.asset} contract refuses the transfer from ${call.from} to ${call.to} (a blocked address or a paused token): ${proof.failure.text.slice(0, 200)}`);
     }
-    return (estimate * (100n + GAS_LIMIT_MARGIN_PERCENT) + 99n) / 100n;
   }
 
   /** The nonce decides on EVM: no expiring transactions. */

@@ -172,7 +172,7 @@ export const PROVIDER_ERRORS: readonly Row[] = [
     provider: 'backend-behind',
     kind: 'node_behind',
     source: 'geth "header not found" / "unknown block" for a block past its head (ethereum/execution-apis#296); erigon "block not found"',
-    matches: (a) => /header not found|unknown block|block not found|could not find block|requested block .* not (found|available)|after last accepted block|block .* is not available yet/i.test(a.message),
+    matches: (a) => /header not found|header for hash not found|unknown block|block not found|could not find block|requested block .* not (found|available)|after last accepted block|block .* is not available yet/i.test(a.message),
   },
 ];
 

@@ -67,6 +67,9 @@ const MAX_EXPIRATION_MS = 10 * 60_000;
 const BUSY_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'BLOCK_UNSOLIDIFIED']);
 const DEAD_CODES = new Set(['TRANSACTION_EXPIRATION_ERROR', 'TAPOS_ERROR']);
 
+/** Blocks a TRON dry run must go on reverting (the sender holding the amount) before the transfer is refused for good. */
+const REFUSAL_PROOF_BLOCKS = 3n;
+
 interface ChainParameters {
   energyFee: bigint;
   bandwidthFee: bigint;
@@ -78,6 +81,8 @@ export class TronChainPort extends TronChainReader implements ChainSender {
   // The sending side (ChainSender): what the outgoing-transfer pipeline needs.
 
   private parameters: { at: number; value: Promise<ChainParameters> } | null = null;
+  /** Transfers whose dry run reverted though the sender held the amount: the head block when first seen. */
+  private readonly suspectedRefusals = new Map<string, bigint>();
 
   /** EVM fees: none on TRON (energy and bandwidth are burnt, see burnEstimate). */
   async feeQuote(): Promise<null> {
@@ -184,6 +189,7 @@ export class TronChainPort extends TronChainReader implements ChainSender {
       parameter,
     });
     const energy = out.energy_used;
+    const key = `${call.asset}:${call.from}:${call.to}:${call.amount}`;
     // A revert: the node says CONTRACT_EXE_ERROR, or a successful call whose dry-run transaction FAILED.
     if (out.result?.code === 'CONTRACT_EXE_ERROR' || out.transaction?.ret?.[0]?.ret === 'FAILED') {
       // A refusal for good only when the sender holds the amount: a backend behind its funding reverts too.
@@ -191,6 +197,19 @@ export class TronChainPort extends TronChainReader implements ChainSender {
       if (held < call.amount) {
         throw new ChainUnavailableError(this.network, 'node_behind', `triggerconstantcontract: ${call.from} holds ${held} of the ${call.amount} to send (a backend behind its funding): not a refusal`);
       }
+      // java-tron answers both reads at whatever head the backend serving each has, with no block to pin them to:
+      // the revert and the balance may come from two heads. The refusal stands once the revert is seen again, with
+      // the balance, REFUSAL_PROOF_BLOCKS after it was first seen, when every backend of a pool has the funding block.
+      const head = (await this.head()).number;
+      const first = this.suspectedRefusals.get(key);
+      if (first === undefined || head < first + REFUSAL_PROOF_BLOCKS) {
+        if (first === undefined) {
+          if (this.suspectedRefusals.size >= 10_000) this.suspectedRefusals.clear();
+          this.suspectedRefusals.set(key, head);
+        }
+        throw new ChainUnavailableError(this.network, 'node_behind', `triggerconstantcontract: the ${call.asset} transfer from ${call.from} reverts at block ${head} though it holds the amount; a refusal if it still does at block ${(first ?? head) + REFUSAL_PROOF_BLOCKS}`);
+      }
+      this.suspectedRefusals.delete(key);
       const reason = revertReason(out.constant_result?.[0]);
       throw new TransferRefused(
         this.network,
@@ -200,6 +219,7 @@ export class TronChainPort extends TronChainReader implements ChainSender {
     if (out.result?.result !== true || typeof energy !== 'number' || !Number.isSafeInteger(energy) || energy < 0) {
       throw new ChainUnavailableError(this.network, 'bad_response', `triggerconstantcontract: no energy estimate (${refusalText(out.result?.message).slice(0, 200)})`);
     }
+    this.suspectedRefusals.delete(key); // a pass in between: a later revert is proved afresh
     return { energy: BigInt(energy) * params.energyFee, bandwidth: CONTRACT_CALL_BYTES * params.bandwidthFee, activation: 0n };
   }
 
