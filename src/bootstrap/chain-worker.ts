@@ -23,7 +23,9 @@ import type { DepositRepo } from '../domain/deposits/ports.js';
 import type { Clock, UnitOfWork } from '../domain/ports.js';
 import { ScannerLoop, type ScannerLoopOptions } from '../adapters/chains/scanner-loop.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
-import { createScannerMetrics, createSendingMetrics } from '../adapters/metrics/metrics.js';
+import { createCustodyMetrics, createScannerMetrics, createSendingMetrics } from '../adapters/metrics/metrics.js';
+import { CustodyLoop } from '../adapters/chains/custody-loop.js';
+import { WatchTreasuryPolicies } from '../application/custody/watch-treasury-policies.js';
 import { createNodeObserver, urlLabel } from '../adapters/metrics/node-metrics.js';
 import { CheckNodes } from '../application/chains/check-nodes.js';
 import type { NodeProbe } from '../domain/chains/node-probe.js';
@@ -141,6 +143,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
         new ScannerLoop(container.resolve(ScanNetwork), ports, loopOptions, logger, scannerMetrics, (port) =>
           uow.run((tx) => tx.scanState.release(port.network, owner)),
         ),
+        new CustodyLoop(container.resolve(WatchTreasuryPolicies), { intervalMs: Math.max(config.sending.intervalMs, 1000) }, logger, createCustodyMetrics(metrics.registry)),
       ];
     },
   });

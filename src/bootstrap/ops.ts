@@ -10,6 +10,7 @@ import { DEPOSIT_COMMANDS } from '../adapters/cli/deposit-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
 import { SWEEP_COMMANDS } from '../adapters/cli/sweep-commands.js';
+import { TREASURY_COMMANDS } from '../adapters/cli/treasury-commands.js';
 import { WITHDRAWAL_COMMANDS } from '../adapters/cli/withdrawal-commands.js';
 import { FAUCET_COMMANDS } from '../adapters/cli/faucet-commands.js';
 import { COMMITMENT_COMMANDS } from '../adapters/cli/commitment-commands.js';
@@ -25,7 +26,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...TREASURY_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');

@@ -3,11 +3,12 @@
 // OS processes, supervised: a crashed one is restarted with backoff; Ctrl-C or
 // SIGTERM stops the service processes, then the database, and exits 0.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
 import { lockDataDir, sandboxHolder, unlockDataDir } from '../adapters/sandbox/sandbox-lock.js';
+import { makeDataDir } from '../adapters/sandbox/cluster.js';
 import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
 import { firstPortProblem } from './sandbox-ports.js';
@@ -41,7 +42,7 @@ if (running !== null) inUse(running);
 const portProblem = await firstPortProblem(config);
 if (portProblem) fail(portProblem);
 try {
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir); // 0700 when made here; an existing one is left as it is
 } catch (err) {
   fail(`DATA_DIR: cannot use ${dataDir} as a directory (${(err as NodeJS.ErrnoException).code ?? reasonOf(err)})`);
 }
@@ -223,8 +224,10 @@ if (config.databaseUrl) {
 }
 const shownDatabase = (() => {
   const u = new URL(databaseUrl);
-  if (config.databaseUrl && u.password) u.password = '***';
-  return u.toString();
+  if (!u.password) return u.toString();
+  u.password = '***';
+  // The sandbox's own password is random, kept with its other secrets (0600).
+  return config.databaseUrl ? u.toString() : `${u.toString()} (password in ${join(dataDir, 'secrets', 'postgres.password')})`;
 })();
 const apiUrl = `http://${host}:${config.ports.api}`;
 // The banner goes out once all three processes answer /readyz.

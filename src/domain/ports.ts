@@ -21,6 +21,7 @@ import type { WithdrawalRepo } from './withdrawals/ports.js';
 import type { CommitmentRepo, FxRateRepo } from './commitments/ports.js';
 import type { FaucetRepo } from './faucet/ports.js';
 import type { TransactionLog } from './withdrawals/transaction-log.js';
+import type { TreasuryRepo } from './custody/ports.js';
 
 export interface Clock {
   now(): Date;
@@ -182,6 +183,7 @@ export interface TxContext {
   faucet: FaucetRepo;
   commitments: CommitmentRepo;
   fx: FxRateRepo;
+  treasury: TreasuryRepo;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;

@@ -23,7 +23,7 @@
 //   the same body;
 // - no job or work item is stuck.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -48,6 +48,7 @@ import { runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
 import { startProviderImitation, type ProviderImitation } from '../../src/adapters/sandbox/provider-imitation.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 const KEY = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 /** Decimal string to base units; zero allowed. */
@@ -336,7 +337,7 @@ afterAll(async () => {
   await proxy?.close();
   await chains?.stop().catch(() => undefined);
   await database?.stop().catch(() => undefined);
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) removeDataDir(dataDir);
 });
 
 describe('chaos', () => {

@@ -8,7 +8,7 @@
 // busy local-node port is one line naming its setting, and no local node
 // outlives the sandbox.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { freePortBlock } from '../support/free-port.js';
 import { call } from '../support/harness.js';
 import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 import { checkedEnvelope, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -72,7 +73,7 @@ afterAll(async () => {
     await sandbox.exit();
   }
   await receiver?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 describe('npm start: deposits on the local chains', () => {

@@ -2,7 +2,7 @@
 // registered with a workspace key gets a correctly signed
 // WITHDRAWAL_POLICY_CHANGED after `ops policy set`, verified with the SDK's
 // verifyWebhook, through the sandbox's own dispatcher process.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { freePortBlock } from '../support/free-port.js';
 import { call } from '../support/harness.js';
 import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 import { checkedEnvelope, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -34,7 +35,7 @@ afterAll(async () => {
     await sandbox.exit();
   }
   await receiver?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 describe('npm start: webhooks to a local receiver', () => {

@@ -4,11 +4,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePortBlock } from '../support/free-port.js';
 import { call } from '../support/harness.js';
 import { poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 const SEED = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 let dataDir: string;
@@ -43,7 +45,8 @@ async function stopSandbox(s: Spawned): Promise<{ code: number | null; ms: numbe
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-'));
+  // A DATA_DIR that is not there yet: npm start makes it.
+  dataDir = join(mkdtempSync(join(tmpdir(), 'wallet-e2e-')), 'data');
   port = await freePortBlock(7);
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   // No EMBEDDED_PG_PORT: the sandbox picks a free port and remembers it in DATA_DIR.
@@ -55,12 +58,40 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (sandbox && sandbox.child.exitCode === null) await stopSandbox(sandbox);
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
+  rmSync(dirname(dataDir), { recursive: true, force: true });
 });
 
 describe('npm start (local sandbox)', () => {
   it('prints the API base URL only once all three processes are ready', () => {
     expect(readyAtBanner).toEqual([200, 200, 200]);
+  });
+
+  it('keeps its data private: DATA_DIR made 0700, the database password random and kept with the secrets, the well-known one refused', async () => {
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, 'secrets')).mode & 0o777).toBe(0o700);
+    const passwordFile = join(dataDir, 'secrets', 'postgres.password');
+    expect(statSync(passwordFile).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, 'postgres.port')).mode & 0o777).toBe(0o600);
+    const password = readFileSync(passwordFile, 'utf8').trim();
+    expect(password).toMatch(/^[\w-]{32}$/);
+    const pgPort = Number(readFileSync(join(dataDir, 'postgres.port'), 'utf8').trim());
+    const login = async (pw: string) => {
+      const client = new pg.Client({ host: '127.0.0.1', port: pgPort, user: 'postgres', password: pw, database: 'wallet' });
+      try {
+        await client.connect();
+        return (await client.query<{ ok: number }>('select 1 as ok')).rows[0]!.ok;
+      } catch (err) {
+        return (err as { code?: string }).code;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    expect(await login('postgres')).toBe('28P01'); // password authentication failed
+    expect(await login(password)).toBe(1);
+    // The banner names where the password is, never the password.
+    expect(sandbox!.output()).toContain(`postgres://postgres:***@127.0.0.1:${pgPort}/wallet (password in ${passwordFile})`);
+    expect(sandbox!.output()).not.toContain(password);
   });
 
   it('prints the exact command for a second terminal; pasted into a shell as printed, it gives keys that work', async () => {
@@ -131,7 +162,7 @@ describe('npm start (local sandbox)', () => {
     } finally {
       other.child.kill('SIGTERM');
       expect((await other.exit()).code).toBe(0);
-      rmSync(otherDir, { recursive: true, force: true });
+      removeDataDir(otherDir);
     }
     expect((await call(base(), pasted, { path: '/v2/chains?after=beside' })).status).toBe(200);
   }, 150_000);
@@ -273,7 +304,7 @@ describe('npm start under npm', () => {
       await poll(async () => (existsSync(join(dir, 'sandbox.pid')) ? undefined : true), 20_000, 'DATA_DIR to be given back');
     } finally {
       npm.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
+      removeDataDir(dir);
     }
   }, 150_000);
 });

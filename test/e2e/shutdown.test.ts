@@ -1,6 +1,6 @@
 // SIGTERM (issue 4): stop taking work, finish what is in flight, exit 0 within
 // 10 s — even while clients hold connections that never finish a request.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/free-port.js';
 import { spawnEntry } from '../support/processes.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 let db: TestDatabase;
 let dataDir: string;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await db?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 async function stalledClients(port: number): Promise<Socket[]> {

@@ -3,7 +3,7 @@
 // TRUST_PROXY. The ops CLI keeps its --json promise (README.md#operator-cli)
 // even then.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { clusterDir } from '../../src/adapters/sandbox/cluster.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { freePort } from '../support/free-port.js';
 import { opsEnv, runEntry } from '../support/processes.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 const adminUrl = inject('pgAdminUrl');
 const emptyDb = `empty_${randomBytes(4).toString('hex')}`;
@@ -39,7 +40,7 @@ afterAll(async () => {
     await c.query(`drop database if exists "${emptyDb}" with (force)`);
     await c.query(`drop database if exists "${missingDb}" with (force)`);
   });
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 const env = (extra: NodeJS.ProcessEnv) => {
@@ -108,6 +109,7 @@ describe('the sandbox on a bad DATA_DIR', () => {
   it('says why the embedded PostgreSQL would not start, in the server\'s words', async () => {
     const broken = mkdtempSync(join(tmpdir(), 'wallet-broken-'));
     try {
+      chmodSync(broken, 0o755); // open to others: as root too, the cluster is DATA_DIR/postgres
       mkdirSync(join(broken, 'postgres'), { recursive: true });
       writeFileSync(join(broken, 'postgres', 'PG_VERSION'), '7\n'); // a cluster of another major version
       const res = await runEntry('src/bootstrap/start.ts', env({ DATA_DIR: broken }));
@@ -115,22 +117,26 @@ describe('the sandbox on a bad DATA_DIR', () => {
       expect(res.stderr).not.toMatch(/undefined/);
       expect(res.stderr.trim().split('\n').at(-1)).toMatch(/^Startup error: the database did not start \(.+\)$/);
     } finally {
-      rmSync(broken, { recursive: true, force: true });
+      removeDataDir(broken);
     }
   }, 60_000);
 
-  it('never takes a permission away from an existing DATA_DIR (it may be a shared directory)', () => {
+  it('never changes the permissions of an existing DATA_DIR (it may be a shared directory), and makes a missing one 0700', () => {
     const shared = mkdtempSync(join(tmpdir(), 'wallet-shared-'));
     try {
       chmodSync(shared, 0o1777);
-      clusterDir(shared);
+      expect(clusterDir(shared)).toBe(join(shared, 'postgres'));
       expect(statSync(shared).mode & 0o7777).toBe(0o1777);
       chmodSync(shared, 0o700);
-      clusterDir(shared);
-      // As root, others may now traverse it (the postgres user must), and nothing else changed.
-      expect(statSync(shared).mode & 0o7766).toBe(0o700);
+      const closed = clusterDir(shared);
+      expect(statSync(shared).mode & 0o7777).toBe(0o700);
+      // As root the server runs as the postgres user, which cannot pass through a closed DATA_DIR: its cluster is elsewhere.
+      expect(closed).toEqual(process.getuid?.() === 0 ? expect.stringMatching(/^\/var\/tmp\/wallet-sandbox-pg-[0-9a-f]{12}$/) : join(shared, 'postgres'));
+      const made = join(shared, 'made', 'here');
+      clusterDir(made);
+      expect(statSync(made).mode & 0o7777).toBe(0o700);
     } finally {
-      rmSync(shared, { recursive: true, force: true });
+      removeDataDir(shared);
     }
   });
 });

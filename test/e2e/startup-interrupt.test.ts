@@ -1,16 +1,17 @@
 // Ctrl-C while `npm start` is still starting (issue 30's review): the supervisor
 // stops what it had started (the database, the local chains) and exits 0,
 // instead of dying with anvil and the TRON stand-in left running on their ports.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePortBlock } from '../support/free-port.js';
 import { poll, spawnEntry } from '../support/processes.js';
+import { removeDataDir } from '../support/data-dir.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'wallet-interrupt-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => removeDataDir(dataDir));
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -24,6 +24,16 @@ describe('failed-authentication throttle over HTTP', () => {
     expect((await call(t.api.baseUrl, t.ws.testKey, { path: '/v2/chains?a=2', headers: from('198.51.100.2') })).status).toBe(200);
   });
 
+  it('lets no more than the burst of 300 bad signatures sent at once reach the signature check, and every honest parallel request through', async () => {
+    const forged = { keyId: t.ws.testKey.keyId, secret: 'not-the-secret' };
+    const bad = await Promise.all(Array.from({ length: 300 }, (_, i) => call(t.api.baseUrl, forged, { path: `/v2/chains?flood=${i}`, headers: from('198.51.100.77') })));
+    const count = (status: number) => bad.filter((r) => r.status === status).length;
+    expect([count(401), count(429), count(401) + count(429)]).toEqual([3, 297, 300]);
+    // The same number of correctly signed requests at once from a clean source: none is refused.
+    const good = await Promise.all(Array.from({ length: 60 }, (_, i) => call(t.api.baseUrl, t.ws.testKey, { path: `/v2/chains?parallel=${i}`, headers: from('198.51.100.78') })));
+    expect(good.map((r) => r.status)).toEqual(Array.from({ length: 60 }, () => 200));
+  });
+
   it('throttles bad signatures naming one key from many sources, without locking out its owner on a clean address', async () => {
     const victim = t.ws.liveKey;
     const forged = { keyId: victim.keyId, secret: 'not-the-secret' };

@@ -72,6 +72,10 @@ describe('customers', () => {
       ['page=10000000000000000000', 'must be at most 1000000000000000'],
       ['page=-1', 'must be a positive integer'],
       ['limit=101', 'must be at most 100'],
+      // One spelling per number: a leading zero or sign is another spelling, refused (limit=05 was taken as 5).
+      ['limit=05', 'must be a positive integer'],
+      ['page=01', 'must be a positive integer'],
+      ['limit=+5', 'must be a positive integer'],
     ]) {
       const res = await req(ws.testKey, 'GET', `/v2/customers?${query}`);
       expect([res.status, res.body.details?.[0]?.message], query).toEqual([400, message]);

@@ -56,11 +56,15 @@ describe('faucet requests', () => {
     expect(await codeOf(requests(false).execute(principal(t.ws.workspaceId), ask))).toBe('FAUCET_NOT_SANDBOX');
     expect(await codeOf(requests().execute(principal(t.ws.workspaceId, { scopes: new Set(['wallets:read'] as const) }), ask))).toBe('INSUFFICIENT_SCOPE');
     expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: theirs.address }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
-    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: 'not-an-address' }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
+    // One address rule for every input: malformed, or EVM hex without its EIP-55 checksum (as withdrawals say), is a validation error.
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: 'not-an-address' }))).toBe('VALIDATION_ERROR');
+    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, address: wallet.address.toLowerCase() }))).toBe('VALIDATION_ERROR');
     expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, chain: 'BSC', assets: [{ symbol: 'USDT_BSC' }] }))).toBe('FAUCET_ADDRESS_NOT_FOUND'); // an ETH wallet's address is not a BSC wallet
-    // A wallet watches its own asset only: another asset sent there would never be credited.
-    expect(await codeOf(requests().execute(principal(t.ws.workspaceId), { ...ask, assets: [{ symbol: 'USDT_ETH' }, { symbol: 'USDC_ETH', amount: '25' }] }))).toBe('FAUCET_ADDRESS_NOT_FOUND');
-    const drip = await requests().execute(principal(t.ws.workspaceId), { ...ask, address: wallet.address.toLowerCase(), assets: [{ symbol: 'USDT_ETH', amount: '25' }] });
+    // A wallet watches its own asset only: another asset sent there would never be credited. The address is the
+    // workspace's wallet, so the item is at fault: a validation error naming the wallet's asset.
+    const foreign = await requests().execute(principal(t.ws.workspaceId), { ...ask, assets: [{ symbol: 'USDT_ETH' }, { symbol: 'USDC_ETH', amount: '25' }] }).catch((e: unknown) => e);
+    expect(foreign).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'assets.1.symbol', message: expect.stringContaining('must be USDT_ETH') }] });
+    const drip = await requests().execute(principal(t.ws.workspaceId), { ...ask, assets: [{ symbol: 'USDT_ETH', amount: '25' }] });
     expect(drip).toMatchObject({
       network: 'ETH_TESTNET',
       walletId: wallet.id,

@@ -188,6 +188,9 @@ describe('request bodies and errors', () => {
     expect(malformed).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
     const hostless = await raw('GET /v2/chains HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(hostless).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+    // HTTP/1.0 made Host optional; the API does not: 400 before authentication (it was 401).
+    const hostless10 = await raw('GET /v2/chains HTTP/1.0\r\n\r\n');
+    expect(hostless10).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
     const expecting = await raw('GET /v2/chains HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
     expect(expecting).toEqual({ statusLine: 'HTTP/1.1 417 Expectation Failed', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
     const tunnel = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');

@@ -105,6 +105,12 @@ describe('POST /v2/withdrawals', () => {
       [{ chain: 'ETH', asset: 'USDT_ETH', amount: '10', destination_address: '0xA15BB66138824a1c7167f5E85b957d04Dd34E468' }, 400, 'INVALID_DESTINATION_ADDRESS'],
       [{ chain: 'TRON', asset: 'USDT_TRON', amount: '10', destination_address: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' }, 400, 'INVALID_DESTINATION_ADDRESS'],
       [{ chain: 'BSC', asset: 'USDT_BSC', amount: '10', destination_address: '0x55d398326f99059fF775485246999027B3197955' }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      // Precompiles (0x…01 ecrecover to 0x…11, TRON's 0x…01 in base58), BSC's system contracts, Ethereum's EIP-4788 contract.
+      ...['0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000011', '0x0000000000000000000000000000000000001000', '0x000F3df6D732807Ef1319fB7B8bB8522d0Beac02'].map(
+        (a): [unknown, number, string] => [{ chain: 'ETH', asset: 'USDT_ETH', amount: '10', destination_address: a }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      ),
+      [{ chain: 'BSC', asset: 'USDT_BSC', amount: '10', destination_address: '0x0000000000000000000000000000000000000009' }, 400, 'INVALID_DESTINATION_ADDRESS'],
+      [{ chain: 'TRON', asset: 'USDT_TRON', amount: '10', destination_address: codec.fromAccountId('TRON', `${'0'.repeat(39)}1`) }, 400, 'INVALID_DESTINATION_ADDRESS'],
     ];
     for (const [body, status, code] of cases) {
       const res = await post(t.ws.testKey, body);

@@ -4,6 +4,7 @@
 import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
 import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
 import type { CommitmentRepo, FxRateRepo } from '../../src/domain/commitments/ports.js';
+import type { TreasuryRepo } from '../../src/domain/custody/ports.js';
 import type { FaucetRepo } from '../../src/domain/faucet/ports.js';
 import type { TransactionLog } from '../../src/domain/withdrawals/transaction-log.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
@@ -539,6 +540,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         faucet: unavailable<FaucetRepo>('faucet'),
         commitments: unavailable<CommitmentRepo>('commitments'),
         fx: unavailable<FxRateRepo>('fx'),
+        treasury: unavailable<TreasuryRepo>('treasury'),
       });
     } catch (err) {
       rollback();

@@ -48,10 +48,13 @@ export function answerClientErrors(server: Server): void {
   });
 }
 
-/** HTTP/1.1 requires a Host header: refused with the 2.12 body, before anything else runs. */
+/**
+ * A request without Host is refused with the 2.12 body, before anything else
+ * runs, whatever its HTTP version (HTTP/1.0 made Host optional; the API does not).
+ */
 export const requireHost: RequestHandler = (req, res, next) => {
-  if (req.headers.host === undefined && req.httpVersion === '1.1') {
-    res.status(400).json({ error: 'An HTTP/1.1 request needs a Host header', code: 'VALIDATION_ERROR' });
+  if (req.headers.host === undefined) {
+    res.status(400).json({ error: 'A request needs a Host header', code: 'VALIDATION_ERROR' });
     return;
   }
   next();

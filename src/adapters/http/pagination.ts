@@ -6,7 +6,8 @@ import { PAGE_DEFAULT_LIMIT, PAGE_MAX, PAGE_MAX_LIMIT } from '../../domain/pagin
 const positiveInt = (max: number) =>
   z
     .string()
-    .regex(/^\d+$/, 'must be a positive integer')
+    // One spelling per number: no sign, no leading zero (limit=05 is not 5).
+    .regex(/^(0|[1-9]\d*)$/, 'must be a positive integer')
     .refine((v) => v.length <= 16, `must be at most ${max}`)
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(max, `must be at most ${max}`))

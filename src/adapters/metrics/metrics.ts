@@ -211,3 +211,19 @@ export function createReconcileMetrics(registry: Registry): ReconcileMetrics {
     held: new Gauge({ name: 'payouts_held', help: 'Payouts of the network held after a difference with the chain (1)', labelNames: ['network'], registers: [registry] }),
   };
 }
+
+export interface CustodyMetrics {
+  coldAddressChangePending: Gauge<'network' | 'asset'>;
+}
+
+/** The treasury's custody discipline (docs/operations.md#custody): a cold address change waiting for its cooling-off (1). */
+export function createCustodyMetrics(registry: Registry): CustodyMetrics {
+  return {
+    coldAddressChangePending: new Gauge({
+      name: 'treasury_cold_address_change_pending',
+      help: 'A cold address change of the treasury policy is waiting for its cooling-off (1): check who asked for it, cancel it if no one did',
+      labelNames: ['network', 'asset'],
+      registers: [registry],
+    }),
+  };
+}

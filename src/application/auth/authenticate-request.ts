@@ -4,7 +4,7 @@
 // state. Returns who is calling or throws the documented code.
 import { inject, injectable } from 'tsyringe';
 import { isExpired, keySide, scopesOf } from '../../domain/auth/api-key.js';
-import type { AuthFailureThrottle } from '../../domain/auth/auth-failure-throttle.js';
+import { sourceOf, type AdmissionTicket, type AuthFailureThrottle } from '../../domain/auth/auth-failure-throttle.js';
 import { isIpAllowed } from '../../domain/auth/ip-allowlist.js';
 import type { Principal } from '../../domain/auth/principal.js';
 import {
@@ -27,6 +27,9 @@ export interface SignedRequest {
   bodySha256Hex: string;
   sourceIp: string;
 }
+
+/** How long a request waits for its source's tokens held by requests in flight before it is refused. */
+const MAX_ADMISSION_WAIT_MS = 5_000;
 
 /** Failures that count against the source's bucket: every way of not proving who you are. */
 const FAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -53,21 +56,56 @@ export class AuthenticateRequest {
   ) {}
 
   async execute(req: SignedRequest): Promise<Principal> {
+    const ticket = await this.admitted(req);
     const now = this.clock.now();
-    const wait = this.throttle.retryAfter(req.sourceIp, req.keyId, now);
-    if (wait !== null) {
-      throw new DomainError('RATE_LIMITED', 'Too many failed authentications from this address, or naming this key; retry later', {
-        retry_after_seconds: wait,
-      });
-    }
+    let failed: { againstKey: boolean } | null = null;
     try {
       return await this.check(req, now);
     } catch (err) {
-      if (isDomainError(err) && FAILED.has(err.code)) {
-        this.throttle.recordFailure(req.sourceIp, AGAINST_KEY.has(err.code) ? req.keyId : undefined, now);
-      }
+      if (isDomainError(err) && FAILED.has(err.code)) failed = { againstKey: AGAINST_KEY.has(err.code) };
       throw err;
+    } finally {
+      this.throttle.settle(ticket, failed, this.clock.now());
+      this.wake(ticket.source);
     }
+  }
+
+  /** Requests waiting for their source's tokens held in flight, woken as each settles. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+
+  /** A token of the source's bucket, taken before any work; RATE_LIMITED when none will come in time. */
+  private async admitted(req: SignedRequest): Promise<AdmissionTicket> {
+    const deadline = this.clock.now().getTime() + MAX_ADMISSION_WAIT_MS;
+    for (;;) {
+      const admission = this.throttle.admit(req.sourceIp, req.keyId, this.clock.now());
+      if ('ticket' in admission) return admission.ticket;
+      const left = deadline - this.clock.now().getTime();
+      if ('retryAfterSeconds' in admission || left <= 0) {
+        throw new DomainError('RATE_LIMITED', 'Too many failed authentications from this address, or naming this key; retry later', {
+          retry_after_seconds: 'retryAfterSeconds' in admission ? admission.retryAfterSeconds : 1,
+        });
+      }
+      await this.settledOrTimeout(sourceOf(req.sourceIp), left);
+    }
+  }
+
+  private settledOrTimeout(source: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(source) ?? new Set<() => void>();
+      this.waiting.set(source, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.waiting.get(source) === waiters) this.waiting.delete(source);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      waiters.add(done);
+    });
+  }
+
+  private wake(source: string): void {
+    for (const done of [...(this.waiting.get(source) ?? [])]) done();
   }
 
   private async check(req: SignedRequest, now: Date): Promise<Principal> {

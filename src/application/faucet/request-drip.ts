@@ -55,13 +55,22 @@ export class RequestDrip {
     return this.uow.run(async (tx) => {
       const limits = await tx.faucet.limits();
       const items = planDrip(cmd.chain, cmd.assets, limits);
-      const address = this.codec.canonicalize(cmd.chain, cmd.address);
+      // One address rule for every input (docs/api.md#addresses): a TRON base58 or EIP-55 checksummed address, else a validation error.
+      const address = this.codec.normalize(cmd.chain, cmd.address);
+      if (address === null) {
+        const rule = cmd.chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…';
+        throw new DomainError('VALIDATION_ERROR', `address is not a valid ${cmd.chain} address (${rule})`, [{ path: 'address', message: `must be a ${cmd.chain} address (${rule})` }]);
+      }
       // An archived wallet still counts: it stays monitored and credited.
-      const wallet = address === null ? undefined : (await tx.wallets.byAddresses(network, [address])).find((w) => w.workspaceId === principal.workspaceId);
+      const wallet = (await tx.wallets.byAddresses(network, [address])).find((w) => w.workspaceId === principal.workspaceId);
       if (!wallet) throw new DomainError('FAUCET_ADDRESS_NOT_FOUND', `address is not a sandbox wallet of this workspace on ${cmd.chain}`);
-      // A wallet watches its own asset only: anything else sent there would never be credited.
-      const foreign = items.find((i) => i.asset !== wallet.asset);
-      if (foreign) throw new DomainError('FAUCET_ADDRESS_NOT_FOUND', `address is not a sandbox wallet of this workspace for ${foreign.asset} (it is the ${wallet.asset} wallet)`);
+      // A wallet watches its own asset only: anything else sent there would never be credited. The address is the
+      // workspace's wallet, so that is a fault of the item (a bad asset for the wallet), not an unknown address.
+      const foreign = items.findIndex((i) => i.asset !== wallet.asset);
+      if (foreign >= 0) {
+        const message = `must be ${wallet.asset}, the asset of the wallet at this address (a wallet watches its own asset only)`;
+        throw new DomainError('VALIDATION_ERROR', `assets.${foreign}.symbol: ${items[foreign]!.asset} ${message}`, [{ path: `assets.${foreign}.symbol`, message }]);
+      }
       // From here the workspace's drip requests pass one at a time: the counts below cannot move under us.
       await tx.faucet.lockWorkspace(principal.workspaceId);
       const now = this.clock.now();

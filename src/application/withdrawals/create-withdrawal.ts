@@ -18,10 +18,10 @@ import type { AddressCodec, Clock, NetworkRegistry, RandomSource, UnitOfWork } f
 import { checkWithdrawalPolicy } from '../../domain/withdrawals/withdrawal-rules.js';
 import type { Withdrawal } from '../../domain/withdrawals/withdrawal.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
+import { lostDestinationReason } from '../custody/lost-destination.js';
 import { TOKENS } from '../tokens.js';
 import { withdrawalEventData } from './withdrawal-view.js';
 
-const ZERO_ACCOUNT = '0'.repeat(40);
 
 /** The rolling window of the daily limit. */
 export const DAILY_WINDOW_MS = 24 * 3_600_000;
@@ -60,15 +60,11 @@ export class CreateWithdrawal {
         `destination_address is not a valid ${cmd.chain} address (${cmd.chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'})`,
       );
     }
-    // Addresses whose funds nobody can ever move: the zero account (a burn) and the token contracts of
-    // any network (a token sent to a contract stays there), in any chain's spelling.
-    const accountId = this.codec.accountId(cmd.chain, destination);
-    if (accountId === ZERO_ACCOUNT) throw new DomainError('INVALID_DESTINATION_ADDRESS', 'destination_address is the zero address: what it receives is burnt');
+    // Addresses whose funds nobody can ever move: the zero account (a burn), precompiles and system contracts,
+    // and the token contracts of any network (a token sent to a contract stays there), in any chain's spelling.
+    const lost = await lostDestinationReason(this.codec, this.networks, cmd.chain, destination);
+    if (lost) throw new DomainError('INVALID_DESTINATION_ADDRESS', `destination_address is ${lost}`);
     const configs = await this.networks.list();
-    const contract = configs.flatMap((c) => c.assets.filter((a) => a.contractAddress !== null && this.codec.accountId(c.base, a.contractAddress) === accountId));
-    if (contract.length > 0) {
-      throw new DomainError('INVALID_DESTINATION_ADDRESS', `destination_address is the ${contract[0]!.asset} token contract: a token sent there is lost`);
-    }
     const network = networkFor(cmd.chain, principal.side);
     if (!configs.find((c) => c.network === network)?.enabled) throw new DomainError('CHAIN_NOT_ENABLED', `${network} is not enabled for withdrawals`);
     return this.uow.run(async (tx) => {

@@ -169,6 +169,25 @@ describe('failed-authentication throttle', () => {
     expect(lookups).toBe(1);
   });
 
+  it('takes the token before the work: of 30 bad signatures sent at once, only the burst reaches the key lookup', async () => {
+    const { auth, signed, world } = await setup({ ratePerSecond: 0.001, burst: 3 });
+    let lookups = 0;
+    const find = world.credentials.findCredential.bind(world.credentials);
+    world.credentials.findCredential = (id: string) => (lookups++, find(id));
+    const codes = await Promise.all(Array.from({ length: 30 }, (_, i) => codeOf(auth.execute(signed({ path: `/v2/chains?bad=${i}`, signature: 'f'.repeat(64) })))));
+    expect(codes.filter((c) => c === 'INVALID_SIGNATURE')).toHaveLength(3);
+    expect(codes.filter((c) => c === 'RATE_LIMITED')).toHaveLength(27);
+    expect(lookups).toBe(3);
+  });
+
+  it("lets an honest client's 30 parallel requests all through: each gives its token back", async () => {
+    const { auth, signed } = await setup({ ratePerSecond: 0.001, burst: 3 });
+    const codes = await Promise.all(Array.from({ length: 30 }, (_, i) => codeOf(auth.execute(signed({ path: `/v2/chains?good=${i}` })))));
+    expect(codes).toEqual(Array.from({ length: 30 }, () => 'OK'));
+    // Nothing was spent: the burst of failures is still whole.
+    for (let i = 0; i < 3; i++) expect(await codeOf(auth.execute(signed({ path: `/v2/chains?then=${i}`, signature: 'f'.repeat(64) })))).toBe('INVALID_SIGNATURE');
+  });
+
   it('counts every way of failing to authenticate, and not what an authenticated key is refused', async () => {
     const { auth, signed, world, key } = await setup({ ratePerSecond: 0.001, burst: 5 });
     expect(await codeOf(auth.execute({ ...signed(), signature: undefined }))).toBe('MISSING_AUTH_HEADERS');

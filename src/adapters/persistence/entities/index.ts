@@ -20,6 +20,7 @@ import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
 import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
+import { TreasuryPolicyEntity, TreasuryPolicyEventEntity } from './treasury-entities.js';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -64,8 +65,12 @@ export const ENTITIES = [
   ChainReconciliationEntity,
   PayoutHoldEntity,
   ReconciliationAckEntity,
+  TreasuryPolicyEntity,
+  TreasuryPolicyEventEntity,
 ];
 export {
+  TreasuryPolicyEntity,
+  TreasuryPolicyEventEntity,
   ChainReconciliationEntity,
   PayoutHoldEntity,
   ReconciliationAckEntity,

@@ -1,0 +1,58 @@
+// The treasury policy's cold address waits for its cooling-off; the limits
+// apply at once; a pending change can be cancelled; shortening the period
+// waits for the period in force.
+import { describe, expect, it } from 'vitest';
+import { cancelPending, changePolicy, checkLimits, inForce, type TreasuryPolicy } from '../../../src/domain/custody/treasury-policy.js';
+
+const t0 = new Date('2026-11-27T12:00:00Z');
+const hours = (h: number) => new Date(t0.getTime() + h * 3_600_000);
+const limits = { network: 'ETH_TESTNET' as const, asset: 'USDT_ETH' as const, ceiling: 100_000_000n, targetFloat: 50_000_000n, floor: 20_000_000n };
+const COLD = '0x1111111111111111111111111111111111111111';
+const OTHER = '0x2222222222222222222222222222222222222222';
+
+describe('treasury policy', () => {
+  it('takes a first cold address after the default 48 h, the limits at once', () => {
+    const p = changePolicy(null, { ...limits, coldAddress: COLD }, t0);
+    expect(p).toMatchObject({ coldAddress: null, ceiling: 100_000_000n, coolingOffHours: 48, pending: { coldAddress: COLD, effectiveAt: hours(48) } });
+    expect(inForce(p, hours(47.9)).coldAddress).toBeNull();
+    expect(inForce(p, hours(48))).toMatchObject({ coldAddress: COLD, pending: null });
+  });
+
+  it('takes a first cold address at once when set with no cooling-off', () => {
+    const p = changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 0 }, t0);
+    expect(inForce(p, t0)).toMatchObject({ coldAddress: COLD, coolingOffHours: 0 });
+  });
+
+  it('makes a new cold address wait for the period in force, and a cancelled one never takes effect', () => {
+    const first = inForce(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 24 }, t0), hours(24));
+    const changed = changePolicy(first, { ...limits, coldAddress: OTHER }, hours(25));
+    expect(changed).toMatchObject({ coldAddress: COLD, pending: { coldAddress: OTHER, effectiveAt: hours(49) } });
+    expect(inForce(changed, hours(48)).coldAddress).toBe(COLD);
+    const cancelled = cancelPending(changed, hours(30))!;
+    expect(cancelled).toMatchObject({ coldAddress: COLD, pending: null });
+    expect(inForce(cancelled, hours(1000)).coldAddress).toBe(COLD);
+    expect(cancelPending(cancelled, hours(31))).toBeNull();
+  });
+
+  it('waits for the old period to shorten it, raises it at once, and changes the limits alone at once', () => {
+    const first = inForce(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 48 }, t0), hours(48));
+    const shorter = changePolicy(first, { ...limits, coolingOffHours: 0 }, hours(50));
+    expect(shorter).toMatchObject({ coolingOffHours: 48, pending: { coldAddress: COLD, coolingOffHours: 0, effectiveAt: hours(98) } });
+    // Changing the address at once with the new period is not possible: still 48 h from the change.
+    const sneaky = changePolicy(shorter, { ...limits, coldAddress: OTHER }, hours(51));
+    expect(sneaky.pending).toMatchObject({ coldAddress: OTHER, coolingOffHours: 0, effectiveAt: hours(99) });
+    const longer = changePolicy(first, { ...limits, coolingOffHours: 72 }, hours(50));
+    expect(longer).toMatchObject({ coolingOffHours: 72, pending: null });
+    const lower = changePolicy(first, { ...limits, ceiling: 60_000_000n }, hours(50));
+    expect(lower).toMatchObject({ coldAddress: COLD, ceiling: 60_000_000n, pending: null });
+  });
+
+  it('refuses limits that would forward or refill in a loop, and a policy with no cold address', () => {
+    expect(() => checkLimits({ ceiling: 0n, targetFloat: 0n, floor: 0n })).toThrow(/ceiling/);
+    expect(() => checkLimits({ ceiling: 10n, targetFloat: 11n, floor: 0n })).toThrow(/target float/);
+    expect(() => checkLimits({ ceiling: 10n, targetFloat: 5n, floor: 6n })).toThrow(/floor/);
+    expect(() => changePolicy(null, { ...limits, coolingOffHours: 5 }, t0)).toThrow(/cold address/);
+    const none: TreasuryPolicy | null = null;
+    expect(() => changePolicy(none, limits, t0)).toThrow(/cold address/);
+  });
+});
