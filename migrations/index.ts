@@ -20,6 +20,7 @@ import { Migration20261127063125_chain_reconciliation } from './Migration2026112
 import { Migration20261127091500_deposit_reorged_out } from './Migration20261127091500_deposit_reorged_out.js';
 import { Migration20261127093000_reconciliation_acks } from './Migration20261127093000_reconciliation_acks.js';
 import { Migration20261127130000_treasury_policies } from './Migration20261127130000_treasury_policies.js';
+import { Migration20261127140000_cold_forward } from './Migration20261127140000_cold_forward.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -42,4 +43,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127091500_deposit_reorged_out', class: Migration20261127091500_deposit_reorged_out },
   { name: 'Migration20261127093000_reconciliation_acks', class: Migration20261127093000_reconciliation_acks },
   { name: 'Migration20261127130000_treasury_policies', class: Migration20261127130000_treasury_policies },
+  { name: 'Migration20261127140000_cold_forward', class: Migration20261127140000_cold_forward },
 ];

@@ -26,6 +26,7 @@ import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import { createCustodyMetrics, createScannerMetrics, createSendingMetrics } from '../adapters/metrics/metrics.js';
 import { CustodyLoop } from '../adapters/chains/custody-loop.js';
 import { WatchTreasuryPolicies } from '../application/custody/watch-treasury-policies.js';
+import { ForwardSurplus } from '../application/custody/forward-surplus.js';
 import { createNodeObserver, urlLabel } from '../adapters/metrics/node-metrics.js';
 import { CheckNodes } from '../application/chains/check-nodes.js';
 import type { NodeProbe } from '../domain/chains/node-probe.js';
@@ -143,7 +144,14 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
         new ScannerLoop(container.resolve(ScanNetwork), ports, loopOptions, logger, scannerMetrics, (port) =>
           uow.run((tx) => tx.scanState.release(port.network, owner)),
         ),
-        new CustodyLoop(container.resolve(WatchTreasuryPolicies), { intervalMs: Math.max(config.sending.intervalMs, 1000) }, logger, createCustodyMetrics(metrics.registry)),
+        new CustodyLoop(
+          container.resolve(WatchTreasuryPolicies),
+          container.resolve(ForwardSurplus),
+          senders,
+          { intervalMs: Math.max(config.sending.intervalMs, 1000) },
+          logger,
+          createCustodyMetrics(metrics.registry),
+        ),
       ];
     },
   });

@@ -153,6 +153,29 @@ export interface LedgerCheckReport {
   unbalancedEntries: { reference: string; sum: string; postings: number }[];
   balanceMismatches: { account: string; cached: string; fromEntries: string }[];
   negativeBalances: { account: string; balance: string }[];
+  /**
+   * Per network and asset (API base units): what customers are owed (available + locked, less what they owe)
+   * against what the service holds for them — hot (the treasury and the deposit addresses, as booked), cold
+   * (forwarded to cold storage, ADR 0032), in transit to cold, and the faucet's — with the service's own part
+   * (revenue, gas, funding) making up the rest. `covered`: custody ≥ customers. An asset that is not the
+   * network's gas currency must be covered for `ok`; the gas currency's custody also pays the service's gas,
+   * so its row is reported only.
+   */
+  custody: CustodyCoverage[];
+}
+
+export interface CustodyCoverage {
+  network: string;
+  asset: string;
+  customers: string;
+  hot: string;
+  cold: string;
+  inTransit: string;
+  faucet: string;
+  service: string;
+  covered: boolean;
+  /** The network's gas currency: reported, not part of `ok`. */
+  gasCurrency: boolean;
 }
 
 /** Reconciliation of the ledger: every entry balances, cached balances equal the entries. */

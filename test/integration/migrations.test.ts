@@ -16,6 +16,7 @@ const HAND_WRITTEN = [
   /hd_account_keys_(change|coin_type)_check/,
   /withdrawals_ready_idx/,
   /sweeps_one_open_per_wallet/,
+  /outgoing_transfers_one_cold_forward/,
 ];
 
 const name = `wt_migrate_${randomBytes(5).toString('hex')}`;

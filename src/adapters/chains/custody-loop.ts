@@ -1,10 +1,16 @@
 // The chain-worker's custody loop (issue 31, ADR 0032): every `intervalMs`
-// one pass over the treasury policies. A cold address change waiting for its
+// one pass over the treasury policies, then one forwarding step per network
+// that can send (ForwardSurplus). A cold address change waiting for its
 // cooling-off is announced at once, in one warning line (once per change) and
 // the metric treasury_cold_address_change_pending{network,asset}; one coming
-// into force is said too.
+// into force is said too. Each forward is a line; a surplus that cannot go
+// (short of gas, refused) is said once per reason.
 import type { Logger } from 'pino';
+import type { ForwardSurplus } from '../../application/custody/forward-surplus.js';
 import type { WatchTreasuryPolicies } from '../../application/custody/watch-treasury-policies.js';
+import { isNodeDown } from '../../domain/chains/chain-port.js';
+import { Amount } from '../../domain/money/amount.js';
+import type { ChainSender } from '../../domain/transfers/ports.js';
 import type { CustodyMetrics } from '../metrics/metrics.js';
 import { WakeableSleep } from './wakeable-sleep.js';
 
@@ -19,8 +25,13 @@ export class CustodyLoop {
   /** Pending changes already announced, as network|asset|requested_at. */
   private readonly announced = new Set<string>();
 
+  /** Surpluses that could not go, as network|asset|why, said once each. */
+  private readonly blocked = new Set<string>();
+
   constructor(
     private readonly watch: WatchTreasuryPolicies,
+    private readonly forward: ForwardSurplus,
+    private readonly senders: readonly ChainSender[],
     private readonly opts: CustodyLoopOptions,
     private readonly logger: Logger,
     private readonly metrics: CustodyMetrics,
@@ -69,5 +80,31 @@ export class CustodyLoop {
       );
     }
     for (const key of this.announced) if (!seen.has(key)) this.announced.delete(key);
+    if (!watched.some((w) => w.coldAddress !== null)) return;
+    for (const sender of this.senders) await this.forwardOn(sender);
+  }
+
+  private async forwardOn(sender: ChainSender): Promise<void> {
+    const network = sender.network;
+    let report;
+    try {
+      report = await this.forward.step(sender);
+    } catch (err) {
+      if (!isNodeDown(err)) throw err;
+      this.logger.debug({ network, err }, 'custody: the node is down; the surplus waits');
+      return;
+    }
+    for (const h of report.hot) this.metrics.hotFloat.set({ network, asset: h.asset }, Number(Amount.ofUnits(h.asset, h.held).toString()));
+    for (const f of report.forwarded) {
+      this.metrics.forwards.inc({ network, asset: f.asset });
+      this.logger.info({ network, asset: f.asset, amount: Amount.ofUnits(f.asset, f.amount).toString(), to: f.to, transferId: f.transferId }, `custody: forwarding ${Amount.ofUnits(f.asset, f.amount).toString()} ${f.asset} of ${network}'s treasury to its cold address ${f.to}`);
+    }
+    for (const b of report.blocked) {
+      const key = `${network}|${b.asset}|${b.why}`;
+      if (this.blocked.has(key)) continue;
+      this.blocked.add(key);
+      this.logger.warn({ network, asset: b.asset, amount: Amount.ofUnits(b.asset, b.amount).toString(), why: b.why }, `custody: ${network}'s treasury cannot forward its surplus of ${b.asset} now: ${b.why}`);
+    }
+    for (const e of report.errors) this.logger.warn({ network, item: e.id, err: e.message }, 'custody: a forward could not be requested; trying again');
   }
 }

@@ -62,7 +62,8 @@ export const MONEY_COMMANDS: OpsCommand[] = [
   }),
   defineCommand({
     path: ['ledger', 'check'],
-    summary: 'Reconcile the ledger: every entry balances, cached balances equal the entries (exit 1 on any difference)',
+    summary:
+      'Reconcile the ledger: every entry balances, cached balances equal the entries, and per network and asset customers are owed no more than the service holds hot, cold and in transit to cold (exit 1 on any difference)',
     flags: {},
     input: z.object({}),
     async run(ctx) {
@@ -74,6 +75,18 @@ export const MONEY_COMMANDS: OpsCommand[] = [
         unbalanced_entries: r.unbalancedEntries,
         balance_mismatches: r.balanceMismatches.map((m) => ({ account: m.account, cached: m.cached, from_entries: m.fromEntries })),
         negative_balances: r.negativeBalances,
+        custody: r.custody.map((c) => ({
+          chain: c.network,
+          asset: c.asset,
+          customers: c.customers,
+          hot: c.hot,
+          cold: c.cold,
+          in_transit: c.inTransit,
+          faucet: c.faucet,
+          service: c.service,
+          covered: c.covered,
+          gas_currency: c.gasCurrency,
+        })),
       };
     },
   }),

@@ -214,6 +214,8 @@ export function createReconcileMetrics(registry: Registry): ReconcileMetrics {
 
 export interface CustodyMetrics {
   coldAddressChangePending: Gauge<'network' | 'asset'>;
+  hotFloat: Gauge<'network' | 'asset'>;
+  forwards: Counter<'network' | 'asset'>;
 }
 
 /** The treasury's custody discipline (docs/operations.md#custody): a cold address change waiting for its cooling-off (1). */
@@ -225,5 +227,12 @@ export function createCustodyMetrics(registry: Registry): CustodyMetrics {
       labelNames: ['network', 'asset'],
       registers: [registry],
     }),
+    hotFloat: new Gauge({
+      name: 'treasury_hot_float',
+      help: "What the hot treasury holds beyond its transfers on their way, whole units of the asset (networks and assets with a treasury policy)",
+      labelNames: ['network', 'asset'],
+      registers: [registry],
+    }),
+    forwards: new Counter({ name: 'treasury_cold_forwards_total', help: 'Surpluses of the hot treasury sent to its cold address', labelNames: ['network', 'asset'], registers: [registry] }),
   };
 }

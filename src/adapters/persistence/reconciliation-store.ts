@@ -30,12 +30,17 @@ export class PgReconciliationStore implements ReconciliationStore {
         `select asset, (-sum(balance))::text as n from ledger_accounts where owner = ? and kind in ('TREASURY', 'FAUCET') and network = ? group by asset`,
         [SERVICE_OWNER, network],
       ),
-      // Withdrawals consumed at broadcast (net out of custody) whose transaction is in no block up to the run's yet.
+      // Withdrawals consumed at broadcast (net out of custody), and forwards to cold storage booked out when
+      // requested (ADR 0032), whose transaction is in no block up to the run's yet.
       perAsset(
-        `select t.asset, sum(t.amount)::text as n from withdrawals w join outgoing_transfers t on t.id = w.transfer_id
-          where w.network = ? and w.status in ('PROCESSING', 'CONFIRMING', 'CONFIRMED') and (t.included_block is null or t.included_block > ?)
-          group by t.asset`,
-        [network, b],
+        `select asset, sum(amount)::text as n from (
+           select t.asset, t.amount from withdrawals w join outgoing_transfers t on t.id = w.transfer_id
+            where w.network = ? and w.status in ('PROCESSING', 'CONFIRMING', 'CONFIRMED') and (t.included_block is null or t.included_block > ?)
+           union all
+           select asset, amount from outgoing_transfers
+            where network = ? and kind = 'COLD_FORWARD' and status <> 'FAILED' and (included_block is null or included_block > ?)
+         ) out group by asset`,
+        [network, b, network, b],
       ),
       perAsset(`select asset, sum(amount)::text as n from deposits where network = ? and status in ('CONFIRMED', 'SWEPT') and block_number > ? group by asset`, [network, b]),
       perAsset(`select asset, sum(amount)::text as n from deposits where network = ? and status = 'DETECTED' and block_number <= ? group by asset`, [network, b]),

@@ -137,6 +137,15 @@ export class PgWithdrawalRepo implements WithdrawalRepo {
     return rows.map((r) => r.id);
   }
 
+  async unsentNetTotal(network: Network, asset: Asset): Promise<bigint> {
+    const [row] = await this.sql<{ total: string | null }>(
+      `select sum(net_amount)::text as total from withdrawals
+        where network = ? and asset = ? and status in ('PENDING_APPROVAL', 'PENDING', 'UNDER_REVIEW') and transfer_id is null`,
+      [network, asset],
+    );
+    return BigInt(row?.total ?? '0');
+  }
+
   async behindTheirTransferIds(network: Network, limit: number): Promise<string[]> {
     // Only the withdrawals with something to do: on a busy network most in-flight ones show what their
     // transfer shows already, and looking at each of them every step would cost a transaction apiece.

@@ -151,7 +151,7 @@ export const isNodeDown = (err: unknown): boolean => err instanceof ChainUnavail
 
 /** What one item of a sending step met, for the log; the item is tried again next step while the others go on. */
 export interface ItemError {
-  kind: 'sweep' | 'withdrawal' | 'transfer' | 'drip';
+  kind: 'sweep' | 'withdrawal' | 'transfer' | 'drip' | 'cold-forward';
   id: string;
   message: string;
 }

@@ -149,3 +149,27 @@ export const fundService = (b: Base & { reference: string; amount: Amount }) =>
     ['TREASURY', SERVICE_OWNER, -b.amount.units],
     ['EXTERNAL', SERVICE_OWNER, b.amount.units],
   ]);
+
+/**
+ * The treasury's surplus sent to cold storage (issue 31, ADR 0032): still
+ * owed to customers, held elsewhere. Requested: it leaves the hot treasury
+ * for COLD_IN_TRANSIT; confirmed, it is COLD; failed, it is back in the hot
+ * treasury. No workspace's balance changes.
+ */
+export const forwardToCold = (b: Base & { transferId: string; amount: Amount }) =>
+  entry(b, 'COLD_FORWARD', `cold-forward:${b.transferId}`, null, b.amount, [
+    ['TREASURY', SERVICE_OWNER, b.amount.units],
+    ['COLD_IN_TRANSIT', SERVICE_OWNER, -b.amount.units],
+  ]);
+
+export const coldForwardArrived = (b: Base & { transferId: string; amount: Amount }) =>
+  entry(b, 'COLD_FORWARD_ARRIVED', `cold-forward:${b.transferId}:arrived`, null, b.amount, [
+    ['COLD_IN_TRANSIT', SERVICE_OWNER, b.amount.units],
+    ['COLD', SERVICE_OWNER, -b.amount.units],
+  ]);
+
+export const coldForwardReturned = (b: Base & { transferId: string; amount: Amount }) =>
+  entry(b, 'COLD_FORWARD_RETURNED', `cold-forward:${b.transferId}:returned`, null, b.amount, [
+    ['COLD_IN_TRANSIT', SERVICE_OWNER, b.amount.units],
+    ['TREASURY', SERVICE_OWNER, -b.amount.units],
+  ]);

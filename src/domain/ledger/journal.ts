@@ -8,7 +8,7 @@
 import { DomainError } from '../errors.js';
 import type { Asset, LedgerCurrency, Network } from '../money/networks.js';
 
-export type LedgerAccountKind = 'AVAILABLE' | 'LOCKED' | 'REVENUE' | 'GAS' | 'TREASURY' | 'FAUCET' | 'EXTERNAL' | 'RECEIVABLE';
+export type LedgerAccountKind = 'AVAILABLE' | 'LOCKED' | 'REVENUE' | 'GAS' | 'TREASURY' | 'FAUCET' | 'EXTERNAL' | 'RECEIVABLE' | 'COLD' | 'COLD_IN_TRANSIT';
 
 /** Accounts whose balance must never go below zero. */
 export const NON_NEGATIVE_KINDS: ReadonlySet<LedgerAccountKind> = new Set(['AVAILABLE', 'LOCKED']);
@@ -48,7 +48,10 @@ export type EntryKind =
   | 'COMMITMENT_DEBIT'
   | 'FAUCET_DRIP'
   | 'SWEEP_GAS'
-  | 'SERVICE_FUNDING';
+  | 'SERVICE_FUNDING'
+  | 'COLD_FORWARD'
+  | 'COLD_FORWARD_ARRIVED'
+  | 'COLD_FORWARD_RETURNED';
 
 export interface JournalEntry {
   id: string;

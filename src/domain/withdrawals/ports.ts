@@ -22,6 +22,8 @@ export interface WithdrawalRepo {
   totalsSince(workspaceId: string, networks: readonly Network[], since: Date): Promise<{ asset: Asset; amount: bigint }[]>;
   /** Ids of the network's PENDING withdrawals not picked up yet, oldest first. */
   readyIds(network: Network, limit: number): Promise<string[]>;
+  /** The net (API units) of the network's withdrawals of `asset` not sent yet (awaiting approval, pending, held): what the treasury must keep for them. */
+  unsentNetTotal(network: Network, asset: Asset): Promise<bigint>;
   /**
    * Ids of the network's withdrawals on their way whose transfer has moved past what they show (broadcast
    * while the withdrawal is PENDING, in a block while it is PROCESSING, out of its block again while it is

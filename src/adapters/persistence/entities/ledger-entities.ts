@@ -19,7 +19,7 @@ export const LedgerAccountEntity = new EntitySchema<LedgerAccountRow>({
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
     owner: { type: 'text' },
-    kind: { enum: true, items: ['AVAILABLE', 'LOCKED', 'REVENUE', 'GAS', 'TREASURY', 'FAUCET', 'EXTERNAL', 'RECEIVABLE'] },
+    kind: { enum: true, items: ['AVAILABLE', 'LOCKED', 'REVENUE', 'GAS', 'TREASURY', 'FAUCET', 'EXTERNAL', 'RECEIVABLE', 'COLD', 'COLD_IN_TRANSIT'] },
     network: { type: 'text' },
     asset: { type: 'text' },
     balance: { type: 'decimal', precision: 78, scale: 0, default: 0 },

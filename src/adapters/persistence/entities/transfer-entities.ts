@@ -47,7 +47,7 @@ export const OutgoingTransferEntity = new EntitySchema<OutgoingTransferRow>({
   uniques: [{ name: 'outgoing_transfers_sender_nonce_unique', properties: ['network', 'fromAddress', 'nonce'] }],
   properties: {
     id: { type: 'uuid', primary: true },
-    kind: { enum: true, items: ['GAS_TOPUP', 'SWEEP', 'WITHDRAWAL', 'FAUCET'] },
+    kind: { enum: true, items: ['GAS_TOPUP', 'SWEEP', 'WITHDRAWAL', 'FAUCET', 'COLD_FORWARD'] },
     network: { type: 'text' },
     asset: { type: 'text' },
     fromAddress: { type: 'text' },

@@ -1,0 +1,114 @@
+// The hot treasury's surplus to cold storage on a real anvil (issue 31): with
+// a ceiling of 100 USDT and a float of 50, a treasury holding 300 forwards
+// 250 to the cold address, exactly once, through the outgoing-transfer
+// pipeline; what unsent withdrawals need stays hot; the ledger books the
+// money as in transit, then cold, and no workspace balance changes; a
+// pending cold address is never used.
+import { randomUUID } from 'node:crypto';
+import { encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EvmChainPort } from '../../src/adapters/chains/evm-chain.js';
+import { rpc } from '../../src/adapters/sandbox/anvil.js';
+import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
+import { ForwardSurplus } from '../../src/application/custody/forward-surplus.js';
+import { CheckLedger } from '../../src/application/ledger/check-ledger.js';
+import { ReconcileChain } from '../../src/application/ledger/reconcile-chain.js';
+import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
+import { TOKENS } from '../../src/application/tokens.js';
+import { servicePath } from '../../src/domain/custody/derivation.js';
+import { changePolicy } from '../../src/domain/custody/treasury-policy.js';
+import type { UnitOfWork } from '../../src/domain/ports.js';
+import { startTestChain, type TestChain } from '../support/anvil-chain.js';
+import { TEST_SEED, useTestApi } from '../support/harness.js';
+
+const t = useTestApi({ workspace: 'cold-forward', env: { ETH_TESTNET_CONFIRMATIONS: '1' } });
+const COLD = getAddress('0x3333333333333333333333333333333333333333');
+const LATER = getAddress('0x4444444444444444444444444444444444444444');
+let chain: TestChain;
+
+beforeAll(async () => {
+  chain = await startTestChain({ chainId: 11155111, decimals: [6] });
+});
+afterAll(async () => {
+  await chain?.stop();
+});
+
+const tokenBalance = async (address: string): Promise<bigint> =>
+  BigInt(
+    await rpc<string>(chain.anvil.rpcUrl, 'eth_call', [{ to: chain.tokens[0], data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address as Hex] }) }, 'latest']),
+  );
+
+describe('forwarding the surplus to cold storage', () => {
+  it('sends what is above the ceiling down to the float, once, keeping what unsent withdrawals need; the ledger holds it as cold', async () => {
+    const container = t.api.infra.container.createChildContainer();
+    const signer = new LocalHdSigner(TEST_SEED);
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.register(TOKENS.AddressDeriver, { useValue: signer });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const forward = container.resolve(ForwardSurplus);
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const port = new EvmChainPort({ network: 'ETH_TESTNET', urls: [chain.anvil.rpcUrl], contracts: { USDT_ETH: chain.tokens[0]! }, retryDelayMs: 10, retryCount: 1, timeoutMs: 5000 });
+    const treasury = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'treasury'));
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [treasury, `0x${(10n ** 20n).toString(16)}`]);
+    await chain.sendToken(chain.tokens[0]!, treasury, 300_000_000n);
+    await chain.mine();
+    const sql = <T extends object>(text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute<T[]>(text, params);
+    // The books against the chain: the 300 sent to the treasury outside the books is a surplus, and forwarding
+    // (requested, then mined) leaves it as it is: what left for cold storage is booked out until it is in a block.
+    const difference = async () => {
+      await chain.mine(2);
+      const run = await container.resolve(ReconcileChain).execute(port, { holdPayouts: false, windowDays: 7 });
+      return run.assets.find((a) => a.asset === 'USDT_ETH')?.difference;
+    };
+    expect(await difference()).toBe(300_000_000n);
+    const balancesBefore = await sql(`select owner, kind, balance::text from ledger_accounts where owner <> 'SERVICE' order by id`);
+
+    // A policy whose cold address is still in its cooling-off: nothing moves.
+    const now = new Date();
+    const limits = { network: 'ETH_TESTNET' as const, asset: 'USDT_ETH' as const, ceiling: 100_000_000n, targetFloat: 50_000_000n, floor: 20_000_000n };
+    await uow.run((tx) => tx.treasury.savePolicy(changePolicy(null, { ...limits, coldAddress: LATER, coolingOffHours: 48 }, now)));
+    expect((await forward.step(port)).forwarded).toEqual([]);
+
+    // In force (no cooling-off): 300 held, 250 go.
+    await uow.run((tx) => tx.treasury.savePolicy(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 0 }, now)));
+    const first = await forward.step(port);
+    expect(first.forwarded).toEqual([{ asset: 'USDT_ETH', amount: 250_000_000n, to: COLD, transferId: expect.any(String) }]);
+    // Asked again while the forward is on its way: nothing more (one at a time, and its amount counts as gone).
+    expect((await forward.step(port)).forwarded).toEqual([]);
+    expect(await difference()).toBe(300_000_000n);
+    const transferId = first.forwarded[0]!.transferId;
+    for (let i = 0; i < 12; i++) {
+      await pipeline.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 600_000, batch: 10 });
+      if ((await uow.run((tx) => tx.transfers.get(transferId)))!.status === 'CONFIRMED') break;
+      await chain.mine();
+    }
+    expect((await uow.run((tx) => tx.transfers.get(transferId)))!.status).toBe('CONFIRMED');
+    expect(await tokenBalance(COLD)).toBe(250_000_000n);
+    expect(await tokenBalance(LATER)).toBe(0n);
+    expect(await tokenBalance(treasury)).toBe(50_000_000n);
+    const service = async (kind: string) =>
+      (await sql<{ balance: string }>(`select balance::text from ledger_accounts where owner = 'SERVICE' and kind = ? and network = 'ETH_TESTNET' and asset = 'USDT_ETH'`, [kind]))[0]?.balance;
+    expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-250000000', '0']);
+    expect(await sql(`select owner, kind, balance::text from ledger_accounts where owner <> 'SERVICE' order by id`)).toEqual(balancesBefore);
+    expect(await difference()).toBe(300_000_000n);
+    // ops ledger check: customers (none here) covered by hot + cold + in transit; the forward is cold, booked.
+    const check = await container.resolve(CheckLedger).execute();
+    expect(check.ok).toBe(true);
+    expect(check.custody.find((c) => c.network === 'ETH_TESTNET' && c.asset === 'USDT_ETH')).toMatchObject({ hot: '-250000000', cold: '250000000', inTransit: '0', covered: true });
+    // At the float: nothing more.
+    expect((await forward.step(port)).forwarded).toEqual([]);
+
+    // 400 more arrive while a withdrawal of 120 waits to be sent: 450 held, 120 kept for it, 280 go.
+    await chain.sendToken(chain.tokens[0]!, treasury, 400_000_000n);
+    await chain.mine();
+    await sql(
+      `insert into withdrawals (id, workspace_id, network, asset, amount, fee, net_amount, destination, status, idempotency_key, transfer_id, txid, failure, requested_at, confirmed_at, updated_at)
+       values (?, ?, 'ETH_TESTNET', 'USDT_ETH', 121000000, 1000000, 120000000, ?, 'PENDING_APPROVAL', null, null, null, null, now(), null, now())`,
+      [randomUUID(), t.ws.workspaceId, LATER],
+    );
+    const second = await forward.step(port);
+    expect(second.forwarded.map((f) => f.amount)).toEqual([280_000_000n]);
+    expect(second.hot).toEqual([{ asset: 'USDT_ETH', held: 450_000_000n, reserved: 120_000_000n }]);
+  }, 60_000);
+});
