@@ -21,6 +21,7 @@ import { Migration20261127091500_deposit_reorged_out } from './Migration20261127
 import { Migration20261127093000_reconciliation_acks } from './Migration20261127093000_reconciliation_acks.js';
 import { Migration20261127130000_treasury_policies } from './Migration20261127130000_treasury_policies.js';
 import { Migration20261127140000_cold_forward } from './Migration20261127140000_cold_forward.js';
+import { Migration20261127150000_refill_cursors } from './Migration20261127150000_refill_cursors.js';
 
 export const MIGRATIONS = [
   { name: 'Migration20261123111622_workspaces_and_keys', class: Migration20261123111622_workspaces_and_keys },
@@ -44,4 +45,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127093000_reconciliation_acks', class: Migration20261127093000_reconciliation_acks },
   { name: 'Migration20261127130000_treasury_policies', class: Migration20261127130000_treasury_policies },
   { name: 'Migration20261127140000_cold_forward', class: Migration20261127140000_cold_forward },
+  { name: 'Migration20261127150000_refill_cursors', class: Migration20261127150000_refill_cursors },
 ];

@@ -22,6 +22,8 @@ export const TOKENS = {
   ReconcileOptions: Symbol('ReconcileOptions'),
   /** Whether this deployment has the sandbox faucet (the local sandbox's testnets, outside production). */
   FaucetAvailable: Symbol('FaucetAvailable'),
+  /** The shortest cooling-off a new cold address may have (hours). */
+  MinColdCoolingOffHours: Symbol('MinColdCoolingOffHours'),
   AddressCodec: Symbol('AddressCodec'),
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),

@@ -27,6 +27,7 @@ import { createCustodyMetrics, createScannerMetrics, createSendingMetrics } from
 import { CustodyLoop } from '../adapters/chains/custody-loop.js';
 import { WatchTreasuryPolicies } from '../application/custody/watch-treasury-policies.js';
 import { ForwardSurplus } from '../application/custody/forward-surplus.js';
+import { RecognizeRefills } from '../application/custody/recognize-refills.js';
 import { createNodeObserver, urlLabel } from '../adapters/metrics/node-metrics.js';
 import { CheckNodes } from '../application/chains/check-nodes.js';
 import type { NodeProbe } from '../domain/chains/node-probe.js';
@@ -147,6 +148,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
         new CustodyLoop(
           container.resolve(WatchTreasuryPolicies),
           container.resolve(ForwardSurplus),
+          container.resolve(RecognizeRefills),
           senders,
           { intervalMs: Math.max(config.sending.intervalMs, 1000) },
           logger,

@@ -53,6 +53,7 @@ const schema = z.object({
   RECONCILE_HOLD_PAYOUTS: z.enum(['true', 'false']).default('true'),
   RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   RECONCILE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  TREASURY_MIN_COOLING_OFF_HOURS: z.coerce.number().int().min(0).max(8760).optional(),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(2).max(2000).default(100),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   WEBHOOK_TICK_MS: z.coerce.number().int().min(50).max(60000).default(5000),
@@ -141,6 +142,8 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   /** Buckets of failed authentications per source address (and ten times that per key id). */
   authFailureLimits: { ratePerSecond: number; burst: number };
+  /** The shortest cooling-off a new cold address may have (ADR 0032): 24 h in production, 0 in the sandbox unless set. */
+  treasuryMinCoolingOffHours: number;
   /** express's trust-proxy setting: whose X-Forwarded-For decides the client address. */
   trustProxy: boolean | number | string;
   networks: NetworkSetting[];
@@ -365,6 +368,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     },
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },
+    treasuryMinCoolingOffHours: c.TREASURY_MIN_COOLING_OFF_HOURS ?? (production ? 24 : 0),
     trustProxy: trustProxySetting(c.TRUST_PROXY),
     networks: networkSettings(env, production),
   };

@@ -144,6 +144,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.WebhookHousekeeping, { useValue: new PgWebhookHousekeeping(orm) });
   container.register(TOKENS.MonitoredAddresses, { useValue: new PgMonitoredAddresses(orm) });
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
+  container.register(TOKENS.MinColdCoolingOffHours, { useValue: config.treasuryMinCoolingOffHours });
 
   const connection = orm.em.getConnection();
   return {

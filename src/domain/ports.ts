@@ -13,7 +13,7 @@ import type { EventPublisher, WebhookDeliveryRepo, WebhookEndpointRepo } from '.
 import type { WithdrawalPolicyRepo } from './security/ports.js';
 import type { DerivationPath } from './custody/derivation.js';
 import type { Wallet, WalletFilter } from './wallets/wallet.js';
-import type { Balance, JournalEntry } from './ledger/journal.js';
+import type { Balance, JournalEntry, LedgerAccountKind } from './ledger/journal.js';
 import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
 import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
@@ -134,6 +134,8 @@ export interface LedgerRepo {
    * commitment debit is not a fee. API units of each asset.
    */
   feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>>;
+  /** The balance of one of the service's own accounts (credit positive: an asset held is negative), 0 when it never moved. */
+  serviceBalance(network: Network, asset: Asset, kind: LedgerAccountKind): Promise<bigint>;
 }
 
 /** Fee configuration of the operator (ops fees ...): tiers and per-workspace overrides. */

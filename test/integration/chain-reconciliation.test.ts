@@ -131,7 +131,7 @@ describe('the reconciliation of the books with the chain', () => {
   });
 
   it('reports a payout both sent and refunded, names the withdrawal, and holds the payouts until an operator resumes them', async () => {
-    const destination = getAddress('0x00000000000000000000000000000000000b0b01');
+    const destination = getAddress('0xb0b1b0b1b0b1b0b1b0b1b0b1b0b1b0b1b0b1b0b1');
     const paid = await withdraw(receiptsNeverShown(port), destination);
     // Paid on chain, and FAILED and refunded in the books: what the sending code before issue 30 did on one lagging read.
     expect(paid.status).toBe('FAILED');
@@ -173,7 +173,7 @@ describe('the reconciliation of the books with the chain', () => {
     expect([twice.code, JSON.parse(twice.stdout)]).toEqual([2, expect.objectContaining({ error: expect.stringMatching(/taken back already/) })]);
     expect(await container().resolve(CheckLedger).execute()).toMatchObject({ ok: true });
     await chain.mine(3);
-    const destination = getAddress('0x00000000000000000000000000000000000b0b02');
+    const destination = getAddress('0xb0b2b0b2b0b2b0b2b0b2b0b2b0b2b0b2b0b2b0b2');
     const paid = await withdraw(port, destination);
     expect(paid.status).toBe('CONFIRMED');
     const notFailed = await runEntry('src/bootstrap/ops.ts', ops, ['withdrawal', 'paid', '--id', paid.id, '--json']);

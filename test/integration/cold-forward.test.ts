@@ -3,7 +3,9 @@
 // 250 to the cold address, exactly once, through the outgoing-transfer
 // pipeline; what unsent withdrawals need stays hot; the ledger books the
 // money as in transit, then cold, and no workspace balance changes; a
-// pending cold address is never used.
+// pending cold address is never used. A withdrawal waiting for funds asks
+// for a refill; a transfer from the cold address to the treasury is booked
+// once as a refill (cold → hot), one from anyone else is not.
 import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,7 @@ import { EvmChainPort } from '../../src/adapters/chains/evm-chain.js';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { ForwardSurplus } from '../../src/application/custody/forward-surplus.js';
+import { RecognizeRefills } from '../../src/application/custody/recognize-refills.js';
 import { CheckLedger } from '../../src/application/ledger/check-ledger.js';
 import { ReconcileChain } from '../../src/application/ledger/reconcile-chain.js';
 import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
@@ -46,6 +49,7 @@ describe('forwarding the surplus to cold storage', () => {
     container.register(TOKENS.AddressDeriver, { useValue: signer });
     container.registerInstance(TransferOutcomes, new TransferOutcomes());
     const forward = container.resolve(ForwardSurplus);
+    const refills = container.resolve(RecognizeRefills);
     const pipeline = container.resolve(ProcessTransfers);
     const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
     const port = new EvmChainPort({ network: 'ETH_TESTNET', urls: [chain.anvil.rpcUrl], contracts: { USDT_ETH: chain.tokens[0]! }, retryDelayMs: 10, retryCount: 1, timeoutMs: 5000 });
@@ -96,19 +100,61 @@ describe('forwarding the surplus to cold storage', () => {
     const check = await container.resolve(CheckLedger).execute();
     expect(check.ok).toBe(true);
     expect(check.custody.find((c) => c.network === 'ETH_TESTNET' && c.asset === 'USDT_ETH')).toMatchObject({ hot: '-250000000', cold: '250000000', inTransit: '0', covered: true });
-    // At the float: nothing more.
-    expect((await forward.step(port)).forwarded).toEqual([]);
+    // At the float: nothing more, and no refill asked (50 held, floor 20).
+    const atFloat = await forward.step(port);
+    expect([atFloat.forwarded, atFloat.hot]).toEqual([[], [{ asset: 'USDT_ETH', held: 50_000_000n, reserved: 0n, refill: 0n, targetFloat: 50_000_000n }]]);
 
-    // 400 more arrive while a withdrawal of 120 waits to be sent: 450 held, 120 kept for it, 280 go.
-    await chain.sendToken(chain.tokens[0]!, treasury, 400_000_000n);
-    await chain.mine();
+    // A withdrawal of 120 waits for funds: 50 held, 120 needed. A refill of 120 is asked (back to the float once it is paid).
+    expect((await refills.step(port)).booked).toEqual([]); // the refill reader starts here
     await sql(
       `insert into withdrawals (id, workspace_id, network, asset, amount, fee, net_amount, destination, status, idempotency_key, transfer_id, txid, failure, requested_at, confirmed_at, updated_at)
        values (?, ?, 'ETH_TESTNET', 'USDT_ETH', 121000000, 1000000, 120000000, ?, 'PENDING_APPROVAL', null, null, null, null, now(), null, now())`,
       [randomUUID(), t.ws.workspaceId, LATER],
     );
+    const waiting = await forward.step(port);
+    expect([waiting.forwarded, waiting.hot]).toEqual([[], [{ asset: 'USDT_ETH', held: 50_000_000n, reserved: 120_000_000n, refill: 120_000_000n, targetFloat: 50_000_000n }]]);
+
+    // A person sends 120 from the cold address (its own key: impersonated here) and someone else sends 7: the first is a refill, booked
+    // once (cold 250 → 130), the second nothing of the books' (no deposit address received it).
+    await rpc(chain.anvil.rpcUrl, 'anvil_impersonateAccount', [COLD]);
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [COLD, `0x${(10n ** 18n).toString(16)}`]);
+    const refillTx = await rpc<string>(chain.anvil.rpcUrl, 'eth_sendTransaction', [
+      { from: COLD, to: chain.tokens[0], data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [treasury as Hex, 120_000_000n] }), gas: '0x30000' },
+    ]);
+    await chain.sendToken(chain.tokens[0]!, treasury, 7_000_000n);
+    await chain.mine();
+    const refilled = await refills.step(port);
+    expect(refilled.booked).toEqual([{ asset: 'USDT_ETH', amount: 120_000_000n, txid: refillTx.toLowerCase(), from: COLD }]);
+    expect((await refills.step(port)).booked).toEqual([]);
+    expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-130000000', '0']);
+    const after = await forward.step(port);
+    expect(after.hot).toEqual([{ asset: 'USDT_ETH', held: 177_000_000n, reserved: 120_000_000n, refill: 0n, targetFloat: 50_000_000n }]);
+    expect(await sql(`select count(*)::int as n from deposits`)).toEqual([{ n: 0 }]);
+
+    // 400 more arrive while the withdrawal still waits: 577 held, 120 kept for it, 407 go.
+    await chain.sendToken(chain.tokens[0]!, treasury, 400_000_000n);
+    await chain.mine();
     const second = await forward.step(port);
-    expect(second.forwarded.map((f) => f.amount)).toEqual([280_000_000n]);
-    expect(second.hot).toEqual([{ asset: 'USDT_ETH', held: 450_000_000n, reserved: 120_000_000n }]);
-  }, 60_000);
+    expect(second.forwarded.map((f) => f.amount)).toEqual([407_000_000n]);
+
+    // The token blocks the cold address before that forward is sent: it reverts on chain, FAILED, booked back to the
+    // hot treasury. No forward is tried again by itself (the next would fail the same way): the operator sets the policy again.
+    await chain.setBlocked(chain.tokens[0]!, COLD, true);
+    await chain.mine();
+    const failedId = second.forwarded[0]!.transferId;
+    for (let i = 0; i < 30; i++) {
+      await pipeline.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 600_000, batch: 10 });
+      if ((await uow.run((tx) => tx.transfers.get(failedId)))!.status === 'FAILED') break;
+      await chain.mine();
+    }
+    expect((await uow.run((tx) => tx.transfers.get(failedId)))!.status).toBe('FAILED');
+    expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-130000000', '0']);
+    const stopped = await forward.step(port);
+    expect([stopped.forwarded, stopped.blocked.map((b) => b.kind)]).toEqual([[], ['failed']]);
+    expect((await forward.step(port)).forwarded).toEqual([]);
+    await chain.setBlocked(chain.tokens[0]!, COLD, false);
+    await chain.mine();
+    await uow.run(async (tx) => tx.treasury.savePolicy(changePolicy(await tx.treasury.policyForUpdate('ETH_TESTNET', 'USDT_ETH'), limits, new Date())));
+    expect((await forward.step(port)).forwarded.map((f) => f.amount)).toEqual([407_000_000n]);
+  }, 90_000);
 });

@@ -191,6 +191,9 @@ describe('request bodies and errors', () => {
     // HTTP/1.0 made Host optional; the API does not: 400 before authentication (it was 401).
     const hostless10 = await raw('GET /v2/chains HTTP/1.0\r\n\r\n');
     expect(hostless10).toEqual({ statusLine: 'HTTP/1.1 400 Bad Request', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
+    // A load balancer's health check (HAProxy's default is HTTP/1.0 without Host) is answered.
+    const health = await raw('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(health.statusLine).toBe('HTTP/1.1 200 OK');
     const expecting = await raw('GET /v2/chains HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
     expect(expecting).toEqual({ statusLine: 'HTTP/1.1 417 Expectation Failed', body: { error: expect.any(String), code: 'VALIDATION_ERROR' } });
     const tunnel = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');

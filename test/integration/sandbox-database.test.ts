@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres } from '../../src/adapters/sandbox/embedded-postgres.js';
+import { sandboxEncryptionKey } from '../../src/adapters/sandbox/sandbox-secrets.js';
 import { removeDataDir } from '../support/data-dir.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'wallet-sandbox-db-'));
@@ -33,7 +34,9 @@ async function login(url: string, password?: string): Promise<number | string> {
 
 describe('the sandbox database', () => {
   it('takes its own random password, replaces the well-known one of an older sandbox, and starts over once DATA_DIR is deleted', async () => {
-    const first = await startEmbeddedPostgres({ dataDir, port: undefined });
+    // As npm start does: the sandbox's secrets first, then its database.
+    const start = () => (sandboxEncryptionKey(dataDir), startEmbeddedPostgres({ dataDir, port: undefined }));
+    const first = await start();
     const password = readFileSync(join(dataDir, 'secrets', 'postgres.password'), 'utf8').trim();
     expect(new URL(first.url).password).toBe(password);
     expect(await login(first.url)).toBe(1);
@@ -50,7 +53,7 @@ describe('the sandbox database', () => {
     await first.stop();
     rmSync(join(dataDir, 'secrets', 'postgres.password'));
 
-    const second = await startEmbeddedPostgres({ dataDir, port: undefined });
+    const second = await start();
     const renewed = readFileSync(join(dataDir, 'secrets', 'postgres.password'), 'utf8').trim();
     expect(renewed).not.toBe(password);
     expect(await login(second.url)).toBe(1);
@@ -64,7 +67,8 @@ describe('the sandbox database', () => {
     // DATA_DIR deleted (its cluster left behind where it lives outside): the next start is a new, empty sandbox.
     const cluster = existsSync(marker) ? readFileSync(marker, 'utf8').trim() : null;
     rmSync(dataDir, { recursive: true, force: true });
-    const third = await startEmbeddedPostgres({ dataDir, port: undefined });
+    await new Promise((r) => setTimeout(r, 20)); // the new secrets are younger than the cluster left behind
+    const third = await start();
     try {
       expect(await login(third.url)).toBe(1);
       const fresh = new pg.Client({ connectionString: third.url });

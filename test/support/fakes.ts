@@ -21,7 +21,7 @@ import { formatPath, type DerivationPath } from '../../src/domain/custody/deriva
 import type { Wallet, WalletFilter } from '../../src/domain/wallets/wallet.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { DEFAULT_TIERS, type FeeOverride, type FeeTier } from '../../src/domain/fees/fee-schedule.js';
-import { NON_NEGATIVE_KINDS, accountKey, type Balance, type JournalEntry } from '../../src/domain/ledger/journal.js';
+import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../src/domain/ledger/journal.js';
 import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
 import type {
@@ -332,6 +332,9 @@ export class InMemoryLedger implements LedgerRepo {
   }
   async posted(reference: string): Promise<boolean> {
     return [...this.store.entries.values()].some((e) => e.reference === reference);
+  }
+  async serviceBalance(network: Network, asset: Asset, kind: LedgerAccountKind): Promise<bigint> {
+    return this.store.ledgerBalances.get(accountKey({ owner: SERVICE_OWNER, kind, network, asset })) ?? 0n;
   }
   async balances(workspaceId: string, networks: readonly Network[], f: { network?: Network; asset?: Asset }): Promise<Balance[]> {
     const out = new Map<string, Balance>();

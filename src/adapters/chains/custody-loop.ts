@@ -4,9 +4,14 @@
 // cooling-off is announced at once, in one warning line (once per change) and
 // the metric treasury_cold_address_change_pending{network,asset}; one coming
 // into force is said too. Each forward is a line; a surplus that cannot go
-// (short of gas, refused) is said once per reason.
+// (short of gas, refused) is said once per reason. A treasury below its floor
+// asks for a refill (treasury_refill_needed{network,asset} = 1, one line with
+// the amount to bring back to the target float); each refill read on chain
+// (RecognizeRefills) is booked and said.
 import type { Logger } from 'pino';
 import type { ForwardSurplus } from '../../application/custody/forward-surplus.js';
+import type { RecognizeRefills } from '../../application/custody/recognize-refills.js';
+import type { ChainPort } from '../../domain/chains/chain-port.js';
 import type { WatchTreasuryPolicies } from '../../application/custody/watch-treasury-policies.js';
 import { isNodeDown } from '../../domain/chains/chain-port.js';
 import { Amount } from '../../domain/money/amount.js';
@@ -27,11 +32,14 @@ export class CustodyLoop {
 
   /** Surpluses that could not go, as network|asset|why, said once each. */
   private readonly blocked = new Set<string>();
+  /** Refills asked for, as network|asset: said when asked and when no longer needed. */
+  private readonly refillAsked = new Set<string>();
 
   constructor(
     private readonly watch: WatchTreasuryPolicies,
     private readonly forward: ForwardSurplus,
-    private readonly senders: readonly ChainSender[],
+    private readonly refills: RecognizeRefills,
+    private readonly senders: readonly (ChainSender & ChainPort)[],
     private readonly opts: CustodyLoopOptions,
     private readonly logger: Logger,
     private readonly metrics: CustodyMetrics,
@@ -84,26 +92,48 @@ export class CustodyLoop {
     for (const sender of this.senders) await this.forwardOn(sender);
   }
 
-  private async forwardOn(sender: ChainSender): Promise<void> {
+  private async forwardOn(sender: ChainSender & ChainPort): Promise<void> {
     const network = sender.network;
     let report;
     try {
+      for (const r of (await this.refills.step(sender)).booked) {
+        this.metrics.refills.inc({ network, asset: r.asset });
+        this.logger.info({ network, asset: r.asset, amount: Amount.ofUnits(r.asset, r.amount).toString(), txid: r.txid, from: r.from }, `custody: a refill of ${Amount.ofUnits(r.asset, r.amount).toString()} ${r.asset} from the cold address reached ${network}'s treasury (${r.txid})`);
+      }
       report = await this.forward.step(sender);
     } catch (err) {
       if (!isNodeDown(err)) throw err;
       this.logger.debug({ network, err }, 'custody: the node is down; the surplus waits');
       return;
     }
-    for (const h of report.hot) this.metrics.hotFloat.set({ network, asset: h.asset }, Number(Amount.ofUnits(h.asset, h.held).toString()));
+    for (const h of report.hot) {
+      const labels = { network, asset: h.asset };
+      this.metrics.hotFloat.set(labels, Number(Amount.ofUnits(h.asset, h.held).toString()));
+      this.metrics.refillNeeded.set(labels, h.refill > 0n ? 1 : 0);
+      const key = `${network}|${h.asset}`;
+      if (h.refill > 0n && !this.refillAsked.has(key)) {
+        this.refillAsked.add(key);
+        const amount = Amount.ofUnits(h.asset, h.refill).toString();
+        this.logger.warn(
+          { ...labels, amount, held: Amount.ofUnits(h.asset, h.held).toString(), reserved: Amount.ofUnits(h.asset, h.reserved).toString() },
+          `custody: REFILL NEEDED: ${network}'s treasury is below its floor; send ${amount} ${h.asset} from the cold address to bring it back to its float of ${Amount.ofUnits(h.asset, h.targetFloat).toString()} (ops treasury status)`,
+        );
+      } else if (h.refill === 0n && this.refillAsked.delete(key)) {
+        this.logger.info(labels, `custody: ${network}'s treasury of ${h.asset} is back above its floor`);
+      }
+    }
     for (const f of report.forwarded) {
       this.metrics.forwards.inc({ network, asset: f.asset });
       this.logger.info({ network, asset: f.asset, amount: Amount.ofUnits(f.asset, f.amount).toString(), to: f.to, transferId: f.transferId }, `custody: forwarding ${Amount.ofUnits(f.asset, f.amount).toString()} ${f.asset} of ${network}'s treasury to its cold address ${f.to}`);
     }
+    // Said once per kind of obstacle, and again once it has cleared and comes back.
+    const blockedNow = new Set(report.blocked.map((b) => `${network}|${b.asset}|${b.kind}`));
+    for (const key of this.blocked) if (key.startsWith(`${network}|`) && !blockedNow.has(key)) this.blocked.delete(key);
     for (const b of report.blocked) {
-      const key = `${network}|${b.asset}|${b.why}`;
+      const key = `${network}|${b.asset}|${b.kind}`;
       if (this.blocked.has(key)) continue;
       this.blocked.add(key);
-      this.logger.warn({ network, asset: b.asset, amount: Amount.ofUnits(b.asset, b.amount).toString(), why: b.why }, `custody: ${network}'s treasury cannot forward its surplus of ${b.asset} now: ${b.why}`);
+      this.logger.warn({ network, asset: b.asset, kind: b.kind, why: b.why }, `custody: ${network}'s treasury cannot forward its surplus of ${b.asset} now: ${b.why}`);
     }
     for (const e of report.errors) this.logger.warn({ network, item: e.id, err: e.message }, 'custody: a forward could not be requested; trying again');
   }

@@ -3,7 +3,7 @@
 // service accounts of each network with their balances read from the node.
 import { z } from 'zod';
 import { ManageSweepPolicy } from '../../application/sweeps/manage-sweep-policy.js';
-import { TreasuryStatus } from '../../application/sweeps/treasury-status.js';
+import { TreasuryStatus, type NetworkTreasuryStatus } from '../../application/sweeps/treasury-status.js';
 import { TOKENS } from '../../application/tokens.js';
 import { ASSETS, NETWORKS } from '../../domain/money/networks.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
@@ -56,12 +56,18 @@ const treasuryStatus = defineCommand({
     return { networks: await ctx.resolve(TreasuryStatus).execute(readers, input.chain) };
   },
   describe: (r) =>
-    (r.networks as { network: string; node: boolean; error?: string; treasury: { address: string; balances: unknown }; gas_tank: { address: string; balances: unknown }; faucet_dispenser: { address: string; balances: unknown } }[])
+    (r.networks as NetworkTreasuryStatus[])
       .map((n) =>
         [
           `${n.network}`,
           ...(['treasury', 'gas_tank', 'faucet_dispenser'] as const).map(
             (k) => `  ${k.padEnd(17)}${n[k].address}  ${n[k].balances ? JSON.stringify(n[k].balances) : n.node ? `(the node did not answer: ${n.error ?? ''})` : '(no node configured)'}`,
+          ),
+          ...(n.custody ?? []).map(
+            (c) =>
+              `  custody ${c.asset}: hot ${c.hot ?? '?'} (float ${c.target_float}, floor ${c.floor}, ceiling ${c.ceiling}), reserved for withdrawals ${c.reserved}, cold ${c.cold_booked} booked at ${c.cold_address ?? '(none in force)'}, in transit ${c.in_transit}` +
+              (c.refill_needed && c.refill_needed !== Number(0).toFixed(c.refill_needed.split('.')[1]?.length ?? 0) ? `\n    REFILL NEEDED: send ${c.refill_needed} ${c.asset} from the cold address` : '') +
+              (c.pending_cold_address ? `\n    cold address change pending: ${c.pending_cold_address}` : ''),
           ),
         ].join('\n'),
       )

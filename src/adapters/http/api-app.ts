@@ -37,8 +37,9 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   app.set('case sensitive routing', true);
   app.set('trust proxy', deps.trustProxy);
   app.use(requestContext(deps.logger, deps.metrics));
-  app.use(requireHost);
+  // Probes first: a load balancer's health check may be HTTP/1.0 without Host (HAProxy's default).
   app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }, deps.probes));
+  app.use(requireHost);
 
   // The API's description, outside the signed surface: what a client reads before it has a key.
   const document = openApiJson();

@@ -43,8 +43,9 @@ export function probeRouter(deps: ProbeDeps, probes: readonly Probe[] = ALL_PROB
 export function buildProbeApp(deps: ProbeDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requireHost);
+  // A load balancer's health check may be HTTP/1.0 without Host (HAProxy's default): the probes answer it.
   app.use(probeRouter(deps));
+  app.use(requireHost);
   app.use((_req, res) => res.status(404).json({ error: 'No such route', code: 'NOT_FOUND' }));
   return app;
 }

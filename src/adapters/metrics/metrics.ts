@@ -216,6 +216,8 @@ export interface CustodyMetrics {
   coldAddressChangePending: Gauge<'network' | 'asset'>;
   hotFloat: Gauge<'network' | 'asset'>;
   forwards: Counter<'network' | 'asset'>;
+  refillNeeded: Gauge<'network' | 'asset'>;
+  refills: Counter<'network' | 'asset'>;
 }
 
 /** The treasury's custody discipline (docs/operations.md#custody): a cold address change waiting for its cooling-off (1). */
@@ -234,5 +236,12 @@ export function createCustodyMetrics(registry: Registry): CustodyMetrics {
       registers: [registry],
     }),
     forwards: new Counter({ name: 'treasury_cold_forwards_total', help: 'Surpluses of the hot treasury sent to its cold address', labelNames: ['network', 'asset'], registers: [registry] }),
+    refillNeeded: new Gauge({
+      name: 'treasury_refill_needed',
+      help: 'The hot treasury is below its floor, or a withdrawal waits for funds (1): a person must send a refill from the cold address (ops treasury status)',
+      labelNames: ['network', 'asset'],
+      registers: [registry],
+    }),
+    refills: new Counter({ name: 'treasury_cold_refills_total', help: 'Refills from the cold address booked into the hot treasury', labelNames: ['network', 'asset'], registers: [registry] }),
   };
 }

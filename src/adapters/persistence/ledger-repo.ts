@@ -7,7 +7,7 @@
 // account allowed below zero, is an upsert.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../domain/errors.js';
-import { NON_NEGATIVE_KINDS, accountKey, type Balance, type JournalEntry } from '../../domain/ledger/journal.js';
+import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../domain/ledger/journal.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
 import type { LedgerRepo } from '../../domain/ports.js';
 
@@ -58,6 +58,16 @@ export class PgLedgerRepo implements LedgerRepo {
       postings.flatMap((p, i) => [entry.id, ids[i], p.amount.toString()]),
     );
     return 'posted';
+  }
+
+  async serviceBalance(network: Network, asset: Asset, kind: LedgerAccountKind): Promise<bigint> {
+    const [row] = await this.sql<{ balance: string }>(`select balance::text from ledger_accounts where owner = ? and kind = ? and network = ? and asset = ?`, [
+      SERVICE_OWNER,
+      kind,
+      network,
+      asset,
+    ]);
+    return BigInt(row?.balance ?? '0');
   }
 
   async posted(reference: string): Promise<boolean> {

@@ -202,6 +202,14 @@ export class PgTransferRepo implements TransferRepo {
     return BigInt(row?.total ?? '0');
   }
 
+  async latestOfKind(network: Network, kind: TransferKind, asset: ChainAsset): Promise<{ status: TransferStatus; failure: string | null; updatedAt: Date } | null> {
+    const [row] = await this.sql<{ status: TransferStatus; failure: string | null; updated_at: Date }>(
+      `select status, failure, updated_at from outgoing_transfers where network = ? and kind = ? and asset = ? order by requested_at desc, id desc limit 1`,
+      [network, kind, asset],
+    );
+    return row ? { status: row.status, failure: row.failure, updatedAt: new Date(row.updated_at) } : null;
+  }
+
   async hasOpen(network: Network, kind: TransferKind, asset: ChainAsset): Promise<boolean> {
     const rows = await this.sql<{ one: number }>(
       `select 1 as one from outgoing_transfers where network = ? and kind = ? and asset = ? and status not in ('CONFIRMED', 'FAILED') limit 1`,

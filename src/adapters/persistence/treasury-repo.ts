@@ -100,6 +100,19 @@ export class PgTreasuryRepo implements TreasuryRepo {
     ]);
   }
 
+  async refillCursorForUpdate(network: Network): Promise<bigint | null> {
+    const [row] = await this.sql<{ next_block: string }>(`select next_block::text from refill_cursors where network = ? for update`, [network]);
+    return row ? BigInt(row.next_block) : null;
+  }
+
+  async setRefillCursor(network: Network, next: bigint, at: Date): Promise<void> {
+    await this.sql(
+      `insert into refill_cursors (network, next_block, updated_at) values (?, ?, ?)
+       on conflict (network) do update set next_block = excluded.next_block, updated_at = excluded.updated_at`,
+      [network, next.toString(), at],
+    );
+  }
+
   async history(network: Network, asset: Asset, limit: number): Promise<TreasuryPolicyEvent[]> {
     const rows = await this.sql<{ kind: TreasuryPolicyEvent['kind']; detail: Record<string, string | number | null>; at: Date }>(
       `select kind, detail, at from treasury_policy_events where network = ? and asset = ? order by at desc, id limit ?`,

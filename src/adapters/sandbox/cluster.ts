@@ -65,8 +65,11 @@ export function clusterDir(dataDir: string, opts: { prepare: boolean } = { prepa
 export function removeOrphanCluster(dataDir: string, pgDir: string): boolean {
   const abs = resolve(dataDir);
   if (pgDir.startsWith(`${abs}/`) || !existsSync(join(pgDir, 'PG_VERSION'))) return false;
-  // A DATA_DIR from before the marker existed remembered its port: its cluster is its own.
-  if (existsSync(clusterMarker(abs)) || existsSync(join(abs, 'postgres.port'))) return false;
+  if (existsSync(clusterMarker(abs))) return false;
+  // A DATA_DIR from before the marker existed: its secrets were made before its cluster, so a cluster older
+  // than this DATA_DIR's secrets belongs to another (deleted) one. Without secrets nothing can be told: kept.
+  const key = join(abs, 'secrets', 'encryption.key');
+  if (!existsSync(key) || statSync(join(pgDir, 'PG_VERSION')).mtimeMs >= statSync(key).mtimeMs) return false;
   if (runningPort(pgDir) !== null) throw new Error(`${pgDir} is the cluster of a deleted DATA_DIR and its server still runs; stop it first`);
   rmSync(pgDir, { recursive: true, force: true });
   return true;

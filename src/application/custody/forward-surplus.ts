@@ -8,7 +8,7 @@
 // back in the hot treasury. No workspace's balance changes.
 import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
-import { surplusToForward } from '../../domain/custody/cold-forward.js';
+import { refillToAsk, surplusToForward } from '../../domain/custody/cold-forward.js';
 import { servicePath } from '../../domain/custody/derivation.js';
 import { inForce, type TreasuryPolicy } from '../../domain/custody/treasury-policy.js';
 import { coldForwardArrived, coldForwardReturned, forwardToCold } from '../../domain/ledger/entries.js';
@@ -26,10 +26,13 @@ import { InternalAddresses } from './internal-addresses.js';
 export interface ForwardReport {
   /** Forwards requested this step: asset, amount (API units) and the cold address. */
   forwarded: { asset: Asset; amount: bigint; to: string; transferId: string }[];
-  /** Per asset with a policy in force: what the hot treasury holds beyond its transfers on their way (API units). */
-  hot: { asset: Asset; held: bigint; reserved: bigint }[];
-  /** A surplus the treasury cannot send now (short of gas), or that the token refuses. */
-  blocked: { asset: Asset; amount: bigint; why: string }[];
+  /**
+   * Per asset with a policy in force: what the hot treasury holds beyond its transfers on their way, what the
+   * unsent withdrawals need, and the refill to ask of a person (0: none), API units.
+   */
+  hot: { asset: Asset; held: bigint; reserved: bigint; refill: bigint; targetFloat: bigint }[];
+  /** A surplus the treasury cannot send now (short), that the token refuses, or held after a failed forward. */
+  blocked: { asset: Asset; amount: bigint; kind: 'short' | 'refused' | 'failed'; why: string }[];
   /** The network's payouts are held after a difference with the chain: nothing is forwarded either. */
   held: boolean;
   errors: ItemError[];
@@ -73,22 +76,35 @@ export class ForwardSurplus {
     const policy = locked ? inForce(locked, this.clock.now()) : null;
     if (!policy?.coldAddress) return;
     if (await tx.transfers.hasOpen(network, 'COLD_FORWARD', asset)) return; // the last one is still on its way
+    // A forward that failed (booked back) is not tried again by itself: whatever made it fail (a cold address that is a
+    // contract refusing plain ETH, too little gas) would fail the next one too and burn gas each time. The operator
+    // looks, and setting the policy again lets forwarding go on.
+    const last = await tx.transfers.latestOfKind(network, 'COLD_FORWARD', asset);
+    if (last?.status === 'FAILED' && last.updatedAt.getTime() >= policy.updatedAt.getTime()) {
+      report.blocked.push({
+        asset,
+        amount: 0n,
+        kind: 'failed',
+        why: `the last forward failed (${(last.failure ?? 'unknown').slice(0, 200)}); forwarding waits until the policy is set again: ops treasury policy set --chain ${network} --asset ${asset} …`,
+      });
+      return;
+    }
     const treasury = (await this.service.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
     const onChain = ASSET_SPECS[asset].native ? await sender.nativeBalance(treasury) : await sender.tokenBalance(asset, treasury);
     const held = Amount.fromChainUnits(asset, onChain - (await tx.transfers.pendingAmount(network, treasury, asset))).units;
     const reserved = await tx.withdrawals.unsentNetTotal(network, asset);
-    report.hot.push({ asset, held, reserved });
+    report.hot.push({ asset, held, reserved, refill: refillToAsk({ held, reserved }, policy), targetFloat: policy.targetFloat });
     const surplus = surplusToForward({ held, reserved }, policy);
     if (surplus <= 0n) return;
     const amount = Amount.ofUnits(asset, surplus);
     const call = { asset, from: treasury, to: policy.coldAddress, amount: amount.toChainUnits() };
     const funds = await senderFunds(tx, sender, call);
     if (funds.kind === 'refused') {
-      report.blocked.push({ asset, amount: surplus, why: funds.reason });
+      report.blocked.push({ asset, amount: surplus, kind: 'refused', why: funds.reason });
       return;
     }
     if (funds.kind === 'short') {
-      report.blocked.push({ asset, amount: surplus, why: `the treasury holds ${funds.available} of the ${funds.needed} ${funds.asset} (chain units) it needs to send it` });
+      report.blocked.push({ asset, amount: surplus, kind: 'short', why: `the treasury holds ${funds.available} of the ${funds.needed} ${funds.asset} (chain units) it needs to send it` });
       return;
     }
     const now = this.clock.now();

@@ -63,6 +63,7 @@ export class ManageTreasuryPolicy {
     @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
     @inject(InternalAddresses) private readonly internal: InternalAddresses,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.MinColdCoolingOffHours) private readonly minimumHours: number,
   ) {}
 
   async set(input: SetTreasuryPolicy): Promise<TreasuryPolicyView> {
@@ -84,9 +85,10 @@ export class ManageTreasuryPolicy {
           { path: 'cold_address', message: 'is an address of this service' },
         ]);
       }
-      const now = this.clock.now();
       const before = await tx.treasury.policyForUpdate(input.network, input.asset);
-      const after = changePolicy(before, { network: input.network, asset: input.asset, ceiling, targetFloat, floor, coldAddress, coolingOffHours: hours }, now);
+      // The time is read once the row is ours: a forward deciding meanwhile (under the same lock) saw no later time.
+      const now = this.clock.now();
+      const after = changePolicy(before, { network: input.network, asset: input.asset, ceiling, targetFloat, floor, coldAddress, coolingOffHours: hours }, now, this.minimumHours);
       await tx.treasury.savePolicy(after);
       for (const event of policyEvents(before, after, now)) await tx.treasury.record(event);
       return treasuryPolicyView(inForce(after, now));
@@ -96,8 +98,9 @@ export class ManageTreasuryPolicy {
   /** Withdraws the cold address change still waiting; VALIDATION_ERROR when none is. */
   async cancel(network: Network, asset: Asset): Promise<TreasuryPolicyView> {
     return this.uow.run(async (tx) => {
-      const now = this.clock.now();
       const policy = await tx.treasury.policyForUpdate(network, asset);
+      // Read once the row is ours: a change a forward already acted on is in force, and not cancelled.
+      const now = this.clock.now();
       const cancelled = policy ? cancelPending(policy, now) : null;
       if (!policy || !cancelled) throw new DomainError('VALIDATION_ERROR', `no cold address change of ${network} ${asset} is waiting`, [{ path: 'chain', message: 'nothing to cancel' }]);
       await tx.treasury.savePolicy(cancelled);

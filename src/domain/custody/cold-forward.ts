@@ -1,5 +1,6 @@
-// How much of the hot treasury goes to cold storage (issue 31, ADR 0032).
-// Pure: amounts in API base units of the asset.
+// How much of the hot treasury goes to cold storage, and how much a person
+// should bring back from it (issue 31, ADR 0032). Pure: amounts in API base
+// units of the asset.
 
 export interface HotTreasury {
   /** What the treasury holds on chain, less what its transfers on their way will still move. */
@@ -15,4 +16,15 @@ export interface HotTreasury {
 export function surplusToForward(hot: HotTreasury, policy: { ceiling: bigint; targetFloat: bigint }): bigint {
   const free = hot.held - hot.reserved;
   return free > policy.ceiling ? free - policy.targetFloat : 0n;
+}
+
+/**
+ * Below the floor (what is free after the unsent withdrawals, which may be
+ * less than nothing when one waits for funds), what brings the treasury back
+ * to the target float once they are paid; 0 otherwise. A refill is asked of a
+ * person with the cold key, never taken.
+ */
+export function refillToAsk(hot: HotTreasury, policy: { targetFloat: bigint; floor: bigint }): bigint {
+  const free = hot.held - hot.reserved;
+  return free < policy.floor ? policy.targetFloat - free : 0n;
 }

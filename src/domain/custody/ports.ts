@@ -20,4 +20,7 @@ export interface TreasuryRepo {
   savePolicy(policy: TreasuryPolicy): Promise<void>;
   record(event: TreasuryPolicyEvent): Promise<void>;
   history(network: Network, asset: Asset, limit: number): Promise<TreasuryPolicyEvent[]>;
+  /** The next block to read for refills on the network, its row locked; null before the first read. */
+  refillCursorForUpdate(network: Network): Promise<bigint | null>;
+  setRefillCursor(network: Network, next: bigint, at: Date): Promise<void>;
 }

@@ -72,14 +72,23 @@ export interface PolicyChange {
  * A new cold address (or a new cooling-off period) waits for the period in
  * force; it replaces a change still pending (whose wait starts over).
  */
-export function changePolicy(current: TreasuryPolicy | null, change: PolicyChange, now: Date): TreasuryPolicy {
+export function changePolicy(current: TreasuryPolicy | null, change: PolicyChange, now: Date, minimumHours = 0): TreasuryPolicy {
   checkLimits(change);
+  if (change.coolingOffHours !== undefined && change.coolingOffHours < minimumHours) {
+    throw new DomainError('VALIDATION_ERROR', `the cooling-off must be at least ${minimumHours} h here`, [{ path: 'cooling_off_hours', message: `at least ${minimumHours}` }]);
+  }
   const base = current ? inForce(current, now) : null;
   if (change.coldAddress === undefined && !base?.coldAddress && !base?.pending) {
     throw new DomainError('VALIDATION_ERROR', 'a treasury policy needs a cold address (--cold-address)', [{ path: 'cold_address', message: 'is required' }]);
   }
-  const hoursNow = base?.coolingOffHours ?? change.coolingOffHours ?? DEFAULT_COOLING_OFF_HOURS;
-  const wantedHours = change.coolingOffHours ?? base?.pending?.coolingOffHours ?? hoursNow;
+  // Naming the address in force again while a change waits withdraws the change (its period with it).
+  if (change.coldAddress !== undefined && base?.pending && change.coldAddress === base.coldAddress && change.coolingOffHours === undefined) {
+    return { ...base, ceiling: change.ceiling, targetFloat: change.targetFloat, floor: change.floor, pending: null, updatedAt: now };
+  }
+  // A first address waits as long as any change would (the deployment's minimum at least): never at once in production.
+  const hoursNow = Math.max(base?.coolingOffHours ?? change.coolingOffHours ?? DEFAULT_COOLING_OFF_HOURS, minimumHours);
+  // A new address keeps the period in force unless one is given: it never inherits the period of the change it replaces.
+  const wantedHours = change.coolingOffHours ?? (change.coldAddress !== undefined ? (base?.coolingOffHours ?? hoursNow) : (base?.pending?.coolingOffHours ?? hoursNow));
   const wantedAddress = change.coldAddress ?? base?.pending?.coldAddress ?? base?.coldAddress ?? null;
   const policy: TreasuryPolicy = {
     network: change.network,

@@ -173,3 +173,13 @@ export const coldForwardReturned = (b: Base & { transferId: string; amount: Amou
     ['COLD_IN_TRANSIT', SERVICE_OWNER, b.amount.units],
     ['TREASURY', SERVICE_OWNER, -b.amount.units],
   ]);
+
+/**
+ * A refill a person sent from the cold address to the hot treasury (issue 31): money still owed to
+ * customers, back in the hot treasury. `transferKey` is the transfer's txid and position on chain.
+ */
+export const refillFromCold = (b: Base & { transferKey: string; amount: Amount }) =>
+  entry(b, 'COLD_REFILL', `cold-refill:${b.network}:${b.transferKey}`, null, b.amount, [
+    ['COLD', SERVICE_OWNER, b.amount.units],
+    ['TREASURY', SERVICE_OWNER, -b.amount.units],
+  ]);

@@ -51,7 +51,8 @@ export type EntryKind =
   | 'SERVICE_FUNDING'
   | 'COLD_FORWARD'
   | 'COLD_FORWARD_ARRIVED'
-  | 'COLD_FORWARD_RETURNED';
+  | 'COLD_FORWARD_RETURNED'
+  | 'COLD_REFILL';
 
 export interface JournalEntry {
   id: string;

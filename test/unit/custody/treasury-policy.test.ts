@@ -38,13 +38,33 @@ describe('treasury policy', () => {
     const first = inForce(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 48 }, t0), hours(48));
     const shorter = changePolicy(first, { ...limits, coolingOffHours: 0 }, hours(50));
     expect(shorter).toMatchObject({ coolingOffHours: 48, pending: { coldAddress: COLD, coolingOffHours: 0, effectiveAt: hours(98) } });
-    // Changing the address at once with the new period is not possible: still 48 h from the change.
+    // Changing the address at once with the new period is not possible: still 48 h from the change, and the new
+    // address keeps the period in force (the shortening it replaces is gone with it).
     const sneaky = changePolicy(shorter, { ...limits, coldAddress: OTHER }, hours(51));
-    expect(sneaky.pending).toMatchObject({ coldAddress: OTHER, coolingOffHours: 0, effectiveAt: hours(99) });
+    expect(sneaky.pending).toMatchObject({ coldAddress: OTHER, coolingOffHours: 48, effectiveAt: hours(99) });
     const longer = changePolicy(first, { ...limits, coolingOffHours: 72 }, hours(50));
     expect(longer).toMatchObject({ coolingOffHours: 72, pending: null });
     const lower = changePolicy(first, { ...limits, ceiling: 60_000_000n }, hours(50));
     expect(lower).toMatchObject({ coldAddress: COLD, ceiling: 60_000_000n, pending: null });
+  });
+
+  it('withdraws a waiting change when the address in force is named again, and never lets a new address inherit the waiting change’s period', () => {
+    const first = inForce(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 48 }, t0), hours(48));
+    // Someone asks for OTHER with a period of 0 (it waits 48 h, and would then make every later change immediate).
+    const attack = changePolicy(first, { ...limits, coldAddress: OTHER, coolingOffHours: 0 }, hours(50));
+    expect(attack.pending).toMatchObject({ coldAddress: OTHER, coolingOffHours: 0 });
+    // Naming COLD again withdraws it: nothing waits, the period in force stays 48 h.
+    const back = changePolicy(attack, { ...limits, coldAddress: COLD }, hours(51));
+    expect(back).toMatchObject({ coldAddress: COLD, coolingOffHours: 48, pending: null });
+    // A third address asked while the attack waits keeps the period in force (48 h), not the attack's 0.
+    const third = changePolicy(attack, { ...limits, coldAddress: '0x5555555555555555555555555555555555555555' }, hours(51));
+    expect(third.pending).toMatchObject({ coolingOffHours: 48, effectiveAt: hours(99) });
+  });
+
+  it("keeps to the deployment's minimum cooling-off: a first address never takes effect at once in production", () => {
+    expect(() => changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 0 }, t0, 24)).toThrow(/at least 24/);
+    expect(changePolicy(null, { ...limits, coldAddress: COLD }, t0, 24).pending).toMatchObject({ effectiveAt: hours(48) });
+    expect(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 30 }, t0, 24).pending).toMatchObject({ effectiveAt: hours(30) });
   });
 
   it('refuses limits that would forward or refill in a loop, and a policy with no cold address', () => {

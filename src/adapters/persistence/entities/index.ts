@@ -20,7 +20,7 @@ import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
 import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
-import { TreasuryPolicyEntity, TreasuryPolicyEventEntity } from './treasury-entities.js';
+import { RefillCursorEntity, TreasuryPolicyEntity, TreasuryPolicyEventEntity } from './treasury-entities.js';
 
 export const ENTITIES = [
   WorkspaceEntity,
@@ -67,8 +67,10 @@ export const ENTITIES = [
   ReconciliationAckEntity,
   TreasuryPolicyEntity,
   TreasuryPolicyEventEntity,
+  RefillCursorEntity,
 ];
 export {
+  RefillCursorEntity,
   TreasuryPolicyEntity,
   TreasuryPolicyEventEntity,
   ChainReconciliationEntity,

@@ -2,7 +2,8 @@
 // `treasury_policies`, the operator's cold address, ceiling, target float,
 // floor and cooling-off per network and asset, with the cold address change
 // waiting for its cooling-off; and `treasury_policy_events`, every change of
-// them, kept for good.
+// them, kept for good; `refill_cursors`, where each network's chain has been
+// read for refills from the cold address.
 import { EntitySchema } from '@mikro-orm/core';
 
 const units = { type: 'decimal', precision: 78, scale: 0 } as const;
@@ -62,5 +63,21 @@ export const TreasuryPolicyEventEntity = new EntitySchema<TreasuryPolicyEventRow
     kind: { type: 'text' },
     detail: { type: 'json' },
     at: time,
+  },
+});
+
+export interface RefillCursorRow {
+  network: string;
+  nextBlock: string;
+  updatedAt: Date;
+}
+
+export const RefillCursorEntity = new EntitySchema<RefillCursorRow>({
+  name: 'RefillCursor',
+  tableName: 'refill_cursors',
+  properties: {
+    network: { type: 'text', primary: true },
+    nextBlock: { type: 'bigint', columnType: 'bigint' },
+    updatedAt: time,
   },
 });
