@@ -14,6 +14,7 @@ import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { ForwardSurplus } from '../../src/application/custody/forward-surplus.js';
 import { RecognizeRefills } from '../../src/application/custody/recognize-refills.js';
+import { ReconcileCold } from '../../src/application/custody/reconcile-cold.js';
 import { CheckLedger } from '../../src/application/ledger/check-ledger.js';
 import { ReconcileChain } from '../../src/application/ledger/reconcile-chain.js';
 import { ProcessTransfers, TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
@@ -156,5 +157,23 @@ describe('forwarding the surplus to cold storage', () => {
     await chain.mine();
     await uow.run(async (tx) => tx.treasury.savePolicy(changePolicy(await tx.treasury.policyForUpdate('ETH_TESTNET', 'USDT_ETH'), limits, new Date())));
     expect((await forward.step(port)).forwarded.map((f) => f.amount)).toEqual([407_000_000n]);
+
+    // ops treasury reconcile: the cold address holds what the books say (250 forwarded, 120 refilled), the new forward in transit.
+    const reconcileCold = () => container.resolve(ReconcileCold).execute([port], 'ETH_TESTNET');
+    expect(await reconcileCold()).toEqual({
+      ok: true,
+      cold: [{ chain: 'ETH_TESTNET', asset: 'USDT_ETH', cold_address: COLD, booked: '130.000000', in_transit: '407.000000', on_chain: '130.000000', difference: '0.000000', verdict: 'ok' }],
+    });
+    // Someone else sends 5 to the cold address: a surplus, reported, not booked. Then 10 leave it: a shortfall of 5.
+    await chain.sendToken(chain.tokens[0]!, COLD, 5_000_000n);
+    await chain.mine();
+    expect((await reconcileCold()).cold[0]).toMatchObject({ on_chain: '135.000000', difference: '5.000000', verdict: 'surplus' });
+    await rpc(chain.anvil.rpcUrl, 'eth_sendTransaction', [
+      { from: COLD, to: chain.tokens[0], data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [LATER as Hex, 10_000_000n] }), gas: '0x30000' },
+    ]);
+    await chain.mine();
+    const short = await reconcileCold();
+    expect([short.ok, short.cold[0]!.difference, short.cold[0]!.verdict]).toEqual([false, '-5.000000', 'shortfall']);
+    expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-130000000', '-407000000']);
   }, 90_000);
 });

@@ -3,6 +3,9 @@
 // network and asset. A new cold address waits for the cooling-off in force.
 import { z } from 'zod';
 import { ManageTreasuryPolicy, type TreasuryPolicyView } from '../../application/custody/manage-treasury-policy.js';
+import { ReconcileCold, type ColdReconciliation } from '../../application/custody/reconcile-cold.js';
+import { TOKENS } from '../../application/tokens.js';
+import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { MAX_COOLING_OFF_HOURS } from '../../domain/custody/treasury-policy.js';
 import { ASSETS, NETWORKS } from '../../domain/money/networks.js';
 import { defineCommand, type OpsCommand } from './command.js';
@@ -70,4 +73,26 @@ const policy = defineCommand({
       : describePolicy(r as unknown as TreasuryPolicyView),
 });
 
-export const TREASURY_COMMANDS: OpsCommand[] = [policy];
+const reconcile = defineCommand({
+  path: ['treasury', 'reconcile'],
+  readsNodes: true,
+  summary:
+    "The cold addresses against the books: each one's balance read on the node and what the books hold cold (forwarded, less refilled); a shortfall exits 1, a surplus (received from elsewhere) is reported only [--chain NETWORK]",
+  flags: { chain: { type: 'string' } },
+  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  async run(ctx, input) {
+    const readers = ctx.resolve<BalanceReader[]>(TOKENS.BalanceReaders);
+    return (await ctx.resolve(ReconcileCold).execute(readers, input.chain)) as unknown as Record<string, unknown>;
+  },
+  describe: (r) =>
+    (r.cold as ColdReconciliation[])
+      .map(
+        (c) =>
+          `${c.chain} ${c.asset} at ${c.cold_address}: booked ${c.booked} (in transit ${c.in_transit}), on chain ${c.on_chain ?? '?'}: ${c.verdict.toUpperCase()}` +
+          (c.difference !== null && c.verdict !== 'ok' ? ` (${c.difference})` : '') +
+          (c.why ? `: ${c.why}` : ''),
+      )
+      .join('\n') || 'no cold address is in force',
+});
+
+export const TREASURY_COMMANDS: OpsCommand[] = [policy, reconcile];
