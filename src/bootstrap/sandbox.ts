@@ -4,7 +4,9 @@
 // integrator can try deposits by hand, on ETH, BSC and TRON. The amount of a
 // token is minted to the outside account before each transfer (the sandbox
 // tokens' mint is public), so parallel sends never take each other's tokens.
-// `npm run sandbox -- balance --chain ETH --asset USDT_ETH [--address A]`:
+// `--from cold` sends from the sandbox's cold storage account instead (a
+// refill of the treasury, issue 31): what it holds, nothing minted.
+// `npm run sandbox -- balance --chain ETH --asset USDT_ETH [--address A | --of cold]`:
 // what an address (the outside account by default) holds, read from the
 // node, e.g. to see that a withdrawal arrived.
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
@@ -23,8 +25,8 @@ import { ASSETS, ASSET_SPECS, BASE_CHAINS, isAssetOnChain, networkFor, type Asse
 import { isDomainError } from '../domain/errors.js';
 
 const USAGE = [
-  'usage: npm run sandbox -- send --chain ETH|BSC|TRON --asset ASSET --to ADDRESS --amount AMOUNT [--json]',
-  '       npm run sandbox -- balance --chain ETH|BSC|TRON --asset ASSET [--address ADDRESS] [--json]',
+  'usage: npm run sandbox -- send --chain ETH|BSC|TRON --asset ASSET --to ADDRESS --amount AMOUNT [--from outside|cold] [--json]',
+  '       npm run sandbox -- balance --chain ETH|BSC|TRON --asset ASSET [--address ADDRESS | --of outside|cold] [--json]',
 ].join('\n');
 const ERC20 = parseAbi([
   'function mint(address to, uint256 value) returns (bool)',
@@ -46,8 +48,8 @@ try {
     args: argv.slice(1),
     options:
       command === 'send'
-        ? { chain: { type: 'string' }, asset: { type: 'string' }, to: { type: 'string' }, amount: { type: 'string' }, json: { type: 'boolean' } }
-        : { chain: { type: 'string' }, asset: { type: 'string' }, address: { type: 'string' }, json: { type: 'boolean' } },
+        ? { chain: { type: 'string' }, asset: { type: 'string' }, to: { type: 'string' }, amount: { type: 'string' }, from: { type: 'string' }, json: { type: 'boolean' } }
+        : { chain: { type: 'string' }, asset: { type: 'string' }, address: { type: 'string' }, of: { type: 'string' }, json: { type: 'boolean' } },
     strict: true,
   }));
 } catch (err) {
@@ -62,8 +64,11 @@ const input = z
     to: command === 'send' ? address : z.never().optional(),
     amount: command === 'send' ? z.string().min(1).max(64) : z.never().optional(),
     address: address.optional(),
+    from: z.enum(['outside', 'cold']).optional(),
+    of: z.enum(['outside', 'cold']).optional(),
     json: z.boolean().optional(),
   })
+  .refine((v) => v.address === undefined || v.of === undefined, { path: ['of'], message: 'give --address or --of, not both' })
   .safeParse(values);
 if (!input.success) {
   const issue = input.error.issues[0]!;
@@ -93,10 +98,16 @@ if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (it
 
 const units = amount.toChainUnits();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Who sends (`--from`), or whose balance is read (`--of`): the outside account, or the cold storage account. */
+const whose = input.data.from ?? input.data.of ?? 'outside';
+const sender = whose === 'cold' ? net.cold_account : net.outside_account;
+if (!sender) fail(`${sandboxFilePath(dataDir)} has no cold account for ${network}: restart npm start once to add it`);
+/** Cold storage sends what it holds (a refill); the outside account mints what it sends. */
+const mints = whose === 'outside';
 
 /** EVM: viem from the outside account; a nonce taken by a parallel `send` is retried with the next one. */
 async function sendEvm(): Promise<{ from: string; txid: string; block: number }> {
-  const account = privateKeyToAccount(net!.outside_account.private_key as Hex);
+  const account = privateKeyToAccount(sender!.private_key as Hex);
   const viemChain = { id: net!.chain_id ?? 0, name: network, nativeCurrency: { name: chain, symbol: chain, decimals: 18 }, rpcUrls: { default: { http: [net!.rpc_url] } } };
   const transport = http(net!.rpc_url, { retryCount: 0, timeout: 10_000 });
   const pub = createPublicClient({ transport, cacheTime: 0 });
@@ -119,8 +130,10 @@ async function sendEvm(): Promise<{ from: string; txid: string; block: number }>
   } else {
     const token = net!.tokens[asset] as Address | undefined;
     if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
-    const minted = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units] }));
-    await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
+    if (mints) {
+      const minted = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units] }));
+      await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
+    }
     txid = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] }));
   }
   const receipt = await pub.waitForTransactionReceipt({ hash: txid, pollingInterval: 200, timeout: 30_000 });
@@ -130,8 +143,8 @@ async function sendEvm(): Promise<{ from: string; txid: string; block: number }>
 
 /** TRON: tronweb against the stand-in's HTTP API, built by the node, signed here, broadcast. */
 async function sendTron(): Promise<{ from: string; txid: string; block: number }> {
-  const tw = new TronWeb({ fullHost: net!.rpc_url, privateKey: net!.outside_account.private_key });
-  const from = net!.outside_account.address;
+  const tw = new TronWeb({ fullHost: net!.rpc_url, privateKey: sender!.private_key });
+  const from = sender!.address;
   const token = net!.tokens[asset];
   if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
   const call = async (fn: string, params: { type: string; value: string }[]) => {
@@ -148,7 +161,7 @@ async function sendTron(): Promise<{ from: string; txid: string; block: number }
     }
     throw new Error(`${built.transaction.txID} was not included within 30 s`);
   };
-  await call('mint(address,uint256)', [{ type: 'address', value: from }, { type: 'uint256', value: units.toString() }]);
+  if (mints) await call('mint(address,uint256)', [{ type: 'address', value: from }, { type: 'uint256', value: units.toString() }]);
   const sent = await call('transfer(address,uint256)', [{ type: 'address', value: recipient! }, { type: 'uint256', value: units.toString() }]);
   return { from, ...sent };
 }
@@ -193,11 +206,14 @@ async function balanceOf(holder: string): Promise<Amount> {
 
 try {
   if (command === 'balance') {
-    const holder = recipient ?? net.outside_account.address;
+    const holder = recipient ?? sender!.address;
     const held = await balanceOf(holder);
     const result = { chain, network, asset, address: holder, balance: held.toString(), units: held.toChainUnits().toString() };
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${holder} holds ${result.balance} ${asset} on ${network}\n`);
     process.exit(0);
+  }
+  if (!mints && (await balanceOf(sender!.address)).units < amount.units) {
+    fail(`the cold account ${sender!.address} holds ${(await balanceOf(sender!.address)).toString()} ${asset}, less than ${amount.toString()}: it sends only what was forwarded to it`);
   }
   const sent = await exclusively(() => (chain === 'TRON' ? sendTron() : sendEvm()));
   const result = { chain, network, asset, from: sent.from, to: recipient, amount: amount.toString(), txid: sent.txid, block: sent.block };

@@ -90,17 +90,20 @@ describe('npm start: deposits on the local chains', () => {
         EURC_ETH: '0xb19b36b1456E65E3A6D514D3F715f204BD59f431',
       },
       outside_account: account,
+      cold_account: account,
     });
     expect(file.networks.BSC_TESTNET).toEqual({
       rpc_url: `http://127.0.0.1:${port + 5}`,
       chain_id: 97,
       tokens: { USDT_BSC: '0x700b6A60ce7EaaEA56F065753d8dcB9653dbAD35' },
       outside_account: account,
+      cold_account: account,
     });
     expect(file.networks.TRON_TESTNET).toEqual({
       rpc_url: `http://127.0.0.1:${port + 6}`,
       tokens: { USDT_TRON: 'TLBeMi7NQkKVvLbGLHArkb3V17TrWTuNYq' },
       outside_account: { address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/), private_key: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      cold_account: { address: expect.stringMatching(/^T[1-9A-HJ-NP-Za-km-z]{33}$/), private_key: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
     expect(Object.keys(file.networks).sort()).toEqual(['BSC_TESTNET', 'ETH_TESTNET', 'TRON_TESTNET']);
     expect(await rpc(file.networks.BSC_TESTNET!.rpc_url as string, 'eth_chainId')).toBe('0x61');

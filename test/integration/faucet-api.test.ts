@@ -67,7 +67,11 @@ describe('POST /v2/sandbox/faucet', () => {
   it('queues a drip in the documented shape, readable by its workspace only; a replay under the same Idempotency-Key queues nothing more', async () => {
     const usdt = await wallet(t.ws.testKey, 'ETH', 'USDT_ETH');
     const before = await drips(t.ws.workspaceId);
-    const body = { chain: 'ETH', address: usdt.address.toLowerCase(), assets: [{ symbol: 'USDT_ETH', amount: '100' }] };
+    // One address rule for every input: hex without its EIP-55 checksum is refused here as by withdrawals, queuing nothing.
+    const lower = await faucet(t.ws.testKey, { chain: 'ETH', address: usdt.address.toLowerCase(), assets: [{ symbol: 'USDT_ETH', amount: '100' }] });
+    expect([lower.status, lower.body.code, lower.body.details]).toEqual([400, 'VALIDATION_ERROR', [{ path: 'address', message: expect.stringContaining('EIP-55') }]]);
+    expect(await drips(t.ws.workspaceId)).toBe(before);
+    const body = { chain: 'ETH', address: usdt.address, assets: [{ symbol: 'USDT_ETH', amount: '100' }] };
     const res = await faucet(t.ws.testKey, body, { 'Idempotency-Key': 'drip-1' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -117,12 +121,18 @@ describe('POST /v2/sandbox/faucet', () => {
     const ask = (address: string, assets: unknown[]) => faucet(ws.testKey, { chain: 'ETH', address, assets });
     const cases: [Promise<{ status: number; body: { code: string } }>, string][] = [
       [ask(theirs.address, [{ symbol: 'USDT_ETH' }]), 'FAUCET_ADDRESS_NOT_FOUND'], // another workspace's wallet
-      [ask(usdt.address, [{ symbol: 'USDC_ETH' }]), 'FAUCET_ADDRESS_NOT_FOUND'], // not this wallet's asset
       [ask(usdt.address, ['USDT_ETH', 'USDC_ETH', 'EURC_ETH', 'ETH', 'USDT_ETH', 'USDC_ETH'].map((symbol) => ({ symbol }))), 'FAUCET_TOO_MANY_ITEMS'],
       [ask(usdt.address, [{ symbol: 'USDT_ETH' }, { symbol: 'USDT_ETH', amount: '5' }]), 'FAUCET_DUPLICATE_ASSET'],
       [ask(usdt.address, [{ symbol: 'USDT_ETH', amount: '10000.000001' }]), 'FAUCET_AMOUNT_OVER_CAP'],
       [ask(eth.address, [{ symbol: 'ETH', amount: '0.01' }]), 'FAUCET_NATIVE_REQUIRES_DEPOSIT'],
     ];
+    // Not this wallet's asset: the wallet is the workspace's, so the item is at fault (400, naming the wallet's asset).
+    const foreign = await ask(usdt.address, [{ symbol: 'USDC_ETH' }]);
+    expect([foreign.status, foreign.body.code, (foreign.body as { details?: { path: string; message: string }[] }).details?.[0]]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      { path: 'assets.0.symbol', message: expect.stringContaining('must be USDT_ETH') },
+    ]);
     for (const [pending, code] of cases) {
       const res = await pending;
       expect([res.status, res.body.code]).toEqual([422, code]);

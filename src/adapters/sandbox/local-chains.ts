@@ -19,6 +19,12 @@ import { startTronStandin, type RunningTronStandin } from './tron-standin.js';
 
 /** anvil's well-known account #8 (test mnemonic): the sandbox's outside account. Public, local chains only. */
 export const OUTSIDE_ACCOUNT_KEY: Hex = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
+/**
+ * anvil's well-known account #9: the sandbox's cold storage, an outside account whose key the service never
+ * holds (`ops treasury policy set --cold-address` names it; `npm run sandbox -- send --from cold` refills
+ * from it, sending what it holds). Public, local chains only.
+ */
+export const COLD_ACCOUNT_KEY: Hex = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6';
 
 export interface LocalChainSpec {
   network: Extract<Network, 'ETH_TESTNET' | 'BSC_TESTNET'>;
@@ -51,6 +57,8 @@ export interface SandboxNetwork {
   chain_id?: number;
   tokens: Partial<Record<Asset, string>>;
   outside_account: { address: string; private_key: string };
+  /** The sandbox's cold storage (issue 31): an outside account holding only what is forwarded to it. */
+  cold_account?: { address: string; private_key: string };
 }
 
 export interface SandboxFile {
@@ -106,7 +114,8 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
     spec.tokens.map((t) => t.spec),
   );
   const outside = privateKeyToAccount(OUTSIDE_ACCOUNT_KEY);
-  for (const a of [...serviceAddresses, outside.address]) {
+  const cold = privateKeyToAccount(COLD_ACCOUNT_KEY);
+  for (const a of [...serviceAddresses, outside.address, cold.address]) {
     const balance = BigInt(await rpc<string>(anvil.rpcUrl, 'eth_getBalance', [a, 'latest']));
     if (balance < NATIVE_FUNDING / 2n) await rpc(anvil.rpcUrl, 'anvil_setBalance', [a, `0x${NATIVE_FUNDING.toString(16)}`]);
   }
@@ -128,6 +137,7 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
     chain_id: spec.chainId,
     tokens: Object.fromEntries(spec.tokens.map((t, i) => [t.asset, addresses[i]!])),
     outside_account: { address: outside.address, private_key: OUTSIDE_ACCOUNT_KEY },
+    cold_account: { address: cold.address, private_key: COLD_ACCOUNT_KEY },
   };
 }
 
@@ -138,8 +148,9 @@ async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]
   // The stand-in charges no gas, so the deployer needs no TRX.
   const [token] = await deploySandboxTokens(node, [USDT_TRON], { gasPrice: 0n });
   const outside = privateKeyToAccount(OUTSIDE_ACCOUNT_KEY);
+  const cold = privateKeyToAccount(COLD_ACCOUNT_KEY);
   const evmOf = (tron: string) => evmAddressFromBytes(evmBytesFromTronAddress(tron)!);
-  for (const a of [...serviceAddresses.map(evmOf), outside.address]) {
+  for (const a of [...serviceAddresses.map(evmOf), outside.address, cold.address]) {
     const balance = BigInt(await rpc<string>(node, 'eth_getBalance', [a, 'latest']));
     if (balance < TRX_FUNDING / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${TRX_FUNDING.toString(16)}`]);
   }
@@ -156,6 +167,7 @@ async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]
     rpc_url: standin.url,
     tokens: { USDT_TRON: tronOf(token!) },
     outside_account: { address: tronOf(outside.address), private_key: OUTSIDE_ACCOUNT_KEY.slice(2) },
+    cold_account: { address: tronOf(cold.address), private_key: COLD_ACCOUNT_KEY.slice(2) },
   };
 }
 
