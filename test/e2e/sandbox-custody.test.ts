@@ -49,7 +49,11 @@ const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number, wha
   poll(async () => {
     const v = await read();
     return ok(v) ? v : undefined;
-  }, ms, what);
+  }, ms, what).catch((err: unknown) => {
+    // What the chain-worker said about custody, for the failure's report.
+    const said = (sandbox?.output() ?? '').split('\n').filter((l) => /custody|cold|refill/i.test(l)).slice(-15).join('\n');
+    throw new Error(`${(err as Error).message}\n${said}`);
+  });
 const NETS = [
   { chain: 'ETH', network: 'ETH_TESTNET', asset: 'USDT_ETH' },
   { chain: 'BSC', network: 'BSC_TESTNET', asset: 'USDT_BSC' },
@@ -106,11 +110,15 @@ describe('npm start: a hot float with cold storage behind it', () => {
     const destination = file.networks.ETH_TESTNET!.outside_account.address;
     const w = await api('/v2/withdrawals', { chain: 'ETH', asset: 'USDT_ETH', amount: '120', destination_address: destination });
     expect(w.status).toBe(201);
+    let seen = '';
     const metric = async () => {
       const text = await (await fetch(`http://127.0.0.1:${port + 1}/metrics`)).text();
-      return /treasury_refill_needed\{network="ETH_TESTNET",asset="USDT_ETH"\} (\d)/.exec(text)?.[1];
+      seen = text.split('\n').filter((l) => l.startsWith('treasury_')).join('\n');
+      return /treasury_refill_needed\{network="ETH_TESTNET",asset="USDT_ETH"[^}]*\} (\d)/.exec(text)?.[1];
     };
-    await until(metric, (v) => v === '1', 30_000, 'treasury_refill_needed 1');
+    await until(metric, (v) => v === '1', 30_000, 'treasury_refill_needed 1').catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}\nmetrics: ${seen}`);
+    });
     expect(sandbox!.output()).toMatch(/custody: REFILL NEEDED: ETH_TESTNET's treasury is below its floor; send \d+\.\d{6} USDT_ETH from the cold address/);
     expect(((await api(`/v2/withdrawals/${w.body.id as string}`)).body as { status: string }).status).toBe('PENDING');
     const status = await ops('treasury', 'status', '--chain', 'ETH_TESTNET');
