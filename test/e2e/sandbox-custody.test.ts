@@ -6,7 +6,8 @@
 // the ledger check is ok. A withdrawal larger than the hot float waits with
 // treasury_refill_needed = 1; a refill sent from the cold account with
 // `npm run sandbox -- send --from cold` is booked as a refill (no deposit, no
-// webhook) and the withdrawal is paid; `ops treasury reconcile` agrees.
+// webhook) and the withdrawal is paid; `ops treasury reconcile` agrees. The
+// chain-worker SIGKILLed during a forward: forwarded once.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,7 +94,14 @@ describe('npm start: a hot float with cold storage behind it', () => {
       const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', n.chain, '--asset', n.asset, '--to', wallet.body.address as string, '--amount', '300']);
       expect(sent.code, sent.stderr).toBe(0);
     }
-    for (const n of NETS) await until(() => coldBalance(n.chain, n.asset), (b) => b === '250.000000', 90_000, `250 ${n.asset} in cold storage`);
+    // The chain-worker is SIGKILLed as soon as it has requested the ETH forward (the supervisor starts it again):
+    // the forward is sent once all the same.
+    await until(() => Promise.resolve(sandbox!.output()), (out) => /custody: forwarding 250\.000000 USDT_ETH of ETH_TESTNET's treasury/.test(out), 90_000, 'the ETH forward requested');
+    const { pid } = (await (await fetch(`http://127.0.0.1:${port + 1}/healthz`)).json()) as { pid: number };
+    process.kill(pid, 'SIGKILL');
+    for (const n of NETS) await until(() => coldBalance(n.chain, n.asset), (b) => b === '250.000000', 120_000, `250 ${n.asset} in cold storage`);
+    const restarted = (await (await fetch(`http://127.0.0.1:${port + 1}/healthz`)).json()) as { pid: number };
+    expect(restarted.pid).not.toBe(pid);
     const balances = (await api('/v2/balances')).body.data as { asset: string; available: string }[];
     // The net of each deposit (its fee taken), whatever went to cold storage.
     for (const n of NETS) expect(Number(balances.find((b) => b.asset === n.asset)!.available)).toBeGreaterThan(290);
