@@ -66,7 +66,7 @@ const treasuryStatus = defineCommand({
           ...(n.custody ?? []).map(
             (c) =>
               `  custody ${c.asset}: hot ${c.hot ?? '?'} (float ${c.target_float}, floor ${c.floor}, ceiling ${c.ceiling}), reserved for withdrawals ${c.reserved}, cold ${c.cold_booked} booked at ${c.cold_address ?? '(none in force)'}, in transit ${c.in_transit}` +
-              (c.refill_needed && c.refill_needed !== Number(0).toFixed(c.refill_needed.split('.')[1]?.length ?? 0) ? `\n    REFILL NEEDED: send ${c.refill_needed} ${c.asset} from the cold address` : '') +
+              (c.refill_needed !== null && /[1-9]/.test(c.refill_needed) ? `\n    REFILL NEEDED: send ${c.refill_needed} ${c.asset} from the cold address` : '') +
               (c.pending_cold_address ? `\n    cold address change pending: ${c.pending_cold_address}` : ''),
           ),
         ].join('\n'),

@@ -210,14 +210,6 @@ export class PgTransferRepo implements TransferRepo {
     return row ? { status: row.status, failure: row.failure, updatedAt: new Date(row.updated_at) } : null;
   }
 
-  async hasOpen(network: Network, kind: TransferKind, asset: ChainAsset): Promise<boolean> {
-    const rows = await this.sql<{ one: number }>(
-      `select 1 as one from outgoing_transfers where network = ? and kind = ? and asset = ? and status not in ('CONFIRMED', 'FAILED') limit 1`,
-      [network, kind, asset],
-    );
-    return rows.length > 0;
-  }
-
   async pendingAmount(network: Network, address: string, asset: ChainAsset): Promise<bigint> {
     const [row] = await this.sql<{ total: string | null }>(
       `select sum(amount)::text as total from outgoing_transfers

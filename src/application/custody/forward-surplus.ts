@@ -75,11 +75,11 @@ export class ForwardSurplus {
     const locked = await tx.treasury.policyForUpdate(network, asset);
     const policy = locked ? inForce(locked, this.clock.now()) : null;
     if (!policy?.coldAddress) return;
-    if (await tx.transfers.hasOpen(network, 'COLD_FORWARD', asset)) return; // the last one is still on its way
+    const last = await tx.transfers.latestOfKind(network, 'COLD_FORWARD', asset);
+    if (last && last.status !== 'CONFIRMED' && last.status !== 'FAILED') return; // the last one is still on its way
     // A forward that failed (booked back) is not tried again by itself: whatever made it fail (a cold address that is a
     // contract refusing plain ETH, too little gas) would fail the next one too and burn gas each time. The operator
     // looks, and setting the policy again lets forwarding go on.
-    const last = await tx.transfers.latestOfKind(network, 'COLD_FORWARD', asset);
     if (last?.status === 'FAILED' && last.updatedAt.getTime() >= policy.updatedAt.getTime()) {
       report.blocked.push({
         asset,
@@ -89,7 +89,7 @@ export class ForwardSurplus {
       });
       return;
     }
-    const treasury = (await this.service.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
+    const treasury = await this.service.treasury(network);
     const onChain = ASSET_SPECS[asset].native ? await sender.nativeBalance(treasury) : await sender.tokenBalance(asset, treasury);
     const held = Amount.fromChainUnits(asset, onChain - (await tx.transfers.pendingAmount(network, treasury, asset))).units;
     const reserved = await tx.withdrawals.unsentNetTotal(network, asset);

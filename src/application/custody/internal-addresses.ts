@@ -37,6 +37,11 @@ export class InternalAddresses {
     return NETWORKS.filter((n) => family.includes(baseChainOf(n)));
   }
 
+  /** The network's treasury address (where sweeps end and payouts leave from). */
+  async treasury(network: Network): Promise<string> {
+    return (await this.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
+  }
+
   /** The network's treasury, gas tank and faucet dispenser. SERVICE_UNAVAILABLE while the service branch's key is not recorded yet. */
   serviceAddresses(network: Network): Promise<ServiceAddress[]> {
     let found = this.services.get(network);

@@ -50,7 +50,7 @@ export class RecognizeRefills {
     const from = stored ?? safe;
     if (from > safe) return { booked: [], next: from };
     const to = from + RANGE - 1n < safe ? from + RANGE - 1n : safe;
-    const treasury = (await this.service.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
+    const treasury = await this.service.treasury(network);
     const key = monitoredKey(chain, treasury);
     const seen = await port.transfers(from, to, (k) => k === key, new Set(cold.keys()));
     const refills = seen.filter((t) => cold.get(t.asset) !== undefined && this.codec.accountId(chain, t.from) === cold.get(t.asset));

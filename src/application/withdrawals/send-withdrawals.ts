@@ -17,7 +17,7 @@ import { inject, injectable } from 'tsyringe';
 import { servicePath } from '../../domain/custody/derivation.js';
 import { consumeLock, refundFailedWithdrawal, releaseLock } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
-import { sideOf, type Network } from '../../domain/money/networks.js';
+import { sideOf } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
@@ -65,10 +65,6 @@ export class SendWithdrawals {
     outcomes.on(['WITHDRAWAL'], (tx, t) => this.onTransferFinal(tx, t));
   }
 
-  private async treasury(network: Network): Promise<string> {
-    return (await this.service.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
-  }
-
   async step(sender: ChainSender, opts: { batch: number }): Promise<WithdrawalStepReport> {
     const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null, held: false };
     const network = sender.network;
@@ -104,7 +100,7 @@ export class SendWithdrawals {
     if (short.has(w.asset)) return null; // waits behind an earlier one of its asset
     if ((await tx.workspaces.get(w.workspaceId))?.withdrawalsFrozen) return null;
     const network = w.network;
-    const from = await this.treasury(network);
+    const from = await this.service.treasury(network);
     const amount = Amount.ofUnits(w.asset, w.netAmount).toChainUnits();
     const funds = await senderFunds(tx, sender, { asset: w.asset, from, to: w.destination, amount });
     if (funds.kind === 'refused') {

@@ -202,8 +202,6 @@ export interface TransferRepo {
   committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint>;
   /** The latest transfer of `kind` and `asset` on the network: how it stands, and since when. */
   latestOfKind(network: Network, kind: TransferKind, asset: ChainAsset): Promise<{ status: TransferStatus; failure: string | null; updatedAt: Date } | null>;
-  /** Whether a transfer of `kind` and `asset` on the network has not ended yet. */
-  hasOpen(network: Network, kind: TransferKind, asset: ChainAsset): Promise<boolean>;
   /** Base units of `asset` that not-yet-final transfers from the address will still move (no gas). */
   pendingAmount(network: Network, address: string, asset: ChainAsset): Promise<bigint>;
   countByKindAndStatus(): Promise<TransferCount[]>;
