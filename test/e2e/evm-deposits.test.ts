@@ -188,10 +188,15 @@ describe('deposits on a real anvil with two chain-workers', () => {
     const w = await wallet('USDT_ETH');
     await chain.sendToken(chain.tokens[0]!, w.address, 56_000_000n);
     await mineUntil(async () => (await depositsOf(w.id))[0]?.status === 'CONFIRMED', 20_000, 'credited');
-    // Let the scanners read two more blocks, then replace the last four (the deposit's block among them).
+    // Let the scanners read two more blocks, then replace every block from the deposit's to the head. The
+    // depth is read, not assumed: on a loaded machine mineUntil mines more blocks before the credit is seen.
     await chain.mine(2);
     await new Promise((r) => setTimeout(r, 1000));
-    await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [5, []]);
+    const [deposit] = await sql<{ block: string }>(`select block_number::text as block from deposits where wallet_id = ?`, [w.id]);
+    const head = BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_blockNumber', []));
+    const depth = Number(head - BigInt(deposit!.block)) + 1;
+    expect(depth).toBeGreaterThan(2); // deeper than the 2 confirmations
+    await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [depth, []]);
     await mineUntil(async () => (await depositsOf(w.id))[0]?.status === 'FAILED', 20_000, 'credit reversed');
     const reversal = await sql<{ n: string }>(`select count(*)::text as n from journal_entries where reference = ?`, [`deposit:${(await depositsOf(w.id))[0]!.id}:reversal`]);
     expect(reversal[0]!.n).toBe('1');

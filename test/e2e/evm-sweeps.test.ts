@@ -56,10 +56,24 @@ async function startWorker(): Promise<Spawned> {
   return worker;
 }
 
-/** A block every 250 ms, like a live chain, until paused. */
-function keepMining(on: boolean): void {
+/** The evm_mine calls sent and not answered yet: a pause waits for them. */
+const minesInFlight = new Set<Promise<unknown>>();
+
+/**
+ * A block every 250 ms, like a live chain, until paused. A pause resolves once no block can come any
+ * more: on a loaded machine a mine sent just before the pause would otherwise include what the test
+ * meant to keep in the pool (a top-up mined after the pause, and no replacement ever needed).
+ */
+async function keepMining(on: boolean): Promise<void> {
   if (mining) clearInterval(mining);
-  mining = on ? setInterval(() => void chain.mine().catch(() => undefined), 250) : undefined;
+  mining = on
+    ? setInterval(() => {
+        const mined = chain.mine().catch(() => undefined);
+        minesInFlight.add(mined);
+        void mined.finally(() => minesInFlight.delete(mined));
+      }, 250)
+    : undefined;
+  if (!on) await Promise.all([...minesInFlight]);
 }
 
 async function wallet(asset: string): Promise<{ id: string; address: string }> {
@@ -107,12 +121,12 @@ beforeAll(async () => {
   gasTank = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'gasTank'));
   await chain.sendNative(gasTank, 1n * ETH);
   await chain.mine();
-  keepMining(true);
+  await keepMining(true);
   await startWorker();
 }, 120_000);
 
 afterAll(async () => {
-  keepMining(false);
+  await keepMining(false);
   if (worker?.child.exitCode === null) worker.child.kill('SIGKILL');
   await api?.close();
   await db?.drop();
@@ -263,11 +277,11 @@ describe('sweeps on a real anvil', () => {
       );
       return open!.n === '0' ? true : undefined;
     }, 60_000, 'the earlier transfers final');
-    keepMining(false);
+    await keepMining(false);
     try {
       await replacedAndSwept(w);
     } finally {
-      keepMining(true); // whatever happens here, the next tests need blocks
+      await keepMining(true); // whatever happens here, the next tests need blocks
     }
   }, 180_000);
 
@@ -278,6 +292,9 @@ describe('sweeps on a real anvil', () => {
     }, 30_000, 'the top-up broadcast');
     const [first] = await attemptsOf(topUp!.id);
     const tankNonce = await nonceOf(gasTank);
+    // Mining is paused: the top-up is still in the pool, at the nonce the gas tank is at.
+    expect(await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [first!.txid])).toBeNull();
+    expect(BigInt(topUp!.nonce!)).toBe(tankNonce);
     // The next block's base fee jumps above what the first attempt pays: it stays in the pool, unmined.
     await rpc(chain.anvil.rpcUrl, 'anvil_setNextBlockBaseFeePerGas', [`0x${(BigInt(first!.max_fee_per_gas) * 4n).toString(16)}`]);
     await chain.mine();
@@ -285,7 +302,7 @@ describe('sweeps on a real anvil', () => {
     await poll(async () => ((await attemptsOf(topUp!.id)).length > 1 ? true : undefined), 60_000, 'a replacement signed').catch((err: unknown) => {
       throw new Error(`${String(err)}\n${worker!.output().slice(-3000)}`);
     });
-    keepMining(true);
+    await keepMining(true);
     await poll(() => allSwept(w.id, 1), 90_000, 'swept after the replacement');
     const attempts = await attemptsOf(topUp!.id);
     const [done] = (await transfersOf(w.address)).filter((t) => t.id === topUp!.id);
