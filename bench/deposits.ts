@@ -240,7 +240,7 @@ export async function benchDetection(config: Config, log: (line: string) => void
       [port],
       { ...opts, startBlocks: {}, pollMs, maxBackoffMs: 1000 },
       infra.logger,
-      createScannerMetrics(new Registry(), async () => []),
+      createScannerMetrics(new Registry(), async () => [], async () => []),
       async () => undefined,
     );
     loop.start();

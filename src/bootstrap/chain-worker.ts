@@ -10,6 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RefillAccountKeys } from '../application/custody/refill-account-keys.js';
 import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
+import { arrivalView, RecoverUnexpected } from '../application/deposits/recover-unexpected.js';
+import { DomainError } from '../domain/errors.js';
 import { ScanNetwork } from '../application/deposits/scan-network.js';
 import { RunSweeps } from '../application/sweeps/run-sweeps.js';
 import { SendWithdrawals } from '../application/withdrawals/send-withdrawals.js';
@@ -99,14 +101,32 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
             return { ...result };
           },
         }),
+        consume({
+          name: 'deposit.credit-unexpected',
+          handler: async (job) => {
+            const port = ports.find((p) => p.network === job.data.network);
+            if (!port) throw new Error(`no node is configured for ${job.data.network} (set ${job.data.network}_RPC_URL)`);
+            try {
+              const r = await container.resolve(RecoverUnexpected).credit(port, job.data.id);
+              logger.info({ network: port.network, id: job.data.id, outcome: r.outcome }, 'unexpected arrival: credit');
+              return { ...arrivalView(r.arrival), outcome: r.outcome, deposit_id: 'depositId' in r ? r.depositId : null, reason: 'reason' in r ? r.reason : null };
+            } catch (err: unknown) {
+              // The operator's mistake (no such arrival, one already returned) is an answer, not a job to try again.
+              if (err instanceof DomainError) return { ok: false, error: err.message };
+              throw err;
+            }
+          },
+        }),
       ];
     },
     background: (infra) => {
       const { logger, container, metrics } = infra;
       const ports = portsOf(infra);
       const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
-      const scannerMetrics = createScannerMetrics(metrics.registry, () =>
-        uow.run((tx) => (tx.deposits as DepositRepo).countByStatus()),
+      const scannerMetrics = createScannerMetrics(
+        metrics.registry,
+        () => uow.run((tx) => (tx.deposits as DepositRepo).countByStatus()),
+        () => uow.run((tx) => tx.unexpected.listedTotals()),
       );
       const loopOptions: ScannerLoopOptions = { ...config.scanner, owner, ...opts.scan };
       for (const p of ports) logger.info({ network: p.network }, 'scanning for deposits');

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { DEPOSIT_COMMANDS } from '../adapters/cli/deposit-commands.js';
+import { UNEXPECTED_COMMANDS } from '../adapters/cli/unexpected-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
 import { SWEEP_COMMANDS } from '../adapters/cli/sweep-commands.js';
@@ -26,7 +27,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...SWEEP_COMMANDS, ...TREASURY_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...UNEXPECTED_COMMANDS, ...SWEEP_COMMANDS, ...TREASURY_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');

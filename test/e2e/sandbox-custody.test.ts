@@ -7,7 +7,9 @@
 // treasury_refill_needed = 1; a refill sent from the cold account with
 // `npm run sandbox -- send --from cold` is booked as a refill (no deposit, no
 // webhook) and the withdrawal is paid; `ops treasury reconcile` agrees. The
-// chain-worker SIGKILLed during a forward: forwarded once.
+// chain-worker SIGKILLed during a forward: forwarded once. 30 USDC_ETH sent to a
+// USDT_ETH wallet are listed by `ops deposit unexpected list`, and credited by
+// the operator as a USDC_ETH deposit, swept, exactly once.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +144,28 @@ describe('npm start: a hot float with cold storage behind it', () => {
     await until(metric, (v) => v === '0', 30_000, 'treasury_refill_needed 0');
     const reconcile = await ops('treasury', 'reconcile', '--chain', 'ETH_TESTNET');
     expect((reconcile.json.cold as { booked: string; on_chain: string; verdict: string }[])[0]).toMatchObject({ booked: '100.000000', on_chain: '100.000000', verdict: 'ok' });
+    expect((await ops('ledger', 'check')).json).toMatchObject({ ok: true });
+  }, 240_000);
+
+  it('lists 30 USDC_ETH sent to a USDT_ETH wallet, and the operator credits them as a USDC_ETH deposit, swept, once', async () => {
+    const wallet = await api('/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH' });
+    const address = wallet.body.address as string;
+    const sent = await runEntry('src/bootstrap/sandbox.ts', env, ['send', '--chain', 'ETH', '--asset', 'USDC_ETH', '--to', address, '--amount', '30', '--json']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const txid = (JSON.parse(sent.stdout) as { txid: string }).txid.toLowerCase();
+    type Arrival = { id: string; status: string; asset: string; amount: string; address: string; deposit_id: string | null; txid: string };
+    const listed = async () => ((await ops('deposit', 'unexpected', 'list', '--chain', 'ETH_TESTNET')).json.unexpected as Arrival[]).filter((a) => a.txid === txid);
+    const [arrival] = await until(listed, (l) => l.length === 1, 60_000, 'the arrival listed');
+    expect(arrival).toMatchObject({ status: 'LISTED', asset: 'USDC_ETH', amount: '30.000000', address, deposit_id: null });
+    type Deposit = { id: string; asset: string; status: string; amount: string; wallet_id: string };
+    const depositsOfWallet = async () => ((await api(`/v2/transactions/deposits?wallet_id=${wallet.body.id as string}`)).body.data as Deposit[]);
+    expect(await depositsOfWallet()).toEqual([]);
+    const credit = await ops('deposit', 'unexpected', 'credit', '--id', arrival!.id);
+    expect([credit.code, credit.json.outcome]).toEqual([0, 'credited']);
+    expect((await ops('deposit', 'unexpected', 'credit', '--id', arrival!.id)).json).toMatchObject({ outcome: 'already_credited', deposit_id: credit.json.deposit_id });
+    const [deposit] = await until(depositsOfWallet, (d) => d.length === 1 && d[0]!.status === 'SWEPT', 90_000, 'the USDC_ETH deposit credited and swept');
+    expect(deposit).toMatchObject({ id: credit.json.deposit_id, asset: 'USDC_ETH', amount: '30.000000' });
+    expect((await listed())[0]).toMatchObject({ status: 'CREDITED', deposit_id: deposit!.id });
     expect((await ops('ledger', 'check')).json).toMatchObject({ ok: true });
   }, 240_000);
 });

@@ -5,6 +5,7 @@ import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.j
 import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
 import type { CommitmentRepo, FxRateRepo } from '../../src/domain/commitments/ports.js';
 import type { TreasuryRepo } from '../../src/domain/custody/ports.js';
+import type { UnexpectedDepositRepo } from '../../src/domain/deposits/ports.js';
 import type { FaucetRepo } from '../../src/domain/faucet/ports.js';
 import type { TransactionLog } from '../../src/domain/withdrawals/transaction-log.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
@@ -544,6 +545,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         commitments: unavailable<CommitmentRepo>('commitments'),
         fx: unavailable<FxRateRepo>('fx'),
         treasury: unavailable<TreasuryRepo>('treasury'),
+        unexpected: unavailable<UnexpectedDepositRepo>('unexpected'),
       });
     } catch (err) {
       rollback();

@@ -110,6 +110,12 @@ export class ScannerLoop {
       if (o.detected || o.credited || o.flagged) {
         log.info({ next: o.next.toString(), head: o.head.toString(), detected: o.detected, credited: o.credited, flagged: o.flagged }, 'deposits');
       }
+      if (o.unexpected) {
+        log.warn(
+          { next: o.next.toString(), unexpected: o.unexpected },
+          'money arrived at deposit addresses in another asset than their wallets\': recorded apart, not credited (ops deposit unexpected list)',
+        );
+      }
       if (o.unagreed) log.warn({ next: o.next.toString(), unagreed: o.unagreed }, 'deposits at their threshold wait: the node URLs do not agree on their transfers yet (one may be behind, or making them up)');
       if (o.reversed) log.warn({ next: o.next.toString(), reversed: o.reversed }, 'credits reversed: the rescan after a reorg read past their blocks without their transfers');
     } else if (o.kind === 'reorg') {

@@ -9,13 +9,46 @@ import { ReviewDeposit } from '../../application/deposits/review-deposit.js';
 import { TOKENS } from '../../application/tokens.js';
 import { DomainError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../../domain/ports.js';
-import { NETWORKS, baseChainOf } from '../../domain/money/networks.js';
-import { defineCommand, type OpsCommand } from './command.js';
+import type { JobPayloads } from '../../domain/jobs/job-names.js';
+import { NETWORKS, baseChainOf, type Network } from '../../domain/money/networks.js';
+import { defineCommand, type OpsCommand, type OpsContext } from './command.js';
 
 const pretty = (r: Record<string, unknown>) => JSON.stringify(r, null, 2);
 const TXID = { ETH: /^0x[0-9a-fA-F]{64}$/, BSC: /^0x[0-9a-fA-F]{64}$/, TRON: /^(0x)?[0-9a-fA-F]{64}$/ } as const;
-/** How long `deposit rescan` waits for the chain-worker's answer. */
-const RESCAN_WAIT_MS = 60_000;
+/** How long a command run by the chain-worker (deposit rescan, deposit unexpected credit) waits for its answer. */
+const CHAIN_WORKER_WAIT_MS = 60_000;
+
+/**
+ * Queues a job for the chain-worker that scans `network` (it has the node) and waits for its output:
+ * `{ ok: false, error }` when no chain-worker scans it, the job fails, or none answers in time.
+ */
+export async function inChainWorker<N extends 'deposit.rescan' | 'deposit.credit-unexpected'>(
+  ctx: OpsContext,
+  network: Network,
+  name: N,
+  data: JobPayloads[N],
+  what: string,
+): Promise<Record<string, unknown>> {
+  const boss = ctx.boss;
+  if (!boss) throw new Error('the job queue is not available');
+  // Only a chain-worker scanning the network has its node: with none, nothing would ever answer.
+  if (!(await ctx.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) => tx.scanState.scanning(network)))) {
+    return { ok: false, error: `no chain-worker is scanning ${network} (no node configured for it, or no chain-worker running); nothing was queued` };
+  }
+  const id = await boss.send(name, data);
+  if (!id) throw new DomainError('CONFLICT', `${what} could not be queued`);
+  const deadline = Date.now() + CHAIN_WORKER_WAIT_MS;
+  while (Date.now() < deadline) {
+    const job = await boss.getJobById(name, id);
+    if (job?.state === 'completed') return { job_id: id, ...(job.output as Record<string, unknown>) };
+    if (job?.state === 'failed') {
+      const out = job.output as { message?: string } | null;
+      return { ok: false, job_id: id, error: out?.message ?? `${what} failed` };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { ok: false, job_id: id, error: `no chain-worker answered within ${CHAIN_WORKER_WAIT_MS / 1000} s; ${what} stays queued and runs when one does` };
+}
 
 const screeningResult = (r: ScreeningChange) => ({ entries: r.entries, changed: r.changed });
 
@@ -63,26 +96,8 @@ export const DEPOSIT_COMMANDS: OpsCommand[] = [
       .object({ chain: z.enum(NETWORKS), txid: z.string().min(1).max(100) })
       .refine((v) => TXID[baseChainOf(v.chain)].test(v.txid), { message: 'not a transaction id of that chain (64 hex digits)', path: ['txid'] }),
     async run(ctx, input) {
-      const boss = ctx.boss;
-      if (!boss) throw new Error('the job queue is not available');
       const txid = baseChainOf(input.chain) === 'TRON' ? input.txid.replace(/^0x/, '').toLowerCase() : input.txid.toLowerCase();
-      // Only a chain-worker scanning the network has its node: with none, nothing would ever answer.
-      if (!(await ctx.resolve<UnitOfWork>(TOKENS.UnitOfWork).run((tx) => tx.scanState.scanning(input.chain)))) {
-        return { ok: false, chain: input.chain, txid, error: `no chain-worker is scanning ${input.chain} (no node configured for it, or no chain-worker running); nothing was queued` };
-      }
-      const id = await boss.send('deposit.rescan', { network: input.chain, txid });
-      if (!id) throw new DomainError('CONFLICT', 'the rescan could not be queued');
-      const deadline = Date.now() + RESCAN_WAIT_MS;
-      while (Date.now() < deadline) {
-        const job = await boss.getJobById('deposit.rescan', id);
-        if (job?.state === 'completed') return { chain: input.chain, txid, job_id: id, ...(job.output as Record<string, unknown>) };
-        if (job?.state === 'failed') {
-          const out = job.output as { message?: string } | null;
-          return { ok: false, chain: input.chain, txid, job_id: id, error: out?.message ?? 'the rescan failed' };
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      return { ok: false, chain: input.chain, txid, job_id: id, error: 'no chain-worker answered within 60 s; the rescan stays queued and runs when one does' };
+      return { chain: input.chain, txid, ...(await inChainWorker(ctx, input.chain, 'deposit.rescan', { network: input.chain, txid }, 'the rescan')) };
     },
     describe: (r) =>
       r.ok === false

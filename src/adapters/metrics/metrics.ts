@@ -99,13 +99,24 @@ export interface ScannerMetrics {
 /**
  * The chain-worker's scanner metrics: per network the node's head, the next
  * block to read and the lag between them (what operators alert on), node
- * errors by kind, deposits detected, reorgs, and deposits by status, read
- * from the database at each scrape.
+ * errors by kind, deposits detected, reorgs, and deposits by status and the
+ * unexpected arrivals waiting for the operator, read from the database at each scrape.
  */
 export function createScannerMetrics(
   registry: Registry,
   depositsByStatus: () => Promise<{ network: string; status: string; count: number }[]>,
+  unexpectedListed: () => Promise<{ network: string; asset: string; count: number }[]>,
 ): ScannerMetrics {
+  new Gauge({
+    name: 'deposits_unexpected',
+    help: 'Money that arrived at a deposit address in another asset than its wallet\'s, waiting for the operator (ops deposit unexpected list)',
+    labelNames: ['network', 'asset'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const row of await unexpectedListed()) this.set({ network: row.network, asset: row.asset }, row.count);
+    },
+  });
   new Gauge({
     name: 'deposits',
     help: 'Deposits by network and status',

@@ -9,14 +9,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { monitoredKey } from '../../domain/chains/chain-port.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
-import { baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
+import { baseChainOf, type Network } from '../../domain/money/networks.js';
 
 /** How far back each refresh looks before the newest wallet it saw (longer than any wallet-creating transaction). */
 const OVERLAP_MS = 60_000;
 
 interface NetworkIndex {
   keys: Set<string>;
-  assets: Set<Asset>;
   /** The newest created_at seen, as PostgreSQL prints it (microseconds kept); null before the first load. */
   newest: string | null;
 }
@@ -33,7 +32,7 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
   private index(network: Network): NetworkIndex {
     let i = this.indexes.get(network);
     if (!i) {
-      i = { keys: new Set(), assets: new Set(), newest: null };
+      i = { keys: new Set(), newest: null };
       this.indexes.set(network, i);
     }
     return i;
@@ -47,8 +46,8 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
     // Timestamps travel as text: a JS Date would drop the microseconds and the pages would never end.
     let after: { at: string; address: string } | null = null;
     for (;;) {
-      const rows: { address: string; asset: Asset; at: string }[] = await conn.execute(
-        `select address, asset, created_at::text as at from wallets
+      const rows: { address: string; at: string }[] = await conn.execute(
+        `select address, created_at::text as at from wallets
          where network = ? and created_at >= ?::timestamptz - make_interval(secs => ${OVERLAP_MS / 1000})
          ${after ? 'and (created_at, address) > (?::timestamptz, ?)' : ''}
          order by created_at, address limit ${this.page}`,
@@ -56,7 +55,6 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
       );
       for (const r of rows) {
         idx.keys.add(monitoredKey(chain, r.address));
-        idx.assets.add(r.asset);
       }
       const last = rows[rows.length - 1];
       if (last) idx.newest = last.at; // rows come in created_at order: the last is the newest so far
@@ -67,10 +65,6 @@ export class PgMonitoredAddresses implements MonitoredAddresses {
 
   has(network: Network, key: string): boolean {
     return this.indexes.get(network)?.keys.has(key) ?? false;
-  }
-
-  assets(network: Network): ReadonlySet<Asset> {
-    return this.indexes.get(network)?.assets ?? new Set();
   }
 
   size(network: Network): number {

@@ -22,6 +22,9 @@ interface SweepRow {
   top_up_transfer_id: string | null;
   sweep_transfer_id: string | null;
   failure: string | null;
+  return_of: string | null;
+  return_to: string | null;
+  return_amount: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -38,6 +41,7 @@ const toSweep = (r: SweepRow): Sweep => ({
   topUpTransferId: r.top_up_transfer_id,
   sweepTransferId: r.sweep_transfer_id,
   failure: r.failure,
+  returnOf: r.return_of === null || r.return_to === null || r.return_amount === null ? null : { arrivalId: r.return_of, to: r.return_to, chainAmount: BigInt(r.return_amount) },
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -69,6 +73,8 @@ export class PgSweepRepo implements SweepRepo {
          and not exists (select 1 from sweeps s where s.wallet_id = d.wallet_id and s.status in ${OPEN})
        group by d.wallet_id, d.asset, w.address, w.derivation_account, w.derivation_index
        having sum(d.amount) >= min(m.minimum)
+          -- An arrival the operator credited is swept whatever the minimum: recovering it ends with it in the treasury.
+          or bool_or(exists (select 1 from unexpected_deposits u where u.deposit_id = d.id))
        order by min(d.confirmed_at)
        limit ?`,
       [pgArrayLiteral([...minimums.keys()]), pgArrayLiteral([...minimums.values()].map(String)), network, limit],
@@ -87,8 +93,8 @@ export class PgSweepRepo implements SweepRepo {
   async add(sweep: Sweep, depositIds: readonly string[]): Promise<boolean> {
     const inserted = await this.sql<{ id: string }>(
       `insert into sweeps (id, network, asset, wallet_id, address, address_path, status, deposit_total, top_up_transfer_id,
-         sweep_transfer_id, failure, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         sweep_transfer_id, failure, return_of, return_to, return_amount, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (wallet_id) where status in ${OPEN} do nothing
        returning id`,
       [
@@ -103,6 +109,9 @@ export class PgSweepRepo implements SweepRepo {
         sweep.topUpTransferId,
         sweep.sweepTransferId,
         sweep.failure,
+        sweep.returnOf?.arrivalId ?? null,
+        sweep.returnOf?.to ?? null,
+        sweep.returnOf?.chainAmount.toString() ?? null,
         sweep.createdAt,
         sweep.updatedAt,
       ],
@@ -138,8 +147,9 @@ export class PgSweepRepo implements SweepRepo {
     );
   }
 
-  async attachConfirmed(sweepId: string, walletId: string): Promise<{ chainTotal: bigint; total: bigint }> {
-    await this.sql(`update deposits set sweep_id = ? where wallet_id = ? and status = 'CONFIRMED' and sweep_id is null`, [sweepId, walletId]);
+  async attachConfirmed(sweepId: string, walletId: string, asset: Asset): Promise<{ chainTotal: bigint; total: bigint }> {
+    // Of the sweep's asset only: a wallet may also hold a credited arrival of another asset (swept by a sweep of its own).
+    await this.sql(`update deposits set sweep_id = ? where wallet_id = ? and asset = ? and status = 'CONFIRMED' and sweep_id is null`, [sweepId, walletId, asset]);
     const [row] = await this.sql<{ chain_total: string; total: string }>(
       `select coalesce(sum(chain_amount), 0)::text as chain_total, coalesce(sum(amount), 0)::text as total
        from deposits where sweep_id = ? and status = 'CONFIRMED'`,

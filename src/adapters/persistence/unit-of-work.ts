@@ -23,6 +23,7 @@ import { PgEventPublisher } from './event-publisher.js';
 import { MikroWebhookDeliveryRepo } from './webhook-delivery-repo.js';
 import { MikroWithdrawalPolicyRepo } from './withdrawal-policy-repo.js';
 import { PgDepositRepo } from './deposit-repo.js';
+import { PgUnexpectedDepositRepo } from './unexpected-deposit-repo.js';
 import { PgScanStateRepo } from './scan-state-repo.js';
 import { PgScreeningRepo } from './screening-repo.js';
 import { PgSweepRepo } from './sweep-repo.js';
@@ -109,6 +110,7 @@ export class MikroUnitOfWork implements UnitOfWork {
       commitments: new PgCommitmentRepo(tem),
       fx: new PgFxRateRepo(tem),
       treasury: new PgTreasuryRepo(tem),
+      unexpected: new PgUnexpectedDepositRepo(tem),
     };
   }
 }

@@ -6,6 +6,7 @@
 // TRON spelling on TRON). The api holds no seed: the service addresses come from the
 // recorded xpub of the service branch (ADR 0026) and are kept once derived.
 import { inject, injectable } from 'tsyringe';
+import { monitoredKey } from '../../domain/chains/chain-port.js';
 import { SERVICE_ROLES, servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
 import { DomainError } from '../../domain/errors.js';
 import { NETWORKS, baseChainOf, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
@@ -40,6 +41,16 @@ export class InternalAddresses {
   /** The network's treasury address (where sweeps end and payouts leave from). */
   async treasury(network: Network): Promise<string> {
     return (await this.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
+  }
+
+  /**
+   * Whether a sender is one of the network's service addresses (a gas top-up from the gas tank, a drip
+   * from the faucet): what they send to a deposit address is the service's own move, never an arrival.
+   */
+  async senderTest(network: Network): Promise<(address: string) => boolean> {
+    const chain = baseChainOf(network);
+    const keys = new Set((await this.serviceAddresses(network)).map((a) => monitoredKey(chain, a.address)));
+    return (address) => keys.has(monitoredKey(chain, address));
   }
 
   /** The network's treasury, gas tank and faucet dispenser. SERVICE_UNAVAILABLE while the service branch's key is not recorded yet. */

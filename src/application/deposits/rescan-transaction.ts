@@ -8,7 +8,8 @@ import type { ChainPort } from '../../domain/chains/chain-port.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
 import type { Clock, NetworkRegistry, RandomSource, UnitOfWork } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
-import { depositsOf } from './scan-network.js';
+import { InternalAddresses } from '../custody/internal-addresses.js';
+import { sortTransfers } from './scan-network.js';
 import { publishDetected } from './settle-deposit.js';
 
 export interface RescanResult {
@@ -19,6 +20,9 @@ export interface RescanResult {
   /** Of those, the ones that were not recorded yet. */
   recorded: number;
   deposits: { id: string; status: string }[];
+  /** Transfers of another asset than their wallet's (listed by ops deposit unexpected list), and how many were new. */
+  unexpected: number;
+  unexpected_recorded: number;
 }
 
 @injectable()
@@ -29,6 +33,7 @@ export class RescanTransaction {
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
     @inject(TOKENS.MonitoredAddresses) private readonly monitored: MonitoredAddresses,
+    @inject(InternalAddresses) private readonly internal: InternalAddresses,
   ) {}
 
   async execute(port: ChainPort, txid: string): Promise<RescanResult> {
@@ -39,17 +44,20 @@ export class RescanTransaction {
     const transfers = receipt?.status === 'success' ? await port.transfersOf(txid, (key) => this.monitored.has(network, key)) : [];
     const required = (await this.networks.get(network)).requiredConfirmations;
     const now = this.clock.now();
+    const isServiceSender = await this.internal.senderTest(network);
     return this.uow.run(async (tx) => {
       // Counted from its own block: the scanner's next step brings the confirmations up to what it has read.
-      const fresh = await depositsOf(tx, transfers, required, (t) => t.block.number, now, this.random);
+      const sorted = await sortTransfers(tx, transfers, required, (t) => t.block.number, now, this.random, isServiceSender);
+      const fresh = sorted.deposits;
       const recorded = await tx.deposits.record(fresh);
       await publishDetected(tx, recorded);
+      const unexpected = await tx.unexpected.record(sorted.unexpected);
       const all: { id: string; status: string }[] = [];
       for (const d of fresh) {
         const kept = await tx.deposits.byIdentity(network, d.txid, d.logIndex);
         if (kept) all.push({ id: kept.id, status: kept.status });
       }
-      return { transaction, found: fresh.length, recorded: recorded.length, deposits: all };
+      return { transaction, found: fresh.length, recorded: recorded.length, deposits: all, unexpected: sorted.unexpected.length, unexpected_recorded: unexpected };
     });
   }
 }

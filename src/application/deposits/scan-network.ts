@@ -11,10 +11,12 @@ import { inject, injectable } from 'tsyringe';
 import { agreedKey, ChainMovedError, ChainUnavailableError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
 import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
+import { arrivalKey, unexpectedArrival, type UnexpectedDeposit } from '../../domain/deposits/unexpected-deposit.js';
 import { Amount } from '../../domain/money/amount.js';
 import { baseChainOf, type Network } from '../../domain/money/networks.js';
 import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import { InternalAddresses } from '../custody/internal-addresses.js';
 import { TOKENS } from '../tokens.js';
 import { credit, FeeContexts, flag, publishDetected, reverse } from './settle-deposit.js';
 
@@ -44,32 +46,63 @@ export type ScanOutcome =
   | { kind: 'not-leader' }
   | { kind: 'idle'; head: bigint; next: bigint }
   /** `unagreed`: deposits at their threshold that wait because the node URLs do not agree on their transfer yet. */
-  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; credited: number; flagged: number; reversed: number; unagreed: number }
+  /** `unexpected`: transfers of another asset than their wallet's, newly recorded apart (never credited on their own). */
+  | { kind: 'advanced'; head: bigint; next: bigint; detected: number; unexpected: number; credited: number; flagged: number; reversed: number; unagreed: number }
   /** `unproven`: credited deposits whose transfer the node did not return, reversed only if the rescan does not find them. */
   | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; unproven: number }
   /** The node answered inconsistently (the chain moved between two reads) or the cursor moved under us: try again. */
   | { kind: 'retry'; reason: string };
 
-/** The deposits of these transfers, for the wallets they reached (read in the caller's transaction). */
-export async function depositsOf(
+/** The transfers of one read, sorted: deposits of the wallets they reached, and money of another asset than its wallet's. */
+export interface SortedTransfers {
+  deposits: Deposit[];
+  unexpected: UnexpectedDeposit[];
+}
+
+/**
+ * The deposits of these transfers, for the wallets they reached, and the unexpected arrivals among
+ * them (another supported asset than the wallet's; read in the caller's transaction). An arrival the
+ * operator credited is a deposit of its own asset from then on: seen again (a rescan, a reorg), it
+ * is sorted as one.
+ */
+export async function sortTransfers(
   tx: TxContext,
   transfers: ObservedTransfer[],
   required: number,
   tipOf: (t: ObservedTransfer) => bigint,
   now: Date,
   random: RandomSource,
-): Promise<Deposit[]> {
-  if (transfers.length === 0) return [];
-  const wallets = new Map((await tx.wallets.byAddresses(transfers[0]!.network, transfers.map((t) => t.to))).map((w) => [w.address, w]));
-  return transfers
-    .map((t) => toDeposit(t, wallets.get(t.to), required, tipOf(t), now, random.uuid()))
-    .filter((d): d is Deposit => d !== null);
+  isServiceSender: (address: string) => boolean,
+): Promise<SortedTransfers> {
+  if (transfers.length === 0) return { deposits: [], unexpected: [] };
+  const network = transfers[0]!.network;
+  const wallets = new Map((await tx.wallets.byAddresses(network, transfers.map((t) => t.to))).map((w) => [w.address, w]));
+  const foreign = transfers.filter((t) => {
+    const w = wallets.get(t.to);
+    return w !== undefined && w.asset !== t.asset;
+  });
+  const credited = await tx.unexpected.credited(network, foreign);
+  const deposits: Deposit[] = [];
+  const unexpected: UnexpectedDeposit[] = [];
+  for (const t of transfers) {
+    const wallet = wallets.get(t.to);
+    if (!wallet) continue;
+    if (wallet.asset === t.asset || credited.has(arrivalKey(network, t.txid, t.logIndex))) {
+      const d = toDeposit(t, wallet, required, tipOf(t), now, random.uuid());
+      if (d) deposits.push(d);
+      continue;
+    }
+    const u = unexpectedArrival(t, wallet, isServiceSender, random.uuid(), now);
+    if (u) unexpected.push(u);
+  }
+  return { deposits, unexpected };
 }
 
-/** A transfer found by the adapter, as a deposit of the wallet it reached. */
-function toDeposit(t: ObservedTransfer, wallet: Wallet | undefined, required: number, tip: bigint, now: Date, id: string): Deposit | null {
-  // A wallet monitors its own asset only (a native wallet native transfers only).
-  if (!wallet || wallet.asset !== t.asset) return null;
+/**
+ * A transfer found by the adapter, as a deposit of the wallet it reached: of the wallet's own asset (a
+ * wallet monitors its own asset), or of an arrival the operator credited (sortTransfers).
+ */
+export function toDeposit(t: ObservedTransfer, wallet: Wallet, required: number, tip: bigint, now: Date, id: string): Deposit | null {
   const amount = Amount.fromChainUnits(t.asset, t.amount).units;
   if (amount === 0n) return null; // dust below the API precision: nothing to credit
   return {
@@ -109,6 +142,7 @@ export class ScanNetwork {
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
     @inject(TOKENS.MonitoredAddresses) private readonly monitored: MonitoredAddresses,
+    @inject(InternalAddresses) private readonly internal: InternalAddresses,
   ) {}
 
   async step(port: ChainPort, opts: ScanOptions): Promise<ScanOutcome> {
@@ -152,13 +186,16 @@ export class ScanNetwork {
       await this.monitored.refresh(network);
       // The adapter's own reads of the range must be these blocks: a second read from a sibling of the head
       // (empty) would otherwise answer "no transfers" for blocks this step stores as read.
-      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), this.monitored.assets(network), blocks);
+      // Every supported asset, whatever the wallets' assets: money sent in another asset than its wallet's
+      // is recorded apart (an unexpected arrival) rather than left on the address unseen.
+      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), undefined, blocks);
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
       const agreed = await this.agreed(port, to, transfers, opts.agreementChecks ?? AGREEMENT_CHECKS_PER_STEP);
       const gone = await this.provedGone(port, to);
-      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed, gone);
+      const isServiceSender = await this.internal.senderTest(network);
+      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed, gone, isServiceSender);
     } catch (err) {
       if (err instanceof ChainMovedError) return { kind: 'retry', reason: err.message };
       throw err;
@@ -214,6 +251,7 @@ export class ScanNetwork {
     transfers: ObservedTransfer[],
     agreed: Set<string> | null,
     gone: Set<string> | null,
+    isServiceSender: (address: string) => boolean,
   ): Promise<ScanOutcome> {
     const now = this.clock.now();
     const required = (await this.networks.get(network)).requiredConfirmations;
@@ -221,12 +259,13 @@ export class ScanNetwork {
       if (!(await tx.scanState.advance(network, opts.owner, expectedNext, to + 1n, blocks, opts.keepBlocks))) {
         throw new LeaseLost();
       }
-      const fresh = await depositsOf(tx, transfers, required, () => to, now, this.random);
-      const recorded = await tx.deposits.record(fresh);
+      const sorted = await sortTransfers(tx, transfers, required, () => to, now, this.random, isServiceSender);
+      const recorded = await tx.deposits.record(sorted.deposits);
       await publishDetected(tx, recorded);
+      const unexpected = await tx.unexpected.record(sorted.unexpected);
       // After the new deposits: a credited one the rescan found again is unmarked before the reversals.
       const progress = await this.progress(tx, network, to, now, agreed, gone);
-      return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, ...progress };
+      return { kind: 'advanced' as const, head, next: to + 1n, detected: recorded.length, unexpected, ...progress };
     }).catch((err: unknown) => {
       if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease or the cursor moved' };
       throw err;

@@ -13,6 +13,8 @@ import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
+import { returned } from '../../domain/deposits/unexpected-deposit.js';
+import { Amount } from '../../domain/money/amount.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, gasCurrencyOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
@@ -53,7 +55,7 @@ export class RunSweeps {
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
   ) {
-    outcomes.on(['GAS_TOPUP', 'SWEEP'], (tx, t) => this.onTransferFinal(tx, t));
+    outcomes.on(['GAS_TOPUP', 'SWEEP', 'UNEXPECTED_RETURN'], (tx, t) => this.onTransferFinal(tx, t));
   }
 
   /** The address of one of the network's service accounts (treasury, gas tank, faucet dispenser). */
@@ -84,37 +86,68 @@ export class RunSweeps {
     return report;
   }
 
-  /** New sweeps for the wallets that reached their asset's minimum (and whose policy's schedule is due). */
+  /**
+   * New sweeps for the wallets that reached their asset's minimum (and whose policy's schedule is due), and
+   * a return sweep for each unexpected arrival the operator sends back (whatever the policies).
+   */
   private async plan(network: Network, batch: number): Promise<number> {
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
-      const policies = effectivePolicies(network, CHAIN_ASSETS[baseChainOf(network)], await tx.sweeps.policies()).filter((p) => policyDue(p, now));
-      if (policies.length === 0) return 0;
-      const candidates = await tx.sweeps.candidates(network, new Map(policies.map((p) => [p.asset, p.minimum])), batch);
-      let started = 0;
-      for (const c of candidates) {
+      let returns = 0;
+      for (const r of await tx.unexpected.returnsDue(network, batch)) {
+        const a = r.arrival;
         const sweep: Sweep = {
           id: this.random.uuid(),
           network,
-          asset: c.asset,
-          walletId: c.walletId,
-          address: c.address,
-          addressPath: depositPath(baseChainOf(network), c.derivationAccount, c.derivationIndex),
+          asset: a.asset,
+          walletId: a.walletId,
+          address: a.toAddress,
+          addressPath: depositPath(baseChainOf(network), r.derivationAccount, r.derivationIndex),
           status: 'WAITING_GAS',
-          depositTotal: c.total,
+          depositTotal: Amount.fromChainUnits(a.asset, a.chainAmount).units,
           topUpTransferId: null,
           sweepTransferId: null,
           failure: null,
+          returnOf: { arrivalId: a.id, to: a.fromAddress, chainAmount: a.chainAmount },
           createdAt: now,
           updatedAt: now,
         };
-        if (await tx.sweeps.add(sweep, c.depositIds)) started++;
+        // One open sweep per wallet: while one of its deposits is swept, the return waits for the next step.
+        if (await tx.sweeps.add(sweep, [])) returns++;
       }
-      // A scheduled round ends once every qualifying wallet was started: a full batch leaves the
-      // policies due, so the next step goes on with the rest instead of leaving them a whole interval.
-      if (candidates.length < batch) for (const p of policies) if (p.intervalSeconds > 0) await tx.sweeps.markRun(network, p.asset, now);
-      return started;
+      return returns + (await this.planDeposits(tx, network, batch, now));
     });
+  }
+
+  /** The deposit sweeps of one plan. */
+  private async planDeposits(tx: TxContext, network: Network, batch: number, now: Date): Promise<number> {
+    const policies = effectivePolicies(network, CHAIN_ASSETS[baseChainOf(network)], await tx.sweeps.policies()).filter((p) => policyDue(p, now));
+    if (policies.length === 0) return 0;
+    const candidates = await tx.sweeps.candidates(network, new Map(policies.map((p) => [p.asset, p.minimum])), batch);
+    let started = 0;
+    for (const c of candidates) {
+      const sweep: Sweep = {
+        id: this.random.uuid(),
+        network,
+        asset: c.asset,
+        walletId: c.walletId,
+        address: c.address,
+        addressPath: depositPath(baseChainOf(network), c.derivationAccount, c.derivationIndex),
+        status: 'WAITING_GAS',
+        depositTotal: c.total,
+        topUpTransferId: null,
+        sweepTransferId: null,
+        failure: null,
+        returnOf: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      if (await tx.sweeps.add(sweep, c.depositIds)) started++;
+    }
+    // A scheduled round ends once every qualifying wallet was started: a full batch leaves the
+    // policies due, so the next step goes on with the rest instead of leaving them a whole interval.
+    if (candidates.length < batch) for (const p of policies) if (p.intervalSeconds > 0) await tx.sweeps.markRun(network, p.asset, now);
+    return started;
   }
 
   private transfer(sweep: Sweep, fields: Pick<OutgoingTransfer, 'kind' | 'asset' | 'from' | 'fromPath' | 'to' | 'amount' | 'gasLimit' | 'feeCap'>): OutgoingTransfer {
@@ -129,26 +162,35 @@ export class RunSweeps {
     // What the sweep moves is exactly what its deposits brought (dust below the API's precision included),
     // never the address's whole balance: a deposit still on its way is left for the next sweep, and is
     // never moved by a sweep it is not tied to. Deposits credited since the sweep was planned join it now.
-    const tied = await tx.sweeps.attachConfirmed(sweep.id, sweep.walletId);
+    const tied = sweep.returnOf
+      ? { chainTotal: sweep.returnOf.chainAmount, total: sweep.depositTotal }
+      : await tx.sweeps.attachConfirmed(sweep.id, sweep.walletId, sweep.asset);
     if (tied.chainTotal === 0n) {
       await this.fail(tx, sweep, 'none of its deposits is credited any more (reversed by a reorg)', now);
       return;
     }
     sweep = { ...sweep, depositTotal: tied.total };
-    if (baseChainOf(network) === 'TRON') return this.advanceTron(tx, sweep, sender, report, treasury, tied.chainTotal);
+    // A return sweep sends the arrival back to its sender; a sweep, the deposits to the treasury.
+    const destination = sweep.returnOf?.to ?? treasury;
+    const kind = sweep.returnOf ? 'UNEXPECTED_RETURN' : 'SWEEP';
+    if (baseChainOf(network) === 'TRON') return this.advanceTron(tx, sweep, sender, report, destination, tied.chainTotal);
     const native = nativeAssetOf(network);
     if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
     const quote = await sender.feeQuote();
     if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
-    const balance = await sender.nativeBalance(sweep.address);
+    let balance = await sender.nativeBalance(sweep.address);
     let request: OutgoingTransfer;
+    // Native money that arrived here unexpected, other than what this sweep moves, is not its to spend (ADR 0032).
+    const held = await tx.unexpected.heldAt(network, sweep.address, native);
     if (ASSET_SPECS[sweep.asset].native) {
-      const gasLimit = await sender.gasLimit({ asset: native, from: sweep.address, to: treasury, amount: balance });
+      const others = held > tied.chainTotal ? held - tied.chainTotal : 0n;
+      balance = balance > others ? balance - others : 0n;
+      const gasLimit = await sender.gasLimit({ asset: native, from: sweep.address, to: destination, amount: balance });
       const spendable = gasLimit === null ? null : nativeSweepAmount(balance, gasLimit, quote.maxFeePerGas);
       if (gasLimit === null || spendable === null) return; // fees above what the balance can pay: wait for them to fall
       // The deposits less the sweep's own gas when nothing else on the address pays it.
       const amount = spendable < tied.chainTotal ? spendable : tied.chainTotal;
-      request = this.transfer(sweep, { kind: 'SWEEP', asset: native, from: sweep.address, fromPath: sweep.addressPath, to: treasury, amount, gasLimit, feeCap: quote.maxFeePerGas });
+      request = this.transfer(sweep, { kind, asset: native, from: sweep.address, fromPath: sweep.addressPath, to: destination, amount, gasLimit, feeCap: quote.maxFeePerGas });
     } else {
       const tokens = await sender.tokenBalance(sweep.asset, sweep.address);
       if (tokens < tied.chainTotal) {
@@ -157,11 +199,12 @@ export class RunSweeps {
         report.nothingOnChain.push(sweep.address);
         return;
       }
-      const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount: tied.chainTotal };
+      const call = { asset: sweep.asset, from: sweep.address, to: destination, amount: tied.chainTotal };
       const gasLimit = (await sender.gasLimit(call)) ?? 0n;
+      balance = balance > held ? balance - held : 0n;
       const need = topUpAmount(sweepGasBudget(gasLimit, quote), balance);
       if (need === 0n) {
-        request = this.transfer(sweep, { kind: 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit, feeCap: balance / gasLimit });
+        request = this.transfer(sweep, { kind, ...call, fromPath: sweep.addressPath, gasLimit, feeCap: balance / gasLimit });
       } else {
         const tank = await this.serviceAddress(network, 'gasTank');
         const topUp = this.transfer(sweep, {
@@ -198,20 +241,20 @@ export class RunSweeps {
    * the gas tank sends it TRX, which also activates an address that never was
    * (the activation is the gas tank's cost, part of the top-up's fee).
    */
-  private async advanceTron(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport, treasury: string, amount: bigint): Promise<void> {
+  private async advanceTron(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport, destination: string, amount: bigint): Promise<void> {
     const network = sweep.network;
     const now = this.clock.now();
     if ((await sender.tokenBalance(sweep.asset, sweep.address)) < amount) {
       report.nothingOnChain.push(sweep.address);
       return;
     }
-    const call = { asset: sweep.asset, from: sweep.address, to: treasury, amount };
+    const call = { asset: sweep.asset, from: sweep.address, to: destination, amount };
     const burn = await sender.burnEstimate(call);
     if (!burn) throw new Error(`${network}: TRON sweeps need a burn estimate`);
     const budget = tronSweepBudget(burn);
     const balance = await sender.nativeBalance(sweep.address);
     if (balance >= budget.required) {
-      const request = this.transfer(sweep, { kind: 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit: null, feeCap: budget.feeLimit });
+      const request = this.transfer(sweep, { kind: sweep.returnOf ? 'UNEXPECTED_RETURN' : 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit: null, feeCap: budget.feeLimit });
       await tx.transfers.add(request);
       await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
       report.sweeping++;
@@ -261,7 +304,14 @@ export class RunSweeps {
     }
     if (sweep.status !== 'SWEEPING') return;
     if (t.status === 'FAILED') {
+      // A failed return leaves its arrival RETURNING: the next step plans another return sweep.
       await this.fail(tx, sweep, `sweep transfer failed: ${t.failure ?? 'unknown'}`, now);
+      return;
+    }
+    if (sweep.returnOf) {
+      const arrival = await tx.unexpected.lock(sweep.returnOf.arrivalId);
+      if (arrival?.status === 'RETURNING') await tx.unexpected.update(returned(arrival, t.id, now));
+      await tx.sweeps.update({ ...sweep, status: 'SWEPT', updatedAt: now });
       return;
     }
     const ids = await tx.sweeps.markSwept(sweep.id, now);

@@ -5,6 +5,7 @@ import type { BlockRef } from '../chains/chain-port.js';
 import type { Asset, BaseChain, Network } from '../money/networks.js';
 import type { Page, PageRequest } from '../pagination.js';
 import type { Deposit, DepositStatus } from './deposit.js';
+import type { UnexpectedDeposit, UnexpectedStatus } from './unexpected-deposit.js';
 
 export interface DepositFilter {
   status?: DepositStatus;
@@ -54,6 +55,30 @@ export interface DepositRepo {
   list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>>;
   /** How many deposits of the network are in each status (metrics). */
   countByStatus(): Promise<{ network: Network; status: DepositStatus; count: number }[]>;
+}
+
+/** Money that arrived where no wallet watches it (unexpected-deposit.ts), kept apart from deposits. */
+export interface UnexpectedDepositRepo {
+  /** Records arrivals not recorded yet (one per identity: network, txid, log index); how many were new. */
+  record(arrivals: UnexpectedDeposit[]): Promise<number>;
+  /** Of these identities (network, txid, log index), the ones the operator credited: the scanner treats them as deposits. */
+  credited(network: Network, identities: readonly { txid: string; logIndex: number | null }[]): Promise<Set<string>>;
+  /** The arrival, locked until commit. */
+  lock(id: string): Promise<UnexpectedDeposit | null>;
+  /** The arrival whose return is this transfer, locked until commit. */
+  byReturnTransfer(transferId: string): Promise<UnexpectedDeposit | null>;
+  update(arrival: UnexpectedDeposit): Promise<void>;
+  /** Newest first. */
+  list(filter: { status?: UnexpectedStatus; network?: Network }, limit: number): Promise<UnexpectedDeposit[]>;
+  /**
+   * What unexpected arrivals of `asset` still lie on `address` (listed, on their way back, or credited and
+   * not swept yet): a sweep of the wallet's own asset must not burn them as its gas.
+   */
+  heldAt(network: Network, address: string, asset: Asset): Promise<bigint>;
+  /** RETURNING arrivals of the network with no return sweep open, oldest first, with their wallet's derivation (to sign from it). */
+  returnsDue(network: Network, limit: number): Promise<{ arrival: UnexpectedDeposit; derivationAccount: number; derivationIndex: number }[]>;
+  /** LISTED arrivals per network and asset, and their sum in base units (metrics). */
+  listedTotals(): Promise<{ network: Network; asset: Asset; count: number; chainAmount: bigint }[]>;
 }
 
 /** The scanner's position per network, held by one chain-worker at a time. */
@@ -106,6 +131,4 @@ export interface MonitoredAddresses {
   refresh(network: Network): Promise<void>;
   has(network: Network, key: string): boolean;
   size(network: Network): number;
-  /** The assets of the network's monitored wallets. */
-  assets(network: Network): ReadonlySet<Asset>;
 }

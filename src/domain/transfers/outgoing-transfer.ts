@@ -23,7 +23,7 @@
 import type { DerivationPath } from '../custody/derivation.js';
 import type { ChainAsset, Network } from '../money/networks.js';
 
-export type TransferKind = 'GAS_TOPUP' | 'SWEEP' | 'WITHDRAWAL' | 'FAUCET' | 'COLD_FORWARD';
+export type TransferKind = 'GAS_TOPUP' | 'SWEEP' | 'WITHDRAWAL' | 'FAUCET' | 'COLD_FORWARD' | 'UNEXPECTED_RETURN';
 export type TransferStatus = 'REQUESTED' | 'SIGNED' | 'BROADCAST' | 'CONFIRMING' | 'CONFIRMED' | 'FAILED';
 
 /** EVM fee parameters (EIP-1559), in wei. */

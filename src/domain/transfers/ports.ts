@@ -226,7 +226,7 @@ export interface SweepRepo {
    * yet (credited since the sweep was planned), and returns what the sweep's
    * deposits add up to: on chain (what the sweep moves) and in API precision.
    */
-  attachConfirmed(sweepId: string, walletId: string): Promise<{ chainTotal: bigint; total: bigint }>;
+  attachConfirmed(sweepId: string, walletId: string, asset: Asset): Promise<{ chainTotal: bigint; total: bigint }>;
   /** A sweep that failed gives its deposits back (to be swept again later). */
   releaseDeposits(sweepId: string): Promise<void>;
   /** The CONFIRMED deposits of the sweep become SWEPT at `at`; their ids. */

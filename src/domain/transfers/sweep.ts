@@ -34,6 +34,11 @@ export interface Sweep {
   topUpTransferId: string | null;
   sweepTransferId: string | null;
   failure: string | null;
+  /**
+   * A return sweep (ADR 0032): it sends an unexpected arrival back to its sender (`to`) instead of the
+   * wallet's deposits to the treasury, with the same top-up and transfer pipeline. Null for a sweep.
+   */
+  returnOf: { arrivalId: string; to: string; chainAmount: bigint } | null;
   createdAt: Date;
   updatedAt: Date;
 }

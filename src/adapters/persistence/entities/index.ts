@@ -20,6 +20,7 @@ import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
 import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
+import { UnexpectedDepositEntity } from './unexpected-deposit-entity.js';
 import { RefillCursorEntity, TreasuryPolicyEntity, TreasuryPolicyEventEntity } from './treasury-entities.js';
 
 export const ENTITIES = [
@@ -68,8 +69,10 @@ export const ENTITIES = [
   TreasuryPolicyEntity,
   TreasuryPolicyEventEntity,
   RefillCursorEntity,
+  UnexpectedDepositEntity,
 ];
 export {
+  UnexpectedDepositEntity,
   RefillCursorEntity,
   TreasuryPolicyEntity,
   TreasuryPolicyEventEntity,

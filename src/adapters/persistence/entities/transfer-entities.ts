@@ -47,7 +47,7 @@ export const OutgoingTransferEntity = new EntitySchema<OutgoingTransferRow>({
   uniques: [{ name: 'outgoing_transfers_sender_nonce_unique', properties: ['network', 'fromAddress', 'nonce'] }],
   properties: {
     id: { type: 'uuid', primary: true },
-    kind: { enum: true, items: ['GAS_TOPUP', 'SWEEP', 'WITHDRAWAL', 'FAUCET', 'COLD_FORWARD'] },
+    kind: { enum: true, items: ['GAS_TOPUP', 'SWEEP', 'WITHDRAWAL', 'FAUCET', 'COLD_FORWARD', 'UNEXPECTED_RETURN'] },
     network: { type: 'text' },
     asset: { type: 'text' },
     fromAddress: { type: 'text' },
@@ -125,6 +125,10 @@ export interface SweepRow {
   addressPath: string;
   status: string;
   depositTotal: string;
+  /** A return sweep: the unexpected arrival it sends back, to whom, and how much (base units on chain). */
+  returnOf: string | null;
+  returnTo: string | null;
+  returnAmount: string | null;
   topUpTransferId: string | null;
   sweepTransferId: string | null;
   failure: string | null;
@@ -148,6 +152,9 @@ export const SweepEntity = new EntitySchema<SweepRow>({
     topUpTransferId: { type: 'uuid', nullable: true },
     sweepTransferId: { type: 'uuid', nullable: true },
     failure: { type: 'text', nullable: true },
+    returnOf: { type: 'uuid', nullable: true },
+    returnTo: { type: 'text', nullable: true },
+    returnAmount: { ...units, nullable: true },
     createdAt: time,
     updatedAt: time,
   },

@@ -1,0 +1,216 @@
+// Money that arrives where no wallet watches it, end to end on a real anvil
+// with the chain-worker as an OS process (issue 31, ADR 0032): 30 USDC sent to
+// a USDT wallet's address are listed by `ops deposit unexpected list` (no
+// deposit, no webhook, the metric at 1), and the operator's credit makes them
+// a USDC_ETH deposit of the workspace, credited and swept to the treasury,
+// exactly once however often the command runs; ETH sent to a token wallet is
+// listed too, is never burnt as the gas of that wallet's own sweep, and is
+// returned to its sender once; the gas tank's top-ups are never listed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeFunctionData, erc20Abi, type Hex } from 'viem';
+import { rpc } from '../../src/adapters/sandbox/anvil.js';
+import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
+import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
+import { servicePath } from '../../src/domain/custody/derivation.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { freePort } from '../support/free-port.js';
+import { createWorkspace, startTestApi, testConfig, uniqueCall, TEST_SEED, type TestApi } from '../support/harness.js';
+import { OUTSIDE, startTestChain, type TestChain } from '../support/anvil-chain.js';
+import { opsEnv, poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
+
+let db: TestDatabase;
+let api: TestApi;
+let ws: CreatedWorkspace;
+let chain: TestChain;
+let worker: Spawned | undefined;
+let workerPort = 0;
+let treasury: string;
+let gasTank: string;
+let mining: NodeJS.Timeout | undefined;
+const ETH = 10n ** 18n;
+
+const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T[]>(text, params);
+
+interface Arrival {
+  id: string;
+  status: string;
+  chain: string;
+  asset: string;
+  amount: string;
+  chain_amount: string;
+  wallet_id: string;
+  wallet_asset: string;
+  workspace_id: string;
+  address: string;
+  from_address: string;
+  txid: string;
+  deposit_id: string | null;
+  return_transfer_id: string | null;
+}
+
+const ops = async (...args: string[]) => {
+  const r = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url, { MASTER_SEED: TEST_SEED }), [...args, '--json']);
+  return { code: r.code, body: JSON.parse(r.stdout || '{}') as Record<string, unknown>, stderr: r.stderr };
+};
+const arrivals = async () => ((await ops('deposit', 'unexpected', 'list')).body.unexpected ?? []) as Arrival[];
+
+const tokenBalance = async (token: string, address: string): Promise<bigint> =>
+  BigInt(
+    await rpc<string>(chain.anvil.rpcUrl, 'eth_call', [
+      { to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address as Hex] }) },
+      'latest',
+    ]),
+  );
+const nativeBalance = async (address: string) => BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_getBalance', [address, 'latest']));
+
+const depositsOf = (walletId: string) =>
+  sql<{ id: string; asset: string; status: string; amount: string; txid: string }>(
+    `select id, asset, status, amount::text, txid from deposits where wallet_id = ? order by detected_at`,
+    [walletId],
+  );
+const eventsOfTx = (txid: string) =>
+  sql<{ event: string }>(`select event from webhook_events where payload::jsonb -> 'data' ->> 'txid' = ? order by created_at`, [txid]);
+const metrics = async () => (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
+
+async function wallet(asset: string): Promise<{ id: string; address: string }> {
+  const res = await uniqueCall(api.baseUrl, ws.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset });
+  expect(res.status).toBe(201);
+  return { id: res.body.id as string, address: res.body.address as string };
+}
+
+beforeAll(async () => {
+  chain = await startTestChain({ chainId: 11155111, decimals: [6, 6, 6] });
+  db = await createTestDatabase();
+  api = await startTestApi(testConfig(db.url, { ETH_TESTNET_CONFIRMATIONS: '2' }));
+  ws = await createWorkspace(api, 'unexpected-e2e');
+  const signer = new LocalHdSigner(TEST_SEED);
+  treasury = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'treasury'));
+  gasTank = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'gasTank'));
+  await chain.sendNative(gasTank, 1n * ETH);
+  await chain.mine();
+  mining = setInterval(() => void chain.mine().catch(() => undefined), 250);
+  workerPort = await freePort();
+  worker = spawnEntry(
+    'src/bootstrap/chain-worker.ts',
+    opsEnv(db.url, {
+      LOG_LEVEL: 'info',
+      MASTER_SEED: TEST_SEED,
+      CHAIN_WORKER_PORT: String(workerPort),
+      ETH_TESTNET_RPC_URL: chain.anvil.rpcUrl,
+      ETH_TESTNET_CONFIRMATIONS: '2',
+      ETH_TESTNET_START_BLOCK: '0',
+      SCAN_POLL_MS: '100',
+      SCAN_LEASE_SECONDS: '5',
+      SEND_INTERVAL_MS: '200',
+    }),
+  );
+  await worker.waitFor(/chain-worker listening/, 30_000);
+}, 120_000);
+
+afterAll(async () => {
+  if (mining) clearInterval(mining);
+  if (worker?.child.exitCode === null) worker.child.kill('SIGKILL');
+  await api?.close();
+  await db?.drop();
+  await chain?.stop();
+});
+
+describe('money that arrives where no wallet watches it', () => {
+  it('lists 30 USDC sent to a USDT wallet apart from deposits; the operator credits it once as a USDC_ETH deposit, swept to the treasury', async () => {
+    const usdc = chain.tokens[1]!;
+    const w = await wallet('USDT_ETH');
+    const txid = (await chain.sendToken(usdc, w.address, 30_000_000n)).toLowerCase();
+    const [listed] = await poll(async () => {
+      const found = (await arrivals()).filter((a) => a.txid === txid);
+      return found.length > 0 ? found : undefined;
+    }, 30_000, 'listed');
+    expect(listed).toMatchObject({ status: 'LISTED', chain: 'ETH_TESTNET', asset: 'USDC_ETH', amount: '30.000000', wallet_id: w.id, wallet_asset: 'USDT_ETH', workspace_id: ws.workspaceId, address: w.address, deposit_id: null });
+    // Never a deposit on its own, never told to the workspace; the operator sees it in a metric.
+    expect(await depositsOf(w.id)).toEqual([]);
+    expect(await eventsOfTx(txid)).toEqual([]);
+    expect(await metrics()).toMatch(/deposits_unexpected\{network="ETH_TESTNET",asset="USDC_ETH"[^}]*\} 1/);
+    const text = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url, { MASTER_SEED: TEST_SEED }), ['deposit', 'unexpected', 'list']);
+    expect(text.stdout).toContain(`${listed!.id} LISTED ETH_TESTNET: 30.000000 USDC_ETH to ${w.address}`);
+
+    const treasuryBefore = await tokenBalance(usdc, treasury);
+    const credit = await ops('deposit', 'unexpected', 'credit', '--id', listed!.id);
+    expect(credit.code).toBe(0);
+    expect(credit.body).toMatchObject({ outcome: 'credited', status: 'CREDITED', asset: 'USDC_ETH' });
+    const depositId = credit.body.deposit_id as string;
+    // Twice, or at once from two terminals: one deposit.
+    const again = await Promise.all([ops('deposit', 'unexpected', 'credit', '--id', listed!.id), ops('deposit', 'unexpected', 'credit', '--id', listed!.id)]);
+    for (const r of again) expect(r.body).toMatchObject({ outcome: 'already_credited', deposit_id: depositId });
+
+    // 30 USDC is under the sweep minimum: a credited arrival is swept all the same.
+    await poll(async () => ((await depositsOf(w.id)).map((d) => d.status).join() === 'SWEPT' ? true : undefined), 60_000, 'credited and swept');
+    const [deposit] = await depositsOf(w.id);
+    expect(deposit).toMatchObject({ id: depositId, asset: 'USDC_ETH', amount: '30000000', txid });
+    expect((await tokenBalance(usdc, treasury)) - treasuryBefore).toBe(30_000_000n);
+    expect(await tokenBalance(usdc, w.address)).toBe(0n);
+    expect((await eventsOfTx(txid)).map((e) => e.event)).toEqual(['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_SWEPT']);
+    const credits = await sql<{ n: string }>(`select count(*)::text as n from journal_entries where reference = ?`, [`deposit:${depositId}:credit`]);
+    expect(credits[0]!.n).toBe('1');
+    // The workspace holds it as USDC_ETH (its fee taken), its wallet's USDT balance untouched.
+    const balances = await uniqueCall(api.baseUrl, ws.testKey, 'GET', '/v2/balances');
+    const usdcBalance = (balances.body.data as { asset: string; available: string }[]).find((b) => b.asset === 'USDC_ETH');
+    expect(usdcBalance && Number(usdcBalance.available)).toBeGreaterThan(0);
+    const [now] = (await arrivals()).filter((a) => a.id === listed!.id);
+    expect(now).toMatchObject({ status: 'CREDITED', deposit_id: depositId });
+    expect(await metrics()).not.toMatch(/deposits_unexpected\{network="ETH_TESTNET",asset="USDC_ETH"[^}]*\} [1-9]/);
+    // The gas tank's top-up of this address is the service's own move: never listed.
+    expect((await arrivals()).filter((a) => a.from_address.toLowerCase() === gasTank.toLowerCase())).toEqual([]);
+  }, 120_000);
+
+  it('keeps ETH sent to a USDT wallet out of that wallet\'s sweep gas, and returns it to its sender once', async () => {
+    const usdt = chain.tokens[0]!;
+    const w = await wallet('USDT_ETH');
+    const sender = OUTSIDE;
+    const sent = 10n ** 16n; // 0.01 ETH
+    const txid = (await chain.sendNative(w.address, sent)).toLowerCase();
+    const [listed] = await poll(async () => {
+      const found = (await arrivals()).filter((a) => a.txid === txid);
+      return found.length > 0 ? found : undefined;
+    }, 30_000, 'listed');
+    expect(listed).toMatchObject({ status: 'LISTED', asset: 'ETH', chain_amount: sent.toString(), wallet_id: w.id, from_address: sender });
+
+    // The wallet's own USDT is swept with gas the gas tank sends: the 0.01 ETH lying there is not its to burn.
+    await chain.sendToken(usdt, w.address, 70_000_000n);
+    await poll(async () => ((await depositsOf(w.id)).map((d) => d.status).join() === 'SWEPT' ? true : undefined), 60_000, 'USDT swept');
+    const topUps = await sql<{ n: string }>(`select count(*)::text as n from outgoing_transfers where kind = 'GAS_TOPUP' and to_address = ?`, [w.address]);
+    expect(Number(topUps[0]!.n)).toBeGreaterThan(0);
+    expect(await nativeBalance(w.address)).toBeGreaterThanOrEqual(sent);
+
+    const before = await nativeBalance(sender);
+    const marked = await ops('deposit', 'unexpected', 'return', '--id', listed!.id);
+    expect(marked.code).toBe(0);
+    expect(marked.body).toMatchObject({ status: 'RETURNING' });
+    // Asked again: the same return, never a second one.
+    expect((await ops('deposit', 'unexpected', 'return', '--id', listed!.id)).body.status).toMatch(/^RETURN(ING|ED)$/);
+    await poll(async () => ((await arrivals()).find((a) => a.id === listed!.id)?.status === 'RETURNED' ? true : undefined), 60_000, 'returned');
+    const returns = await sql<{ amount: string; to_address: string; status: string }>(
+      `select amount::text, to_address, status from outgoing_transfers where kind = 'UNEXPECTED_RETURN' and from_address = ?`,
+      [w.address],
+    );
+    expect(returns).toHaveLength(1);
+    expect(returns[0]).toMatchObject({ to_address: sender, status: 'CONFIRMED' });
+    // A native return pays its own gas from what came: the sender gets the rest, and a credit is refused now.
+    const back = (await nativeBalance(sender)) - before;
+    expect(back).toBe(BigInt(returns[0]!.amount));
+    expect(back).toBeGreaterThan(sent / 2n);
+    expect(back).toBeLessThanOrEqual(sent);
+    const credit = await ops('deposit', 'unexpected', 'credit', '--id', listed!.id);
+    expect(credit.code).toBe(1);
+    expect(credit.body.error).toMatch(/RETURNED/);
+    expect(await depositsOf(w.id)).toHaveLength(1);
+  }, 120_000);
+
+  it('refuses what is not an arrival id, and the ledger check stays ok', async () => {
+    const bad = await ops('deposit', 'unexpected', 'credit', '--id', 'not-an-id');
+    expect(bad.code).not.toBe(0);
+    const missing = await ops('deposit', 'unexpected', 'return', '--id', '00000000-0000-4000-8000-000000000000');
+    expect(missing.code).not.toBe(0);
+    const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
+    expect(check.code).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, unbalanced_entries: [], balance_mismatches: [], negative_balances: [] });
+  });
+});
