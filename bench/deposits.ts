@@ -14,6 +14,7 @@ import pg from 'pg';
 import { createPublicClient, encodeFunctionData, http, parseAbi } from 'viem';
 import { rpc } from '../src/adapters/sandbox/anvil.js';
 import { openInfrastructure } from '../src/bootstrap/infrastructure.js';
+import { RefillAccountKeys } from '../src/application/custody/refill-account-keys.js';
 import type { Config } from '../src/bootstrap/config.js';
 import { openOrm } from '../src/adapters/persistence/orm.js';
 import { PgMonitoredAddresses } from '../src/adapters/persistence/monitored-addresses.js';
@@ -147,8 +148,10 @@ export async function benchDetection(config: Config, log: (line: string) => void
   // Each run scans its own new chain from its first block.
   await client.query(`delete from chain_blocks where network = 'ETH_TESTNET'`);
   await client.query(`delete from chain_cursors where network = 'ETH_TESTNET'`);
-  const infra = await openInfrastructure(settings, { processName: 'bench', runsWorkers: false });
+  const infra = await openInfrastructure(settings, { processName: 'bench', runsWorkers: false, seed: 'required' });
   try {
+    // The account keys a chain-worker records at its start: the scanner tells the service's own senders by them.
+    await infra.container.resolve(RefillAccountKeys).execute({ poolSize: 4 });
     const [token] = await deploySandboxTokens(anvil.rpcUrl, [{ name: 'Bench USD', symbol: 'BUSD', decimals: 6 }]);
     await rpc(anvil.rpcUrl, 'evm_setAutomine', [false]);
 

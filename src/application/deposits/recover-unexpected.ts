@@ -101,6 +101,10 @@ export class RecoverUnexpected {
       if (!current) throw notFound(id);
       if (current.status === 'CREDITED') return { outcome: 'already_credited' as const, arrival: current, depositId: current.depositId! };
       if (current.status !== 'LISTED') throw new DomainError('CONFLICT', new UnexpectedStateError(current, 'be credited').message);
+      // Money an address of the service sent is already someone's in the books: never a second time.
+      if (await this.internal.isInternal(tx, network, t.from)) {
+        throw new DomainError('CONFLICT', `the sender ${t.from} is one of the service's own addresses: its money is booked already, nothing is credited`);
+      }
       const [wallet] = await tx.wallets.byAddresses(network, [t.to]);
       if (!wallet || wallet.id !== current.walletId) throw new DomainError('CONFLICT', `the address ${t.to} is not the wallet ${current.walletId}'s`);
       // Counted from its own block: the scanner's next step brings the confirmations up to what it has read.
