@@ -12,6 +12,7 @@ import { RefillAccountKeys } from '../application/custody/refill-account-keys.js
 import { RescanTransaction } from '../application/deposits/rescan-transaction.js';
 import { arrivalView, RecoverUnexpected } from '../application/deposits/recover-unexpected.js';
 import { DomainError } from '../domain/errors.js';
+import { CHAIN_ASSETS, baseChainOf } from '../domain/money/networks.js';
 import { ScanNetwork } from '../application/deposits/scan-network.js';
 import { RunSweeps } from '../application/sweeps/run-sweeps.js';
 import { SendWithdrawals } from '../application/withdrawals/send-withdrawals.js';
@@ -101,22 +102,25 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
             return { ...result };
           },
         }),
-        consume({
-          name: 'deposit.credit-unexpected',
-          handler: async (job) => {
-            const port = ports.find((p) => p.network === job.data.network);
-            if (!port) throw new Error(`no node is configured for ${job.data.network} (set ${job.data.network}_RPC_URL)`);
-            try {
-              const r = await container.resolve(RecoverUnexpected).credit(port, job.data.id);
-              logger.info({ network: port.network, id: job.data.id, outcome: r.outcome }, 'unexpected arrival: credit');
-              return { ...arrivalView(r.arrival), outcome: r.outcome, deposit_id: 'depositId' in r ? r.depositId : null, reason: 'reason' in r ? r.reason : null };
-            } catch (err: unknown) {
-              // The operator's mistake (no such arrival, one already returned) is an answer, not a job to try again.
-              if (err instanceof DomainError) return { ok: false, error: err.message };
-              throw err;
-            }
-          },
-        }),
+        ...(['deposit.credit-unexpected', 'deposit.return-unexpected'] as const).map((name) =>
+          consume({
+            name,
+            handler: async (job) => {
+              const port = ports.find((p) => p.network === job.data.network);
+              if (!port) throw new Error(`no node is configured for ${job.data.network} (set ${job.data.network}_RPC_URL)`);
+              try {
+                const recover = container.resolve(RecoverUnexpected);
+                const r = name === 'deposit.credit-unexpected' ? await recover.credit(port, job.data.id) : await recover.markReturn(port, job.data.id);
+                logger.info({ network: port.network, id: job.data.id, outcome: r.outcome }, `unexpected arrival: ${name === 'deposit.credit-unexpected' ? 'credit' : 'return'}`);
+                return { ...arrivalView(r.arrival), outcome: r.outcome, deposit_id: 'depositId' in r ? r.depositId : r.arrival.depositId, reason: 'reason' in r ? r.reason : null };
+              } catch (err: unknown) {
+                // The operator's mistake (no such arrival, one already returned) is an answer, not a job to try again.
+                if (err instanceof DomainError) return { ok: false, error: err.message, code: err.code };
+                throw err;
+              }
+            },
+          }),
+        ),
       ];
     },
     background: (infra) => {
@@ -126,7 +130,12 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
       const scannerMetrics = createScannerMetrics(
         metrics.registry,
         () => uow.run((tx) => (tx.deposits as DepositRepo).countByStatus()),
-        () => uow.run((tx) => tx.unexpected.listedTotals()),
+        // Every asset of each network scanned has its series, 0 when nothing waits (an alert sees it go back down).
+        async () => {
+          const listed = await uow.run((tx) => tx.unexpected.listedTotals());
+          const zeros = ports.flatMap((p) => CHAIN_ASSETS[baseChainOf(p.network)].map((asset) => ({ network: p.network, asset, count: 0 })));
+          return [...zeros.filter((z) => !listed.some((l) => l.network === z.network && l.asset === z.asset)), ...listed];
+        },
       );
       const loopOptions: ScannerLoopOptions = { ...config.scanner, owner, ...opts.scan };
       for (const p of ports) logger.info({ network: p.network }, 'scanning for deposits');

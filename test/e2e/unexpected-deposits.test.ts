@@ -5,7 +5,8 @@
 // a USDC_ETH deposit of the workspace, credited and swept to the treasury,
 // exactly once however often the command runs; ETH sent to a token wallet is
 // listed too, is never burnt as the gas of that wallet's own sweep, and is
-// returned to its sender once; the gas tank's top-ups are never listed.
+// returned to its sender once; the gas tank's top-ups are never listed, nor a
+// deposit of a native wallet; a listed arrival a reorg took is forgotten.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFunctionData, erc20Abi, type Hex } from 'viem';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
@@ -53,6 +54,8 @@ const ops = async (...args: string[]) => {
   return { code: r.code, body: JSON.parse(r.stdout || '{}') as Record<string, unknown>, stderr: r.stderr };
 };
 const arrivals = async () => ((await ops('deposit', 'unexpected', 'list')).body.unexpected ?? []) as Arrival[];
+/** The arrival of transaction `txid`, once the chain-worker has listed it. */
+const listedArrival = (txid: string): Promise<Arrival> => poll(async () => (await arrivals()).find((a) => a.txid === txid), 30_000, `${txid} listed`);
 
 const tokenBalance = async (token: string, address: string): Promise<bigint> =>
   BigInt(
@@ -120,25 +123,22 @@ describe('money that arrives where no wallet watches it', () => {
     const usdc = chain.tokens[1]!;
     const w = await wallet('USDT_ETH');
     const txid = (await chain.sendToken(usdc, w.address, 30_000_000n)).toLowerCase();
-    const [listed] = await poll(async () => {
-      const found = (await arrivals()).filter((a) => a.txid === txid);
-      return found.length > 0 ? found : undefined;
-    }, 30_000, 'listed');
+    const listed = await listedArrival(txid);
     expect(listed).toMatchObject({ status: 'LISTED', chain: 'ETH_TESTNET', asset: 'USDC_ETH', amount: '30.000000', wallet_id: w.id, wallet_asset: 'USDT_ETH', workspace_id: ws.workspaceId, address: w.address, deposit_id: null });
     // Never a deposit on its own, never told to the workspace; the operator sees it in a metric.
     expect(await depositsOf(w.id)).toEqual([]);
     expect(await eventsOfTx(txid)).toEqual([]);
     expect(await metrics()).toMatch(/deposits_unexpected\{network="ETH_TESTNET",asset="USDC_ETH"[^}]*\} 1/);
     const text = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url, { MASTER_SEED: TEST_SEED }), ['deposit', 'unexpected', 'list']);
-    expect(text.stdout).toContain(`${listed!.id} LISTED ETH_TESTNET: 30.000000 USDC_ETH to ${w.address}`);
+    expect(text.stdout).toContain(`${listed.id} LISTED ETH_TESTNET: 30.000000 USDC_ETH to ${w.address}`);
 
     const treasuryBefore = await tokenBalance(usdc, treasury);
-    const credit = await ops('deposit', 'unexpected', 'credit', '--id', listed!.id);
+    const credit = await ops('deposit', 'unexpected', 'credit', '--id', listed.id);
     expect(credit.code).toBe(0);
     expect(credit.body).toMatchObject({ outcome: 'credited', status: 'CREDITED', asset: 'USDC_ETH' });
     const depositId = credit.body.deposit_id as string;
     // Twice, or at once from two terminals: one deposit.
-    const again = await Promise.all([ops('deposit', 'unexpected', 'credit', '--id', listed!.id), ops('deposit', 'unexpected', 'credit', '--id', listed!.id)]);
+    const again = await Promise.all([ops('deposit', 'unexpected', 'credit', '--id', listed.id), ops('deposit', 'unexpected', 'credit', '--id', listed.id)]);
     for (const r of again) expect(r.body).toMatchObject({ outcome: 'already_credited', deposit_id: depositId });
 
     // 30 USDC is under the sweep minimum: a credited arrival is swept all the same.
@@ -154,9 +154,9 @@ describe('money that arrives where no wallet watches it', () => {
     const balances = await uniqueCall(api.baseUrl, ws.testKey, 'GET', '/v2/balances');
     const usdcBalance = (balances.body.data as { asset: string; available: string }[]).find((b) => b.asset === 'USDC_ETH');
     expect(usdcBalance && Number(usdcBalance.available)).toBeGreaterThan(0);
-    const [now] = (await arrivals()).filter((a) => a.id === listed!.id);
+    const [now] = (await arrivals()).filter((a) => a.id === listed.id);
     expect(now).toMatchObject({ status: 'CREDITED', deposit_id: depositId });
-    expect(await metrics()).not.toMatch(/deposits_unexpected\{network="ETH_TESTNET",asset="USDC_ETH"[^}]*\} [1-9]/);
+    expect(await metrics()).toMatch(/deposits_unexpected\{network="ETH_TESTNET",asset="USDC_ETH"[^}]*\} 0/); // 0, not gone: an alert sees it come back down
     // The gas tank's top-up of this address is the service's own move: never listed.
     expect((await arrivals()).filter((a) => a.from_address.toLowerCase() === gasTank.toLowerCase())).toEqual([]);
   }, 120_000);
@@ -167,10 +167,7 @@ describe('money that arrives where no wallet watches it', () => {
     const sender = OUTSIDE;
     const sent = 10n ** 16n; // 0.01 ETH
     const txid = (await chain.sendNative(w.address, sent)).toLowerCase();
-    const [listed] = await poll(async () => {
-      const found = (await arrivals()).filter((a) => a.txid === txid);
-      return found.length > 0 ? found : undefined;
-    }, 30_000, 'listed');
+    const listed = await listedArrival(txid);
     expect(listed).toMatchObject({ status: 'LISTED', asset: 'ETH', chain_amount: sent.toString(), wallet_id: w.id, from_address: sender });
 
     // The wallet's own USDT is swept with gas the gas tank sends: the 0.01 ETH lying there is not its to burn.
@@ -181,12 +178,12 @@ describe('money that arrives where no wallet watches it', () => {
     expect(await nativeBalance(w.address)).toBeGreaterThanOrEqual(sent);
 
     const before = await nativeBalance(sender);
-    const marked = await ops('deposit', 'unexpected', 'return', '--id', listed!.id);
+    const marked = await ops('deposit', 'unexpected', 'return', '--id', listed.id);
     expect(marked.code).toBe(0);
-    expect(marked.body).toMatchObject({ status: 'RETURNING' });
+    expect(marked.body).toMatchObject({ outcome: 'returning', status: 'RETURNING' });
     // Asked again: the same return, never a second one.
-    expect((await ops('deposit', 'unexpected', 'return', '--id', listed!.id)).body.status).toMatch(/^RETURN(ING|ED)$/);
-    await poll(async () => ((await arrivals()).find((a) => a.id === listed!.id)?.status === 'RETURNED' ? true : undefined), 60_000, 'returned');
+    expect((await ops('deposit', 'unexpected', 'return', '--id', listed.id)).body.status).toMatch(/^RETURN(ING|ED)$/);
+    await poll(async () => ((await arrivals()).find((a) => a.id === listed.id)?.status === 'RETURNED' ? true : undefined), 60_000, 'returned');
     const returns = await sql<{ amount: string; to_address: string; status: string }>(
       `select amount::text, to_address, status from outgoing_transfers where kind = 'UNEXPECTED_RETURN' and from_address = ?`,
       [w.address],
@@ -198,17 +195,59 @@ describe('money that arrives where no wallet watches it', () => {
     expect(back).toBe(BigInt(returns[0]!.amount));
     expect(back).toBeGreaterThan(sent / 2n);
     expect(back).toBeLessThanOrEqual(sent);
-    const credit = await ops('deposit', 'unexpected', 'credit', '--id', listed!.id);
-    expect(credit.code).toBe(1);
+    const credit = await ops('deposit', 'unexpected', 'credit', '--id', listed.id);
+    expect([credit.code, credit.body.code]).toEqual([2, 'CONFLICT']);
     expect(credit.body.error).toMatch(/RETURNED/);
     expect(await depositsOf(w.id)).toHaveLength(1);
   }, 120_000);
 
+  it('credits a token arrival on an ETH wallet: the gas tank\'s top-up is no deposit, and the wallet\'s own ETH is not burnt as gas', async () => {
+    const usdc = chain.tokens[1]!;
+    // The wallet's own 0.005 ETH stays unswept (a minimum of 1 ETH) while its credited USDC is swept.
+    expect((await ops('sweep', 'policy', 'set', '--chain', 'ETH_TESTNET', '--asset', 'ETH', '--minimum', '1')).code).toBe(0);
+    const e = await wallet('ETH');
+    const own = 5n * 10n ** 15n;
+    await chain.sendNative(e.address, own);
+    await poll(async () => ((await depositsOf(e.id)).map((d) => d.status).join() === 'CONFIRMED' ? true : undefined), 30_000, 'the ETH deposit credited');
+    const txid = (await chain.sendToken(usdc, e.address, 20_000_000n)).toLowerCase();
+    const listed = await listedArrival(txid);
+    expect((await ops('deposit', 'unexpected', 'credit', '--id', listed.id)).body).toMatchObject({ outcome: 'credited' });
+    await poll(async () => ((await depositsOf(e.id)).find((d) => d.asset === 'USDC_ETH')?.status === 'SWEPT' ? true : undefined), 60_000, 'the USDC swept');
+    // Its gas came from the gas tank, not from the customer's ETH, and the top-up became no deposit nor webhook.
+    const topUps = await sql<{ txid: string }>(
+      `select a.txid from outgoing_transfers t join transfer_attempts a on a.transfer_id = t.id where t.kind = 'GAS_TOPUP' and t.to_address = ? and t.status = 'CONFIRMED'`,
+      [e.address],
+    );
+    expect(topUps.length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 1500)); // a few more scanner steps over the top-up's block
+    expect((await depositsOf(e.id)).map((d) => `${d.asset}:${d.status}`).sort()).toEqual(['ETH:CONFIRMED', 'USDC_ETH:SWEPT']);
+    for (const t of topUps) expect(await eventsOfTx(t.txid.toLowerCase())).toEqual([]);
+    expect(await nativeBalance(e.address)).toBeGreaterThanOrEqual(own);
+    expect((await arrivals()).filter((a) => a.address === e.address).map((a) => a.asset)).toEqual(['USDC_ETH']);
+  }, 120_000);
+
+  it('forgets a listed arrival whose block a reorg took, so that nothing is returned with someone else\'s money', async () => {
+    const usdc = chain.tokens[1]!;
+    const w = await wallet('USDT_ETH');
+    const txid = (await chain.sendToken(usdc, w.address, 30_000_000n)).toLowerCase();
+    const listed = await listedArrival(txid);
+    const [row] = await sql<{ block: string }>(`select block_number::text as block from unexpected_deposits where id = ?`, [listed.id]);
+    const head = BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_blockNumber', []));
+    await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [Number(head - BigInt(row!.block)) + 1, []]);
+    await poll(async () => ((await arrivals()).some((a) => a.id === listed.id) ? undefined : true), 30_000, 'forgotten after the reorg');
+    expect(await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [txid])).toBeNull();
+    const gone = await ops('deposit', 'unexpected', 'return', '--id', listed.id);
+    expect([gone.code, gone.body.code]).toEqual([2, 'NOT_FOUND']);
+    expect(await tokenBalance(usdc, w.address)).toBe(0n);
+  }, 60_000);
+
   it('refuses what is not an arrival id, and the ledger check stays ok', async () => {
     const bad = await ops('deposit', 'unexpected', 'credit', '--id', 'not-an-id');
-    expect(bad.code).not.toBe(0);
-    const missing = await ops('deposit', 'unexpected', 'return', '--id', '00000000-0000-4000-8000-000000000000');
-    expect(missing.code).not.toBe(0);
+    expect([bad.code, bad.body.code]).toEqual([2, 'VALIDATION_ERROR']);
+    for (const action of ['credit', 'return']) {
+      const missing = await ops('deposit', 'unexpected', action, '--id', '00000000-0000-4000-8000-000000000000');
+      expect([missing.code, missing.body.code]).toEqual([2, 'NOT_FOUND']);
+    }
     const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
     expect(check.code).toBe(0);
     expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, unbalanced_entries: [], balance_mismatches: [], negative_balances: [] });

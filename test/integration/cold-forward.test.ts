@@ -5,7 +5,9 @@
 // money as in transit, then cold, and no workspace balance changes; a
 // pending cold address is never used. A withdrawal waiting for funds asks
 // for a refill; a transfer from the cold address to the treasury is booked
-// once as a refill (cold → hot), one from anyone else is not.
+// once as a refill (cold → hot), one from anyone else is not. Only what the
+// books hold hot (customers' money) goes cold: what reached the treasury from
+// outside the books stays hot.
 import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +23,8 @@ import { ProcessTransfers, TransferOutcomes } from '../../src/application/transf
 import { TOKENS } from '../../src/application/tokens.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
 import { changePolicy } from '../../src/domain/custody/treasury-policy.js';
+import { creditDeposit } from '../../src/domain/ledger/entries.js';
+import { Amount } from '../../src/domain/money/amount.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { startTestChain, type TestChain } from '../support/anvil-chain.js';
 import { TEST_SEED, useTestApi } from '../support/harness.js';
@@ -56,17 +60,26 @@ describe('forwarding the surplus to cold storage', () => {
     const port = new EvmChainPort({ network: 'ETH_TESTNET', urls: [chain.anvil.rpcUrl], contracts: { USDT_ETH: chain.tokens[0]! }, retryDelayMs: 10, retryCount: 1, timeoutMs: 5000 });
     const treasury = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'treasury'));
     await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [treasury, `0x${(10n ** 20n).toString(16)}`]);
-    await chain.sendToken(chain.tokens[0]!, treasury, 300_000_000n);
+    // Customers' money in the treasury: sent there and booked as a swept deposit of the workspace would be.
+    const deposited = async (units: bigint) => {
+      await chain.sendToken(chain.tokens[0]!, treasury, units);
+      await uow.run((tx) =>
+        tx.ledger.post(
+          creditDeposit({ id: randomUUID(), network: 'ETH_TESTNET', at: new Date(), depositId: randomUUID(), workspaceId: t.ws.workspaceId, gross: Amount.ofUnits('USDT_ETH', units), fee: Amount.zero('USDT_ETH') }),
+        ),
+      );
+    };
+    await deposited(300_000_000n);
     await chain.mine();
     const sql = <T extends object>(text: string, params: unknown[] = []) => t.api.infra.orm.em.getConnection().execute<T[]>(text, params);
-    // The books against the chain: the 300 sent to the treasury outside the books is a surplus, and forwarding
-    // (requested, then mined) leaves it as it is: what left for cold storage is booked out until it is in a block.
+    // The books against the chain: the 300 booked are there, and forwarding (requested, then mined) leaves the
+    // books and the chain agreeing: what left for cold storage is booked out until it is in a block.
     const difference = async () => {
       await chain.mine(2);
       const run = await container.resolve(ReconcileChain).execute(port, { holdPayouts: false, windowDays: 7 });
       return run.assets.find((a) => a.asset === 'USDT_ETH')?.difference;
     };
-    expect(await difference()).toBe(300_000_000n);
+    expect(await difference()).toBe(0n);
     const balancesBefore = await sql(`select owner, kind, balance::text from ledger_accounts where owner <> 'SERVICE' order by id`);
 
     // A policy whose cold address is still in its cooling-off: nothing moves.
@@ -81,7 +94,7 @@ describe('forwarding the surplus to cold storage', () => {
     expect(first.forwarded).toEqual([{ asset: 'USDT_ETH', amount: 250_000_000n, to: COLD, transferId: expect.any(String) }]);
     // Asked again while the forward is on its way: nothing more (one at a time, and its amount counts as gone).
     expect((await forward.step(port)).forwarded).toEqual([]);
-    expect(await difference()).toBe(300_000_000n);
+    expect(await difference()).toBe(0n);
     const transferId = first.forwarded[0]!.transferId;
     for (let i = 0; i < 12; i++) {
       await pipeline.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 600_000, batch: 10 });
@@ -96,11 +109,11 @@ describe('forwarding the surplus to cold storage', () => {
       (await sql<{ balance: string }>(`select balance::text from ledger_accounts where owner = 'SERVICE' and kind = ? and network = 'ETH_TESTNET' and asset = 'USDT_ETH'`, [kind]))[0]?.balance;
     expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-250000000', '0']);
     expect(await sql(`select owner, kind, balance::text from ledger_accounts where owner <> 'SERVICE' order by id`)).toEqual(balancesBefore);
-    expect(await difference()).toBe(300_000_000n);
-    // ops ledger check: customers (none here) covered by hot + cold + in transit; the forward is cold, booked.
+    expect(await difference()).toBe(0n);
+    // ops ledger check: the customers' 300 covered by hot (50) + cold (250) + in transit; the forward is cold, booked.
     const check = await container.resolve(CheckLedger).execute();
     expect(check.ok).toBe(true);
-    expect(check.custody.find((c) => c.network === 'ETH_TESTNET' && c.asset === 'USDT_ETH')).toMatchObject({ hot: '-250000000', cold: '250000000', inTransit: '0', covered: true });
+    expect(check.custody.find((c) => c.network === 'ETH_TESTNET' && c.asset === 'USDT_ETH')).toMatchObject({ hot: '50000000', cold: '250000000', inTransit: '0', covered: true });
     // At the float: nothing more, and no refill asked (50 held, floor 20).
     const atFloat = await forward.step(port);
     expect([atFloat.forwarded, atFloat.hot]).toEqual([[], [{ asset: 'USDT_ETH', held: 50_000_000n, reserved: 0n, refill: 0n, targetFloat: 50_000_000n }]]);
@@ -132,11 +145,12 @@ describe('forwarding the surplus to cold storage', () => {
     expect(after.hot).toEqual([{ asset: 'USDT_ETH', held: 177_000_000n, reserved: 120_000_000n, refill: 0n, targetFloat: 50_000_000n }]);
     expect(await sql(`select count(*)::int as n from deposits`)).toEqual([{ n: 0 }]);
 
-    // 400 more arrive while the withdrawal still waits: 577 held, 120 kept for it, 407 go.
-    await chain.sendToken(chain.tokens[0]!, treasury, 400_000_000n);
+    // 400 more customers' money arrive while the withdrawal still waits: 577 held, of which the books hold 570 hot
+    // (the 7 from someone else is no customer's: it stays hot); 120 kept for the withdrawal, 400 go.
+    await deposited(400_000_000n);
     await chain.mine();
     const second = await forward.step(port);
-    expect(second.forwarded.map((f) => f.amount)).toEqual([407_000_000n]);
+    expect(second.forwarded.map((f) => f.amount)).toEqual([400_000_000n]);
 
     // The token blocks the cold address before that forward is sent: it reverts on chain, FAILED, booked back to the
     // hot treasury. No forward is tried again by itself (the next would fail the same way): the operator sets the policy again.
@@ -156,13 +170,13 @@ describe('forwarding the surplus to cold storage', () => {
     await chain.setBlocked(chain.tokens[0]!, COLD, false);
     await chain.mine();
     await uow.run(async (tx) => tx.treasury.savePolicy(changePolicy(await tx.treasury.policyForUpdate('ETH_TESTNET', 'USDT_ETH'), limits, new Date())));
-    expect((await forward.step(port)).forwarded.map((f) => f.amount)).toEqual([407_000_000n]);
+    expect((await forward.step(port)).forwarded.map((f) => f.amount)).toEqual([400_000_000n]);
 
     // ops treasury reconcile: the cold address holds what the books say (250 forwarded, 120 refilled), the new forward in transit.
     const reconcileCold = () => container.resolve(ReconcileCold).execute([port], 'ETH_TESTNET');
     expect(await reconcileCold()).toEqual({
       ok: true,
-      cold: [{ chain: 'ETH_TESTNET', asset: 'USDT_ETH', cold_address: COLD, booked: '130.000000', in_transit: '407.000000', on_chain: '130.000000', difference: '0.000000', verdict: 'ok' }],
+      cold: [{ chain: 'ETH_TESTNET', asset: 'USDT_ETH', cold_address: COLD, booked: '130.000000', in_transit: '400.000000', on_chain: '130.000000', difference: '0.000000', verdict: 'ok' }],
     });
     // Someone else sends 5 to the cold address: a surplus, reported, not booked. Then 10 leave it: a shortfall of 5.
     await chain.sendToken(chain.tokens[0]!, COLD, 5_000_000n);
@@ -174,6 +188,17 @@ describe('forwarding the surplus to cold storage', () => {
     await chain.mine();
     const short = await reconcileCold();
     expect([short.ok, short.cold[0]!.difference, short.cold[0]!.verdict]).toEqual([false, '-5.000000', 'shortfall']);
-    expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-130000000', '-407000000']);
+    expect([await service('COLD'), await service('COLD_IN_TRANSIT')]).toEqual(['-130000000', '-400000000']);
+
+    // The cold address sends the treasury more than the books hold cold (1000 it got from elsewhere with the 125
+    // left): only the 130 booked cold come back into the books; the rest reaches the treasury unbooked.
+    await chain.sendToken(chain.tokens[0]!, COLD, 1_000_000_000n);
+    await chain.mine();
+    const bigTx = await rpc<string>(chain.anvil.rpcUrl, 'eth_sendTransaction', [
+      { from: COLD, to: chain.tokens[0], data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [treasury as Hex, 1_125_000_000n] }), gas: '0x30000' },
+    ]);
+    await chain.mine();
+    expect((await refills.step(port)).booked).toEqual([{ asset: 'USDT_ETH', amount: 130_000_000n, txid: bigTx.toLowerCase(), from: COLD }]);
+    expect(await service('COLD')).toBe('0');
   }, 90_000);
 });

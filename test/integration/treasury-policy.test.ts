@@ -51,7 +51,7 @@ describe('ops treasury policy', () => {
     const cancelled = await inProcess('treasury', 'policy', 'cancel', '--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH');
     expect([cancelled.code, cancelled.json.pending, cancelled.json.cold_address]).toEqual([0, null, null]);
     const again = await inProcess('treasury', 'policy', 'cancel', '--chain', 'ETH_TESTNET', '--asset', 'USDT_ETH');
-    expect([again.code, again.json.code]).toEqual([2, 'VALIDATION_ERROR']);
+    expect([again.code, again.json.code]).toEqual([2, 'CONFLICT']);
     const kinds = await sql<{ kind: string }>(`select kind from treasury_policy_events where network = 'ETH_TESTNET' and asset = 'USDT_ETH' order by at, kind`);
     expect(kinds.map((k) => k.kind).sort()).toEqual(['COLD_ADDRESS_CANCELLED', 'COLD_ADDRESS_REQUESTED', 'LIMITS_SET']);
   }, 60_000);

@@ -120,7 +120,7 @@ export class ScannerLoop {
       if (o.reversed) log.warn({ next: o.next.toString(), reversed: o.reversed }, 'credits reversed: the rescan after a reorg read past their blocks without their transfers');
     } else if (o.kind === 'reorg') {
       this.metrics.reorgs.inc({ network });
-      log.warn({ ancestor: o.ancestor.toString(), failed: o.failed, kept: o.kept, unproven: o.unproven }, 'reorg: back to the common ancestor');
+      log.warn({ ancestor: o.ancestor.toString(), failed: o.failed, kept: o.kept, unproven: o.unproven, unexpectedForgotten: o.forgotten }, 'reorg: back to the common ancestor');
     } else if (o.kind === 'retry') {
       log.debug({ reason: o.reason }, 'scan step retried');
     }

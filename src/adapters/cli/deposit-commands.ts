@@ -15,14 +15,14 @@ import { defineCommand, type OpsCommand, type OpsContext } from './command.js';
 
 const pretty = (r: Record<string, unknown>) => JSON.stringify(r, null, 2);
 const TXID = { ETH: /^0x[0-9a-fA-F]{64}$/, BSC: /^0x[0-9a-fA-F]{64}$/, TRON: /^(0x)?[0-9a-fA-F]{64}$/ } as const;
-/** How long a command run by the chain-worker (deposit rescan, deposit unexpected credit) waits for its answer. */
+/** How long a command run by the chain-worker (deposit rescan, deposit unexpected credit and return) waits for its answer. */
 const CHAIN_WORKER_WAIT_MS = 60_000;
 
 /**
  * Queues a job for the chain-worker that scans `network` (it has the node) and waits for its output:
  * `{ ok: false, error }` when no chain-worker scans it, the job fails, or none answers in time.
  */
-export async function inChainWorker<N extends 'deposit.rescan' | 'deposit.credit-unexpected'>(
+export async function inChainWorker<N extends 'deposit.rescan' | 'deposit.credit-unexpected' | 'deposit.return-unexpected'>(
   ctx: OpsContext,
   network: Network,
   name: N,

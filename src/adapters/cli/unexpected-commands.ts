@@ -3,7 +3,9 @@
 // docs/operations.md#money-that-arrives-where-no-wallet-watches-it). A credit
 // runs in the chain-worker, which reads the transaction again on its node.
 import { z } from 'zod';
-import { arrivalView, RecoverUnexpected } from '../../application/deposits/recover-unexpected.js';
+import { RecoverUnexpected, arrivalView } from '../../application/deposits/recover-unexpected.js';
+import { ERROR_CODES, type ErrorCode } from '../../domain/error-catalogue.js';
+import { DomainError } from '../../domain/errors.js';
 import { UNEXPECTED_STATUSES } from '../../domain/deposits/unexpected-deposit.js';
 import { NETWORKS } from '../../domain/money/networks.js';
 import { defineCommand, type OpsCommand } from './command.js';
@@ -22,7 +24,7 @@ const unexpected = defineCommand({
   path: ['deposit', 'unexpected'],
   positionals: ['action'],
   summary:
-    "Money that arrived at a deposit address in another asset than its wallet's: deposit unexpected list [--status LISTED|CREDITED|RETURNING|RETURNED] [--chain NETWORK] [--limit N]; deposit unexpected credit --id ID (a deposit of what it is for the wallet's workspace, once; runs in the chain-worker); deposit unexpected return --id ID (sent back to its sender from the deposit address, once)",
+    "Money that arrived at a deposit address in another asset than its wallet's: deposit unexpected list [--status LISTED|CREDITED|RETURNING|RETURNED] [--chain NETWORK] [--limit N]; deposit unexpected credit --id ID (a deposit of what it is for the wallet's workspace, once); deposit unexpected return --id ID (sent back to its sender from the deposit address once it has its confirmations, once); credit and return run in the chain-worker, which reads the transaction again",
   flags: { status: { type: 'string' }, chain: { type: 'string' }, limit: { type: 'string' }, id: { type: 'string' } },
   input: z.discriminatedUnion('action', [
     z.object({
@@ -45,18 +47,31 @@ const unexpected = defineCommand({
       const rows = await recover.list({ status: input.status, network: input.chain }, input.limit ?? 100);
       return { unexpected: rows.map(arrivalView) };
     }
-    if (input.action === 'return') return { action: 'return', ...arrivalView(await recover.markReturn(input.id)) };
     const arrival = await recover.find(input.id);
-    if (!arrival) return { ok: false, action: 'credit', id: input.id, error: `no unexpected arrival ${input.id}` };
-    return { action: 'credit', id: input.id, ...(await inChainWorker(ctx, arrival.network, 'deposit.credit-unexpected', { network: arrival.network, id: input.id }, 'the credit')) };
+    if (!arrival) throw new DomainError('NOT_FOUND', `no unexpected arrival ${input.id}`);
+    const job = input.action === 'credit' ? 'deposit.credit-unexpected' : 'deposit.return-unexpected';
+    const result = await inChainWorker(ctx, arrival.network, job, { network: arrival.network, id: input.id }, `the ${input.action}`);
+    // The chain-worker's refusal (one already returned, a sender of the service's) is the command's, as any other.
+    if (result.ok === false && typeof result.code === 'string' && (ERROR_CODES as string[]).includes(result.code)) {
+      throw new DomainError(result.code as ErrorCode, String(result.error));
+    }
+    return { action: input.action, id: input.id, ...result };
   },
   describe: (r) => {
     if (Array.isArray(r.unexpected)) return (r.unexpected as ArrivalView[]).map(line).join('\n') || 'no unexpected arrivals';
-    if (r.ok === false) return `${r.action as string} of ${r.id as string}: ${r.error as string}`;
-    if (r.action === 'return') return `${r.id as string} is ${r.status as string}: the chain-worker sends it back to ${r.from_address as string}`;
-    const outcome = r.outcome as string;
-    if (outcome === 'not_on_chain') return `credit of ${r.id as string}: ${r.reason as string}; nothing changed`;
-    return `credit of ${r.id as string}: ${outcome === 'credited' ? 'now' : 'already'} the deposit ${r.deposit_id as string} (credited at its confirmations, then swept)`;
+    const what = `${r.action as string} of ${r.id as string}`;
+    if (r.ok === false) return `${what}: ${r.error as string}`;
+    switch (r.outcome) {
+      case 'not_on_chain':
+        return `${what}: ${r.reason as string}; nothing changed`;
+      case 'credited':
+      case 'already_credited':
+        return `${what}: ${r.outcome === 'credited' ? 'now' : 'already'} the deposit ${r.deposit_id as string} (credited at its confirmations, then swept)`;
+      default:
+        return r.status === 'RETURNED'
+          ? `${what}: RETURNED, sent back to ${r.from_address as string} (transfer ${r.return_transfer_id as string})`
+          : `${what}: RETURNING, the chain-worker sends it back to ${r.from_address as string}`;
+    }
   },
 });
 

@@ -16,6 +16,7 @@ export const JOB_CATALOGUE: { [N in JobName]: z.ZodType<JobPayloads[N]> } = {
   'commitment.settle': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'deposit.rescan': z.object({ network: z.string().min(1).max(32), txid: z.string().min(1).max(100) }),
   'deposit.credit-unexpected': z.object({ network: z.string().min(1).max(32), id: z.uuid() }),
+  'deposit.return-unexpected': z.object({ network: z.string().min(1).max(32), id: z.uuid() }),
   'custody.refill-xpubs': z.object({ reason: z.enum(['startup', 'schedule', 'pool-low', 'missing']) }),
   'ledger.reconcile': z.object({}).strict() as z.ZodType<Record<string, never>>,
 };

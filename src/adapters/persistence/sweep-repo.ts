@@ -158,6 +158,17 @@ export class PgSweepRepo implements SweepRepo {
     return { chainTotal: BigInt(row!.chain_total), total: BigInt(row!.total) };
   }
 
+  async nativeHeldAt(network: Network, address: string, nativeAsset: Asset): Promise<bigint> {
+    const [row] = await this.sql<{ held: string }>(
+      `select ((select coalesce(sum(chain_amount), 0) from deposits
+                 where network = ? and to_address = ? and asset = ? and status in ('DETECTED', 'CONFIRMING', 'CONFIRMED', 'FLAGGED'))
+             + (select coalesce(sum(chain_amount), 0) from unexpected_deposits
+                 where network = ? and to_address = ? and asset = ? and status in ('LISTED', 'RETURNING')))::text as held`,
+      [network, address, nativeAsset, network, address, nativeAsset],
+    );
+    return BigInt(row!.held);
+  }
+
   async releaseDeposits(sweepId: string): Promise<void> {
     await this.sql(`update deposits set sweep_id = null where sweep_id = ? and status = 'CONFIRMED'`, [sweepId]);
   }

@@ -142,15 +142,12 @@ export class PgUnexpectedDepositRepo implements UnexpectedDepositRepo {
     return rows.map(toArrival);
   }
 
-  async heldAt(network: Network, address: string, asset: Asset): Promise<bigint> {
-    const [row] = await this.sql<{ held: string }>(
-      `select coalesce(sum(u.chain_amount), 0)::text as held from unexpected_deposits u
-         left join deposits d on d.id = u.deposit_id
-        where u.network = ? and u.to_address = ? and u.asset = ?
-          and (u.status in ('LISTED', 'RETURNING') or (u.status = 'CREDITED' and d.status in ('DETECTED', 'CONFIRMING', 'CONFIRMED', 'FLAGGED')))`,
-      [network, address, asset],
-    );
-    return BigInt(row!.held);
+  async forgetListedAbove(network: Network, block: bigint): Promise<number> {
+    const rows = await this.sql<{ id: string }>(`delete from unexpected_deposits where network = ? and status = 'LISTED' and block_number > ? returning id`, [
+      network,
+      block.toString(),
+    ]);
+    return rows.length;
   }
 
   async returnsDue(network: Network, limit: number): Promise<{ arrival: UnexpectedDeposit; derivationAccount: number; derivationIndex: number }[]> {

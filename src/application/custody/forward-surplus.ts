@@ -94,7 +94,9 @@ export class ForwardSurplus {
     const held = Amount.fromChainUnits(asset, onChain - (await tx.transfers.pendingAmount(network, treasury, asset))).units;
     const reserved = await tx.withdrawals.unsentNetTotal(network, asset);
     report.hot.push({ asset, held, reserved, refill: refillToAsk({ held, reserved }, policy), targetFloat: policy.targetFloat });
-    const surplus = surplusToForward({ held, reserved }, policy);
+    // What the books hold in the hot treasury (an asset held is a debit: the account's balance is negative).
+    const bookedHot = -(await tx.ledger.serviceBalance(network, asset, 'TREASURY'));
+    const surplus = surplusToForward({ held, reserved, bookedHot }, policy);
     if (surplus <= 0n) return;
     const amount = Amount.ofUnits(asset, surplus);
     const call = { asset, from: treasury, to: policy.coldAddress, amount: amount.toChainUnits() };

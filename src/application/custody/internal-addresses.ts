@@ -44,13 +44,14 @@ export class InternalAddresses {
   }
 
   /**
-   * Whether a sender is one of the network's service addresses (a gas top-up from the gas tank, a drip
-   * from the faucet): what they send to a deposit address is the service's own move, never an arrival.
+   * Which of the network's service addresses a sender is, or null: what the gas tank sends a deposit
+   * address is a top-up for its gas, and what any of them sends (the faucet's drips too) is never an
+   * arrival of money from outside.
    */
-  async senderTest(network: Network): Promise<(address: string) => boolean> {
+  async senderRoles(network: Network): Promise<(address: string) => ServiceRole | null> {
     const chain = baseChainOf(network);
-    const keys = new Set((await this.serviceAddresses(network)).map((a) => monitoredKey(chain, a.address)));
-    return (address) => keys.has(monitoredKey(chain, address));
+    const roles = new Map((await this.serviceAddresses(network)).map((a) => [monitoredKey(chain, a.address), a.role]));
+    return (address) => roles.get(monitoredKey(chain, address)) ?? null;
   }
 
   /** The network's treasury, gas tank and faucet dispenser. SERVICE_UNAVAILABLE while the service branch's key is not recorded yet. */

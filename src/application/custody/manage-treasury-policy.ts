@@ -95,14 +95,14 @@ export class ManageTreasuryPolicy {
     });
   }
 
-  /** Withdraws the cold address change still waiting; VALIDATION_ERROR when none is. */
+  /** Withdraws the cold address change still waiting; CONFLICT when none is (nothing changes). */
   async cancel(network: Network, asset: Asset): Promise<TreasuryPolicyView> {
     return this.uow.run(async (tx) => {
       const policy = await tx.treasury.policyForUpdate(network, asset);
       // Read once the row is ours: a change a forward already acted on is in force, and not cancelled.
       const now = this.clock.now();
       const cancelled = policy ? cancelPending(policy, now) : null;
-      if (!policy || !cancelled) throw new DomainError('VALIDATION_ERROR', `no cold address change of ${network} ${asset} is waiting`, [{ path: 'chain', message: 'nothing to cancel' }]);
+      if (!policy || !cancelled) throw new DomainError('CONFLICT', `no cold address change of ${network} ${asset} is waiting: nothing to cancel`);
       await tx.treasury.savePolicy(cancelled);
       const pending = inForce(policy, now).pending!;
       await tx.treasury.record({ network, asset, kind: 'COLD_ADDRESS_CANCELLED', detail: { cold_address: pending.coldAddress, effective_at: pending.effectiveAt.toISOString() }, at: now });

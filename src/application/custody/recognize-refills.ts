@@ -60,7 +60,12 @@ export class RecognizeRefills {
       if (current !== stored) return { booked: [], next: current };
       const booked: RefillReport['booked'] = [];
       for (const r of refills) {
-        const amount = Amount.fromChainUnits(r.asset, r.amount);
+        // What the books hold cold comes back; more than that (the cold address's own funds, money sent to it
+        // from elsewhere) was never the customers': it reaches the treasury unbooked, as anything from outside.
+        const heldCold = -(await tx.ledger.serviceBalance(network, r.asset, 'COLD'));
+        const arrived = Amount.fromChainUnits(r.asset, r.amount);
+        if (heldCold <= 0n) continue;
+        const amount = arrived.units > heldCold ? Amount.ofUnits(r.asset, heldCold) : arrived;
         const entry = refillFromCold({ id: this.random.uuid(), network, at: this.clock.now(), transferKey: `${r.txid}:${r.logIndex ?? 'native'}`, amount });
         if ((await tx.ledger.post(entry)) === 'posted') booked.push({ asset: r.asset, amount: amount.units, txid: r.txid, from: r.from });
       }

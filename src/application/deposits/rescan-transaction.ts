@@ -9,7 +9,7 @@ import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
 import type { Clock, NetworkRegistry, RandomSource, UnitOfWork } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
-import { sortTransfers } from './scan-network.js';
+import { sortTransfers } from './sort-transfers.js';
 import { publishDetected } from './settle-deposit.js';
 
 export interface RescanResult {
@@ -44,10 +44,10 @@ export class RescanTransaction {
     const transfers = receipt?.status === 'success' ? await port.transfersOf(txid, (key) => this.monitored.has(network, key)) : [];
     const required = (await this.networks.get(network)).requiredConfirmations;
     const now = this.clock.now();
-    const isServiceSender = await this.internal.senderTest(network);
+    const serviceRole = await this.internal.senderRoles(network);
     return this.uow.run(async (tx) => {
       // Counted from its own block: the scanner's next step brings the confirmations up to what it has read.
-      const sorted = await sortTransfers(tx, transfers, required, (t) => t.block.number, now, this.random, isServiceSender);
+      const sorted = await sortTransfers(tx, transfers, required, (t) => t.block.number, now, this.random, serviceRole);
       const fresh = sorted.deposits;
       const recorded = await tx.deposits.record(fresh);
       await publishDetected(tx, recorded);

@@ -2,7 +2,8 @@
 // ADR 0021). Holding the network's lease, it reads the next range of blocks
 // up to the head, checks that they continue the blocks it stored (else a
 // reorg: back to the common ancestor), records transfers to monitored
-// addresses as DETECTED, advances confirmations to the range's last block and
+// addresses as DETECTED (and, apart, those of another asset than their
+// wallet's: sort-transfers.ts), advances confirmations to the range's last block and
 // credits the deposits that reached their threshold. Everything a step learns
 // commits in one transaction with the cursor move, which is conditional on the
 // lease and on the cursor it started from: a step is applied once or not at
@@ -11,14 +12,13 @@ import { inject, injectable } from 'tsyringe';
 import { agreedKey, ChainMovedError, ChainUnavailableError, commonAncestor, type BlockRef, type ChainPort, type ObservedTransfer } from '../../domain/chains/chain-port.js';
 import { afterReorg, atHead, confirmationsAt, REORG_CHECKED_STATUSES, type Deposit } from '../../domain/deposits/deposit.js';
 import type { MonitoredAddresses } from '../../domain/deposits/ports.js';
-import { arrivalKey, unexpectedArrival, type UnexpectedDeposit } from '../../domain/deposits/unexpected-deposit.js';
-import { Amount } from '../../domain/money/amount.js';
 import { baseChainOf, type Network } from '../../domain/money/networks.js';
-import type { Wallet } from '../../domain/wallets/wallet.js';
 import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
+import type { ServiceRole } from '../../domain/custody/derivation.js';
 import { TOKENS } from '../tokens.js';
 import { credit, FeeContexts, flag, publishDetected, reverse } from './settle-deposit.js';
+import { sortTransfers } from './sort-transfers.js';
 
 /** The most transactions whose transfers the node URLs are asked to agree on in one step. */
 const AGREEMENT_CHECKS_PER_STEP = 500;
@@ -49,87 +49,9 @@ export type ScanOutcome =
   /** `unexpected`: transfers of another asset than their wallet's, newly recorded apart (never credited on their own). */
   | { kind: 'advanced'; head: bigint; next: bigint; detected: number; unexpected: number; credited: number; flagged: number; reversed: number; unagreed: number }
   /** `unproven`: credited deposits whose transfer the node did not return, reversed only if the rescan does not find them. */
-  | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; unproven: number }
+  | { kind: 'reorg'; head: bigint; ancestor: bigint; failed: number; kept: number; unproven: number; forgotten: number }
   /** The node answered inconsistently (the chain moved between two reads) or the cursor moved under us: try again. */
   | { kind: 'retry'; reason: string };
-
-/** The transfers of one read, sorted: deposits of the wallets they reached, and money of another asset than its wallet's. */
-export interface SortedTransfers {
-  deposits: Deposit[];
-  unexpected: UnexpectedDeposit[];
-}
-
-/**
- * The deposits of these transfers, for the wallets they reached, and the unexpected arrivals among
- * them (another supported asset than the wallet's; read in the caller's transaction). An arrival the
- * operator credited is a deposit of its own asset from then on: seen again (a rescan, a reorg), it
- * is sorted as one.
- */
-export async function sortTransfers(
-  tx: TxContext,
-  transfers: ObservedTransfer[],
-  required: number,
-  tipOf: (t: ObservedTransfer) => bigint,
-  now: Date,
-  random: RandomSource,
-  isServiceSender: (address: string) => boolean,
-): Promise<SortedTransfers> {
-  if (transfers.length === 0) return { deposits: [], unexpected: [] };
-  const network = transfers[0]!.network;
-  const wallets = new Map((await tx.wallets.byAddresses(network, transfers.map((t) => t.to))).map((w) => [w.address, w]));
-  const foreign = transfers.filter((t) => {
-    const w = wallets.get(t.to);
-    return w !== undefined && w.asset !== t.asset;
-  });
-  const credited = await tx.unexpected.credited(network, foreign);
-  const deposits: Deposit[] = [];
-  const unexpected: UnexpectedDeposit[] = [];
-  for (const t of transfers) {
-    const wallet = wallets.get(t.to);
-    if (!wallet) continue;
-    if (wallet.asset === t.asset || credited.has(arrivalKey(network, t.txid, t.logIndex))) {
-      const d = toDeposit(t, wallet, required, tipOf(t), now, random.uuid());
-      if (d) deposits.push(d);
-      continue;
-    }
-    const u = unexpectedArrival(t, wallet, isServiceSender, random.uuid(), now);
-    if (u) unexpected.push(u);
-  }
-  return { deposits, unexpected };
-}
-
-/**
- * A transfer found by the adapter, as a deposit of the wallet it reached: of the wallet's own asset (a
- * wallet monitors its own asset), or of an arrival the operator credited (sortTransfers).
- */
-export function toDeposit(t: ObservedTransfer, wallet: Wallet, required: number, tip: bigint, now: Date, id: string): Deposit | null {
-  const amount = Amount.fromChainUnits(t.asset, t.amount).units;
-  if (amount === 0n) return null; // dust below the API precision: nothing to credit
-  return {
-    id,
-    workspaceId: wallet.workspaceId,
-    walletId: wallet.id,
-    customerId: wallet.customerId,
-    network: t.network,
-    asset: t.asset,
-    txid: t.txid,
-    logIndex: t.logIndex,
-    fromAddress: t.from,
-    toAddress: t.to,
-    chainAmount: t.amount,
-    amount,
-    blockNumber: t.block.number,
-    blockHash: t.block.hash,
-    status: 'DETECTED',
-    confirmations: confirmationsAt(t.block.number, tip),
-    requiredConfirmations: required,
-    fee: null,
-    detectedAt: now,
-    confirmedAt: null,
-    sweptAt: null,
-    updatedAt: now,
-  };
-}
 
 @injectable()
 export class ScanNetwork {
@@ -194,8 +116,8 @@ export class ScanNetwork {
       }
       const agreed = await this.agreed(port, to, transfers, opts.agreementChecks ?? AGREEMENT_CHECKS_PER_STEP);
       const gone = await this.provedGone(port, to);
-      const isServiceSender = await this.internal.senderTest(network);
-      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed, gone, isServiceSender);
+      const serviceRole = await this.internal.senderRoles(network);
+      return await this.apply(network, opts, next, to, head.number, blocks, transfers, agreed, gone, serviceRole);
     } catch (err) {
       if (err instanceof ChainMovedError) return { kind: 'retry', reason: err.message };
       throw err;
@@ -251,7 +173,7 @@ export class ScanNetwork {
     transfers: ObservedTransfer[],
     agreed: Set<string> | null,
     gone: Set<string> | null,
-    isServiceSender: (address: string) => boolean,
+    serviceRole: (address: string) => ServiceRole | null,
   ): Promise<ScanOutcome> {
     const now = this.clock.now();
     const required = (await this.networks.get(network)).requiredConfirmations;
@@ -259,7 +181,7 @@ export class ScanNetwork {
       if (!(await tx.scanState.advance(network, opts.owner, expectedNext, to + 1n, blocks, opts.keepBlocks))) {
         throw new LeaseLost();
       }
-      const sorted = await sortTransfers(tx, transfers, required, () => to, now, this.random, isServiceSender);
+      const sorted = await sortTransfers(tx, transfers, required, () => to, now, this.random, serviceRole);
       const recorded = await tx.deposits.record(sorted.deposits);
       await publishDetected(tx, recorded);
       const unexpected = await tx.unexpected.record(sorted.unexpected);
@@ -374,7 +296,10 @@ export class ScanNetwork {
           }
         }
         await tx.deposits.markReorgedOut(reorgedOut, now);
-        return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, unproven: reorgedOut.length };
+        // Unexpected arrivals waiting for the operator are read again from the ancestor too: one whose transfer is
+        // gone must not stay listed (a return of it would send someone else's money).
+        const forgotten = await tx.unexpected.forgetListedAbove(network, ancestor);
+        return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, unproven: reorgedOut.length, forgotten };
       })
       .catch((err: unknown) => {
         if (err instanceof LeaseLost) return { kind: 'retry' as const, reason: 'the lease moved during a reorg' };

@@ -180,8 +180,9 @@ export class RunSweeps {
     if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
     let balance = await sender.nativeBalance(sweep.address);
     let request: OutgoingTransfer;
-    // Native money that arrived here unexpected, other than what this sweep moves, is not its to spend (ADR 0032).
-    const held = await tx.unexpected.heldAt(network, sweep.address, native);
+    // Native money on the address that is someone's (deposits not swept, unexpected arrivals), other than what
+    // this sweep moves, is not its to spend as gas (ADR 0032): the gas tank tops the address up instead.
+    const held = await tx.sweeps.nativeHeldAt(network, sweep.address, native);
     if (ASSET_SPECS[sweep.asset].native) {
       const others = held > tied.chainTotal ? held - tied.chainTotal : 0n;
       balance = balance > others ? balance - others : 0n;

@@ -11,10 +11,14 @@ export interface HotTreasury {
 
 /**
  * Above the ceiling, what is free (held beyond the reserved) goes down to the
- * target float; at or below it, nothing moves.
+ * target float; at or below it, nothing moves. Only customers' money goes to
+ * cold storage: what the treasury holds beyond what the books hold hot
+ * (`bookedHot`: the service's own funds, such as the gas a native treasury
+ * keeps, or money sent there from outside) is never forwarded.
  */
-export function surplusToForward(hot: HotTreasury, policy: { ceiling: bigint; targetFloat: bigint }): bigint {
-  const free = hot.held - hot.reserved;
+export function surplusToForward(hot: HotTreasury & { bookedHot: bigint }, policy: { ceiling: bigint; targetFloat: bigint }): bigint {
+  const held = hot.held < hot.bookedHot ? hot.held : hot.bookedHot;
+  const free = held - hot.reserved;
   return free > policy.ceiling ? free - policy.targetFloat : 0n;
 }
 

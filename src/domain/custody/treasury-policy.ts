@@ -85,8 +85,11 @@ export function changePolicy(current: TreasuryPolicy | null, change: PolicyChang
   if (change.coldAddress !== undefined && base?.pending && change.coldAddress === base.coldAddress && change.coolingOffHours === undefined) {
     return { ...base, ceiling: change.ceiling, targetFloat: change.targetFloat, floor: change.floor, pending: null, updatedAt: now };
   }
-  // A first address waits as long as any change would (the deployment's minimum at least): never at once in production.
-  const hoursNow = Math.max(base?.coolingOffHours ?? change.coolingOffHours ?? DEFAULT_COOLING_OFF_HOURS, minimumHours);
+  // A first address (none in force, none waiting: a first policy, or one whose first change was cancelled) waits
+  // the period it is set with; any other change the period in force. Never below the deployment's minimum, so
+  // never at once in production.
+  const first = !base?.coldAddress && !base?.pending;
+  const hoursNow = Math.max((first ? change.coolingOffHours : undefined) ?? base?.coolingOffHours ?? change.coolingOffHours ?? DEFAULT_COOLING_OFF_HOURS, minimumHours);
   // A new address keeps the period in force unless one is given: it never inherits the period of the change it replaces.
   const wantedHours = change.coolingOffHours ?? (change.coldAddress !== undefined ? (base?.coolingOffHours ?? hoursNow) : (base?.pending?.coolingOffHours ?? hoursNow));
   const wantedAddress = change.coldAddress ?? base?.pending?.coldAddress ?? base?.coldAddress ?? null;

@@ -71,10 +71,10 @@ export interface UnexpectedDepositRepo {
   /** Newest first. */
   list(filter: { status?: UnexpectedStatus; network?: Network }, limit: number): Promise<UnexpectedDeposit[]>;
   /**
-   * What unexpected arrivals of `asset` still lie on `address` (listed, on their way back, or credited and
-   * not swept yet): a sweep of the wallet's own asset must not burn them as its gas.
+   * After a reorg: LISTED arrivals in blocks above `block` are forgotten (how many). The rescan from there
+   * records again those whose transfer is still on chain; one that is gone leaves nothing to recover.
    */
-  heldAt(network: Network, address: string, asset: Asset): Promise<bigint>;
+  forgetListedAbove(network: Network, block: bigint): Promise<number>;
   /** RETURNING arrivals of the network with no return sweep open, oldest first, with their wallet's derivation (to sign from it). */
   returnsDue(network: Network, limit: number): Promise<{ arrival: UnexpectedDeposit; derivationAccount: number; derivationIndex: number }[]>;
   /** LISTED arrivals per network and asset, and their sum in base units (metrics). */

@@ -25,6 +25,8 @@ export interface JobPayloads {
   'deposit.rescan': { network: string; txid: string };
   /** An operator credits money that arrived where no wallet watches it (ops deposit unexpected credit): the chain-worker reads it again first. */
   'deposit.credit-unexpected': { network: string; id: string };
+  /** An operator sends such money back to its sender (ops deposit unexpected return): the chain-worker checks it is on chain first. */
+  'deposit.return-unexpected': { network: string; id: string };
   /** The chain-worker records the account xpubs the pool lacks (ADR 0026): at its start, every minute, and when the api finds the pool low or a key missing. */
   'custody.refill-xpubs': { reason: 'startup' | 'schedule' | 'pool-low' | 'missing' };
   /** The dispatcher reconciles the books with the chain of every network with a node (RECONCILE_EVERY_MINUTES). */

@@ -227,6 +227,12 @@ export interface SweepRepo {
    * deposits add up to: on chain (what the sweep moves) and in API precision.
    */
   attachConfirmed(sweepId: string, walletId: string, asset: Asset): Promise<{ chainTotal: bigint; total: bigint }>;
+  /**
+   * The native money on `address` that is someone's and not swept yet (base units on chain): its deposits of
+   * the native asset not swept (open, credited, flagged) and the unexpected native arrivals not recovered
+   * (listed, on their way back). A sweep spends none of it as gas but its own.
+   */
+  nativeHeldAt(network: Network, address: string, nativeAsset: Asset): Promise<bigint>;
   /** A sweep that failed gives its deposits back (to be swept again later). */
   releaseDeposits(sweepId: string): Promise<void>;
   /** The CONFIRMED deposits of the sweep become SWEPT at `at`; their ids. */

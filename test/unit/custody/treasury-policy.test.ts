@@ -23,6 +23,17 @@ describe('treasury policy', () => {
     expect(inForce(p, t0)).toMatchObject({ coldAddress: COLD, coolingOffHours: 0 });
   });
 
+  it('takes a first address with the period it is set with after a first change was cancelled, while a waiting one keeps its period', () => {
+    const waiting = changePolicy(null, { ...limits, coldAddress: COLD }, t0);
+    // Replacing a first address that waits: the period in force (48 h), whatever the new one says.
+    expect(changePolicy(waiting, { ...limits, coldAddress: OTHER, coolingOffHours: 0 }, hours(1))).toMatchObject({ pending: { coldAddress: OTHER, effectiveAt: hours(49) } });
+    const cancelled = cancelPending(waiting, hours(1))!;
+    const again = changePolicy(cancelled, { ...limits, coldAddress: COLD, coolingOffHours: 0 }, hours(2));
+    expect(inForce(again, hours(2))).toMatchObject({ coldAddress: COLD, coolingOffHours: 0, pending: null });
+    // Never below the deployment's minimum.
+    expect(changePolicy(cancelled, { ...limits, coldAddress: COLD, coolingOffHours: 24 }, hours(2), 24)).toMatchObject({ pending: { effectiveAt: hours(26) } });
+  });
+
   it('makes a new cold address wait for the period in force, and a cancelled one never takes effect', () => {
     const first = inForce(changePolicy(null, { ...limits, coldAddress: COLD, coolingOffHours: 24 }, t0), hours(24));
     const changed = changePolicy(first, { ...limits, coldAddress: OTHER }, hours(25));
