@@ -241,6 +241,33 @@ describe('money that arrives where no wallet watches it', () => {
     expect(await tokenBalance(usdc, w.address)).toBe(0n);
   }, 60_000);
 
+  it('gives a return the token refuses back to the operator, without holding the wallet\'s own sweeps', async () => {
+    const usdc = chain.tokens[1]!;
+    const usdt = chain.tokens[0]!;
+    const w = await wallet('USDT_ETH');
+    const txid = (await chain.sendToken(usdc, w.address, 30_000_000n)).toLowerCase();
+    const listed = await listedArrival(txid);
+    await chain.setBlocked(usdc, OUTSIDE, true);
+    await chain.mine();
+    await poll(async () => ((await ops('deposit', 'unexpected', 'return', '--id', listed.id)).body.outcome === 'returning' ? true : undefined), 30_000, 'returning');
+    const failedReturn = async () =>
+      (await sql<{ status: string }>(`select status from sweeps where return_of = ?`, [listed.id])).some((r) => r.status === 'FAILED') ? true : undefined;
+    await poll(failedReturn, 60_000, 'the refused return ended');
+    expect((await arrivals()).find((a) => a.id === listed.id)).toMatchObject({ status: 'LISTED', return_transfer_id: null });
+    expect(await tokenBalance(usdc, w.address)).toBe(30_000_000n);
+    // The wallet's own USDT is swept meanwhile: the refused return holds nothing.
+    await chain.sendToken(usdt, w.address, 60_000_000n);
+    await poll(async () => ((await depositsOf(w.id)).map((d) => d.status).join() === 'SWEPT' ? true : undefined), 60_000, 'the USDT swept');
+    // Unblocked, the operator returns it again: once.
+    await chain.setBlocked(usdc, OUTSIDE, false);
+    await chain.mine();
+    expect((await ops('deposit', 'unexpected', 'return', '--id', listed.id)).body).toMatchObject({ outcome: 'returning' });
+    await poll(async () => ((await arrivals()).find((a) => a.id === listed.id)?.status === 'RETURNED' ? true : undefined), 60_000, 'returned');
+    expect(await tokenBalance(usdc, w.address)).toBe(0n);
+    const returns = await sql<{ status: string }>(`select status from outgoing_transfers where kind = 'UNEXPECTED_RETURN' and from_address = ?`, [w.address]);
+    expect(returns.map((r) => r.status)).toEqual(['CONFIRMED']);
+  }, 180_000);
+
   it('refuses what is not an arrival id, and the ledger check stays ok', async () => {
     const bad = await ops('deposit', 'unexpected', 'credit', '--id', 'not-an-id');
     expect([bad.code, bad.body.code]).toEqual([2, 'VALIDATION_ERROR']);

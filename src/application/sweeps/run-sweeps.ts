@@ -13,12 +13,10 @@ import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
-import { returned } from '../../domain/deposits/unexpected-deposit.js';
-import { Amount } from '../../domain/money/amount.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, gasCurrencyOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
-import type { ChainSender } from '../../domain/transfers/ports.js';
+import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import {
   effectivePolicies,
   nativeSweepAmount,
@@ -31,6 +29,7 @@ import {
 import { depositSweptData } from '../deposits/deposit-view.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
+import { planReturns, returnEndedIn } from './return-sweeps.js';
 
 export interface SweepStepReport {
   started: number;
@@ -76,12 +75,19 @@ export class RunSweeps {
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     for (const id of ids) {
       // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
-      await aloneOnError('sweep', id, report.errors, () =>
-        this.uow.run(async (tx) => {
-          const sweep = await tx.sweeps.lock(id);
-          if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
-        }),
-      );
+      await aloneOnError('sweep', id, report.errors, async () => {
+        try {
+          await this.uow.run(async (tx) => {
+            const sweep = await tx.sweeps.lock(id);
+            if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
+          });
+        } catch (err) {
+          // A return the token refuses (its sender blocked) would wait for ever and hold the wallet's own sweeps:
+          // it ends, and its arrival goes back to the operator (LISTED). A sweep's refusal waits, as before.
+          if (!(err instanceof TransferRefused) || !(await this.giveBackRefusedReturn(id, err))) throw err;
+          report.errors.push({ kind: 'sweep', id, message: `the return is refused (${err.message.slice(0, 200)}): its arrival is LISTED again for the operator` });
+        }
+      });
     }
     return report;
   }
@@ -93,28 +99,7 @@ export class RunSweeps {
   private async plan(network: Network, batch: number): Promise<number> {
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
-      let returns = 0;
-      for (const r of await tx.unexpected.returnsDue(network, batch)) {
-        const a = r.arrival;
-        const sweep: Sweep = {
-          id: this.random.uuid(),
-          network,
-          asset: a.asset,
-          walletId: a.walletId,
-          address: a.toAddress,
-          addressPath: depositPath(baseChainOf(network), r.derivationAccount, r.derivationIndex),
-          status: 'WAITING_GAS',
-          depositTotal: Amount.fromChainUnits(a.asset, a.chainAmount).units,
-          topUpTransferId: null,
-          sweepTransferId: null,
-          failure: null,
-          returnOf: { arrivalId: a.id, to: a.fromAddress, chainAmount: a.chainAmount },
-          createdAt: now,
-          updatedAt: now,
-        };
-        // One open sweep per wallet: while one of its deposits is swept, the return waits for the next step.
-        if (await tx.sweeps.add(sweep, [])) returns++;
-      }
+      const returns = await planReturns(tx, network, batch, now, () => this.random.uuid());
       return returns + (await this.planDeposits(tx, network, batch, now));
     });
   }
@@ -288,6 +273,18 @@ export class RunSweeps {
     report.toppedUp++;
   }
 
+  /** A return sweep its token refuses: FAILED, its arrival LISTED again; false when `id` is no such return. */
+  private giveBackRefusedReturn(id: string, err: TransferRefused): Promise<boolean> {
+    return this.uow.run(async (tx) => {
+      const sweep = await tx.sweeps.lock(id);
+      if (!sweep?.returnOf || sweep.status !== 'WAITING_GAS') return false;
+      const now = this.clock.now();
+      await this.fail(tx, sweep, `the return is refused: ${err.message.slice(0, 500)}`, now);
+      await returnEndedIn(tx, sweep.returnOf.arrivalId, null, now);
+      return true;
+    });
+  }
+
   private async fail(tx: TxContext, sweep: Sweep, reason: string, at: Date): Promise<void> {
     await tx.sweeps.update({ ...sweep, status: 'FAILED', failure: reason, updatedAt: at });
     await tx.sweeps.releaseDeposits(sweep.id);
@@ -305,13 +302,12 @@ export class RunSweeps {
     }
     if (sweep.status !== 'SWEEPING') return;
     if (t.status === 'FAILED') {
-      // A failed return leaves its arrival RETURNING: the next step plans another return sweep.
       await this.fail(tx, sweep, `sweep transfer failed: ${t.failure ?? 'unknown'}`, now);
+      if (sweep.returnOf) await returnEndedIn(tx, sweep.returnOf.arrivalId, null, now);
       return;
     }
     if (sweep.returnOf) {
-      const arrival = await tx.unexpected.lock(sweep.returnOf.arrivalId);
-      if (arrival?.status === 'RETURNING') await tx.unexpected.update(returned(arrival, t.id, now));
+      await returnEndedIn(tx, sweep.returnOf.arrivalId, t.id, now);
       await tx.sweeps.update({ ...sweep, status: 'SWEPT', updatedAt: now });
       return;
     }

@@ -8,7 +8,7 @@
 import type { ObservedTransfer } from '../chains/chain-port.js';
 import type { Asset, Network } from '../money/networks.js';
 
-/** LISTED until the operator decides; CREDITED (a deposit now), or RETURNING until the return transfer is confirmed, then RETURNED. */
+/** LISTED until the operator decides; CREDITED (a deposit now), or RETURNING until the return transfer is confirmed, then RETURNED (LISTED again if it failed). */
 export type UnexpectedStatus = 'LISTED' | 'CREDITED' | 'RETURNING' | 'RETURNED';
 
 export const UNEXPECTED_STATUSES: readonly UnexpectedStatus[] = ['LISTED', 'CREDITED', 'RETURNING', 'RETURNED'];
@@ -104,10 +104,19 @@ export function toReturn(u: UnexpectedDeposit): UnexpectedDeposit {
   return { ...u, status: 'RETURNING' };
 }
 
-/** The return transfer `transferId` was confirmed. A failed one leaves it RETURNING: it is tried again. */
+/** The return transfer `transferId` was confirmed. */
 export function returned(u: UnexpectedDeposit, transferId: string, at: Date): UnexpectedDeposit {
   if (u.status !== 'RETURNING') throw new UnexpectedStateError(u, 'be returned');
   return { ...u, status: 'RETURNED', returnTransferId: transferId, resolvedAt: at };
+}
+
+/**
+ * Its return transfer failed (the sender refuses it, a reverted call): LISTED again, for the operator to
+ * decide anew, rather than tried again by itself and paying gas each time for the same failure.
+ */
+export function returnFailed(u: UnexpectedDeposit): UnexpectedDeposit {
+  if (u.status !== 'RETURNING') throw new UnexpectedStateError(u, 'fail a return');
+  return { ...u, status: 'LISTED' };
 }
 
 /** Identity as deposits have it: one (network, txid, log index). */

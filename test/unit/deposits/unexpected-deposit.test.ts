@@ -1,7 +1,7 @@
 // Unexpected arrivals (issue 31, ADR 0032): what is one, and how the operator's recovery moves it, once.
 import { describe, expect, it } from 'vitest';
 import type { ObservedTransfer } from '../../../src/domain/chains/chain-port.js';
-import { creditedAs, returned, toReturn, unexpectedArrival, UnexpectedStateError } from '../../../src/domain/deposits/unexpected-deposit.js';
+import { creditedAs, returnFailed, returned, toReturn, unexpectedArrival, UnexpectedStateError } from '../../../src/domain/deposits/unexpected-deposit.js';
 
 const at = new Date('2026-11-27T12:00:00Z');
 const transfer = (over: Partial<ObservedTransfer> = {}): ObservedTransfer => ({
@@ -45,6 +45,9 @@ describe('unexpected arrivals', () => {
     expect(returning.status).toBe('RETURNING');
     expect(toReturn(returning)).toBe(returning);
     expect(() => creditedAs(returning, 'd1', at)).toThrow(UnexpectedStateError);
+    // A failed return gives it back to the operator, who may credit it or try the return again.
+    expect(returnFailed(returning)).toMatchObject({ status: 'LISTED', returnTransferId: null });
+    expect(() => returnFailed(listed)).toThrow(UnexpectedStateError);
     const done = returned(returning, 't1', at);
     expect(done).toMatchObject({ status: 'RETURNED', returnTransferId: 't1', resolvedAt: at });
     expect(() => returned(done, 't2', at)).toThrow(UnexpectedStateError);
