@@ -31,6 +31,7 @@ import { CustodyLoop } from '../adapters/chains/custody-loop.js';
 import { WatchTreasuryPolicies } from '../application/custody/watch-treasury-policies.js';
 import { ForwardSurplus } from '../application/custody/forward-surplus.js';
 import { RecognizeRefills } from '../application/custody/recognize-refills.js';
+import { ReconcileCold } from '../application/custody/reconcile-cold.js';
 import { createNodeObserver, urlLabel } from '../adapters/metrics/node-metrics.js';
 import { CheckNodes } from '../application/chains/check-nodes.js';
 import type { NodeProbe } from '../domain/chains/node-probe.js';
@@ -178,6 +179,7 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
           container.resolve(WatchTreasuryPolicies),
           container.resolve(ForwardSurplus),
           container.resolve(RecognizeRefills),
+          container.resolve(ReconcileCold),
           senders,
           { intervalMs: Math.max(config.sending.intervalMs, 1000) },
           logger,

@@ -112,6 +112,13 @@ describe('npm start: a hot float with cold storage behind it', () => {
     for (const n of NETS) expect(await coldBalance(n.chain, n.asset)).toBe('250.000000');
     const check = await ops('ledger', 'check');
     expect(check.json).toMatchObject({ ok: true });
+    // Cold storage in the metrics, as booked and as read on the node (every 30 s).
+    const coldMetrics = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port + 1}/metrics`)).text();
+      const read = (name: string) => new RegExp(`${name}\\{network="ETH_TESTNET",asset="USDT_ETH"[^}]*\\} (\\S+)`).exec(text)?.[1];
+      return `${read('treasury_cold_booked')} ${read('treasury_cold_on_chain')}`;
+    };
+    await until(coldMetrics, (v) => v === '250 250', 60_000, 'treasury_cold_booked and treasury_cold_on_chain at 250');
     const reconcile = await ops('treasury', 'reconcile');
     expect([reconcile.code, (reconcile.json.cold as { verdict: string }[]).map((c) => c.verdict)]).toEqual([0, ['ok', 'ok', 'ok']]);
   }, 240_000);

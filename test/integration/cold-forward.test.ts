@@ -7,7 +7,8 @@
 // for a refill; a transfer from the cold address to the treasury is booked
 // once as a refill (cold → hot), one from anyone else is not. Only what the
 // books hold hot (customers' money) goes cold: what reached the treasury from
-// outside the books stays hot.
+// outside the books stays hot. A treasury short of gas is topped up by the
+// gas tank first.
 import { randomUUID } from 'node:crypto';
 import { encodeFunctionData, erc20Abi, getAddress, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,5 +201,34 @@ describe('forwarding the surplus to cold storage', () => {
     await chain.mine();
     expect((await refills.step(port)).booked).toEqual([{ asset: 'USDT_ETH', amount: 130_000_000n, txid: bigTx.toLowerCase(), from: COLD }]);
     expect(await service('COLD')).toBe('0');
-  }, 90_000);
+
+    // A treasury with no gas: the gas tank tops it up (as it does deposit addresses for sweeps), then the forward goes.
+    const settle = async (id: string) => {
+      for (let i = 0; i < 30; i++) {
+        await pipeline.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 600_000, batch: 10 });
+        if ((await uow.run((tx) => tx.transfers.get(id)))!.status === 'CONFIRMED') return;
+        await chain.mine();
+      }
+      throw new Error(`transfer ${id} not confirmed: ${JSON.stringify(await sql(`select status, failure from outgoing_transfers where id = ?`, [id]))}`);
+    };
+    // The forward of 400 still on its way goes first, while the treasury has gas (the cold address holds some of
+    // the token again, as when its gas was estimated: a transfer to an empty balance costs more gas).
+    await chain.sendToken(chain.tokens[0]!, COLD, 1_000_000n);
+    for (const open of await sql<{ id: string }>(`select id from outgoing_transfers where kind = 'COLD_FORWARD' and status not in ('CONFIRMED', 'FAILED')`)) await settle(open.id);
+    const gasTank = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'gasTank'));
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [treasury, '0x0']);
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [gasTank, `0x${(10n ** 18n).toString(16)}`]);
+    await deposited(500_000_000n);
+    await chain.mine();
+    const noGas = await forward.step(port);
+    expect([noGas.forwarded, noGas.blocked.map((b) => b.why)]).toEqual([[], [expect.stringMatching(/the treasury lacks the gas: the gas tank tops it up with \d+ ETH/)]]);
+    // Asked again meanwhile: the one top-up on its way, no second.
+    expect((await forward.step(port)).blocked.map((b) => b.why)).toEqual(["waiting for the gas tank's top-up of the treasury"]);
+    const topUps = await sql<{ id: string; from_address: string }>(`select id, from_address from outgoing_transfers where kind = 'GAS_TOPUP' and to_address = ?`, [treasury]);
+    expect(topUps.map((u) => u.from_address)).toEqual([gasTank]);
+    await settle(topUps[0]!.id);
+    const topped = await forward.step(port);
+    expect(topped.forwarded).toHaveLength(1);
+    await settle(topped.forwarded[0]!.transferId);
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { createCustodyMetrics } from '../../src/adapters/metrics/metrics.js';
 import { WatchTreasuryPolicies } from '../../src/application/custody/watch-treasury-policies.js';
 import { ForwardSurplus } from '../../src/application/custody/forward-surplus.js';
 import { RecognizeRefills } from '../../src/application/custody/recognize-refills.js';
+import { ReconcileCold } from '../../src/application/custody/reconcile-cold.js';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { FakeClock } from '../support/fakes.js';
@@ -112,7 +113,7 @@ describe('the chain-worker announces a cold address change at once', () => {
     const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as { level: string; msg: string }) });
     const registry = new Registry();
     // No network can send here: the loop only watches the policies.
-    const loop = new CustodyLoop(new WatchTreasuryPolicies(uow, clock), t.api.infra.container.resolve(ForwardSurplus), t.api.infra.container.resolve(RecognizeRefills), [], { intervalMs: 1000 }, logger, createCustodyMetrics(registry));
+    const loop = new CustodyLoop(new WatchTreasuryPolicies(uow, clock), t.api.infra.container.resolve(ForwardSurplus), t.api.infra.container.resolve(RecognizeRefills), t.api.infra.container.resolve(ReconcileCold), [], { intervalMs: 1000 }, logger, createCustodyMetrics(registry));
     const pendingMetric = async () =>
       ((await registry.getSingleMetricAsString('treasury_cold_address_change_pending')).match(/network="ETH_TESTNET",asset="EURC_ETH"} (\d)/) ?? [])[1];
     const set = await inProcess('treasury', 'policy', 'set', '--chain', 'ETH_TESTNET', '--asset', 'EURC_ETH', '--cold-address', COLD, ...limits, '--cooling-off-hours', '0');

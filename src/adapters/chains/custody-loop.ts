@@ -7,10 +7,12 @@
 // (short of gas, refused) is said once per reason. A treasury below its floor
 // asks for a refill (treasury_refill_needed{network,asset} = 1, one line with
 // the amount to bring back to the target float); each refill read on chain
-// (RecognizeRefills) is booked and said.
+// (RecognizeRefills) is booked and said. Every 30 s cold storage is read as
+// booked and on the node (treasury_cold_booked, treasury_cold_on_chain).
 import type { Logger } from 'pino';
 import type { ForwardSurplus } from '../../application/custody/forward-surplus.js';
 import type { RecognizeRefills } from '../../application/custody/recognize-refills.js';
+import type { ReconcileCold } from '../../application/custody/reconcile-cold.js';
 import type { ChainPort } from '../../domain/chains/chain-port.js';
 import type { WatchTreasuryPolicies } from '../../application/custody/watch-treasury-policies.js';
 import { isNodeDown } from '../../domain/chains/chain-port.js';
@@ -18,6 +20,9 @@ import { Amount } from '../../domain/money/amount.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import type { CustodyMetrics } from '../metrics/metrics.js';
 import { WakeableSleep } from './wakeable-sleep.js';
+
+/** How often cold storage is read for treasury_cold_booked and treasury_cold_on_chain. */
+const COLD_READ_MS = 30_000;
 
 export interface CustodyLoopOptions {
   intervalMs: number;
@@ -34,11 +39,14 @@ export class CustodyLoop {
   private readonly blocked = new Set<string>();
   /** Refills asked for, as network|asset: said when asked and when no longer needed. */
   private readonly refillAsked = new Set<string>();
+  /** When cold storage was last read for its metrics (ms). */
+  private coldReadAt = 0;
 
   constructor(
     private readonly watch: WatchTreasuryPolicies,
     private readonly forward: ForwardSurplus,
     private readonly refills: RecognizeRefills,
+    private readonly cold: ReconcileCold,
     private readonly senders: readonly (ChainSender & ChainPort)[],
     private readonly opts: CustodyLoopOptions,
     private readonly logger: Logger,
@@ -90,6 +98,23 @@ export class CustodyLoop {
     for (const key of this.announced) if (!seen.has(key)) this.announced.delete(key);
     if (!watched.some((w) => w.coldAddress !== null)) return;
     for (const sender of this.senders) await this.forwardOn(sender);
+    await this.readCold();
+  }
+
+  /** Cold storage as booked and as read on the node (every COLD_READ_MS: one balance read per cold address). */
+  private async readCold(): Promise<void> {
+    if (Date.now() - this.coldReadAt < COLD_READ_MS) return;
+    this.coldReadAt = Date.now();
+    try {
+      for (const c of (await this.cold.execute(this.senders)).cold) {
+        const labels = { network: c.chain, asset: c.asset };
+        this.metrics.coldBooked.set(labels, Number(c.booked));
+        if (c.on_chain !== null) this.metrics.coldOnChain.set(labels, Number(c.on_chain));
+      }
+    } catch (err) {
+      if (!isNodeDown(err)) throw err;
+      this.logger.debug({ err }, 'custody: a cold address could not be read; the metric keeps its last reading');
+    }
   }
 
   private async forwardOn(sender: ChainSender & ChainPort): Promise<void> {

@@ -229,6 +229,8 @@ export interface CustodyMetrics {
   forwards: Counter<'network' | 'asset'>;
   refillNeeded: Gauge<'network' | 'asset'>;
   refills: Counter<'network' | 'asset'>;
+  coldBooked: Gauge<'network' | 'asset'>;
+  coldOnChain: Gauge<'network' | 'asset'>;
 }
 
 /** The treasury's custody discipline (docs/operations.md#custody): a cold address change waiting for its cooling-off (1). */
@@ -254,5 +256,17 @@ export function createCustodyMetrics(registry: Registry): CustodyMetrics {
       registers: [registry],
     }),
     refills: new Counter({ name: 'treasury_cold_refills_total', help: 'Refills from the cold address booked into the hot treasury', labelNames: ['network', 'asset'], registers: [registry] }),
+    coldBooked: new Gauge({
+      name: 'treasury_cold_booked',
+      help: 'What the books hold in cold storage (forwarded and arrived, less refilled), whole units of the asset',
+      labelNames: ['network', 'asset'],
+      registers: [registry],
+    }),
+    coldOnChain: new Gauge({
+      name: 'treasury_cold_on_chain',
+      help: 'The cold address balance read on the node, whole units of the asset (below treasury_cold_booked: money gone from cold storage; ops treasury reconcile)',
+      labelNames: ['network', 'asset'],
+      registers: [registry],
+    }),
   };
 }

@@ -219,6 +219,14 @@ export class PgTransferRepo implements TransferRepo {
     return BigInt(row?.total ?? '0');
   }
 
+  async topUpOnItsWay(network: Network, address: string): Promise<boolean> {
+    const rows = await this.sql<{ id: string }>(
+      `select id from outgoing_transfers where network = ? and to_address = ? and kind = 'GAS_TOPUP' and status not in ('CONFIRMED', 'FAILED') limit 1`,
+      [network, address],
+    );
+    return rows.length > 0;
+  }
+
   async countByKindAndStatus(): Promise<TransferCount[]> {
     const rows = await this.sql<{ network: Network; kind: TransferKind; status: TransferStatus; count: number }>(
       `select network, kind, status, count(*)::int as count from outgoing_transfers group by network, kind, status`,

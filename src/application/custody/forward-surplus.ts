@@ -5,7 +5,9 @@
 // pipeline (kind COLD_FORWARD), requested in the same transaction as its
 // ledger entry (TREASURY → COLD_IN_TRANSIT), one at a time per network and
 // asset (a unique index keeps it so). Confirmed, it is COLD; failed, it is
-// back in the hot treasury. No workspace's balance changes.
+// back in the hot treasury. No workspace's balance changes. Its gas is the
+// treasury's; a treasury short of it is topped up by the gas tank first, as
+// deposit addresses are for sweeps.
 import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { refillToAsk, surplusToForward } from '../../domain/custody/cold-forward.js';
@@ -14,13 +16,14 @@ import { inForce, type TreasuryPolicy } from '../../domain/custody/treasury-poli
 import { coldForwardArrived, coldForwardReturned, forwardToCold } from '../../domain/ledger/entries.js';
 import type { ReconciliationStore } from '../../domain/ledger/reconciliation.js';
 import { Amount } from '../../domain/money/amount.js';
-import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
+import { ASSET_SPECS, gasCurrencyOf, type Asset, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
-import { senderFunds } from '../transfers/sender-funds.js';
+import { GAS, senderFunds } from '../transfers/sender-funds.js';
+import { withMargin } from '../../domain/transfers/sweep.js';
 import { InternalAddresses } from './internal-addresses.js';
 
 export interface ForwardReport {
@@ -106,7 +109,9 @@ export class ForwardSurplus {
       return;
     }
     if (funds.kind === 'short') {
-      report.blocked.push({ asset, amount: surplus, kind: 'short', why: `the treasury holds ${funds.available} of the ${funds.needed} ${funds.asset} (chain units) it needs to send it` });
+      // Short of gas: the gas tank tops the treasury up, as it does deposit addresses for sweeps; the forward follows.
+      const why = funds.lacking === GAS ? await this.topUp(tx, sender, treasury, funds.needed - funds.available) : null;
+      report.blocked.push({ asset, amount: surplus, kind: 'short', why: why ?? `the treasury holds ${funds.available} of the ${funds.needed} ${funds.asset} (chain units) it needs to send it` });
       return;
     }
     const now = this.clock.now();
@@ -124,6 +129,35 @@ export class ForwardSurplus {
     await tx.transfers.add(transfer);
     await tx.ledger.post(forwardToCold({ id: this.random.uuid(), network, at: now, transferId: transfer.id, amount }));
     report.forwarded.push({ asset, amount: surplus, to: policy.coldAddress, transferId: transfer.id });
+  }
+
+  /**
+   * A gas top-up of the treasury from the gas tank for what a forward lacks (with the sweeps' margin), unless one
+   * is on its way; what the forward waits for, or null when the gas tank cannot pay it either.
+   */
+  private async topUp(tx: TxContext, sender: ChainSender, treasury: string, lacking: bigint): Promise<string | null> {
+    const network = sender.network;
+    if (await tx.transfers.topUpOnItsWay(network, treasury)) return 'waiting for the gas tank\'s top-up of the treasury';
+    const gasAsset = gasCurrencyOf(network);
+    const tank = (await this.service.serviceAddresses(network)).find((a) => a.role === 'gasTank')!.address;
+    const amount = withMargin(lacking);
+    const call = { asset: gasAsset, from: tank, to: treasury, amount };
+    const funds = await senderFunds(tx, sender, call);
+    if (funds.kind !== 'ok') return null;
+    await tx.transfers.add(
+      requestTransfer({
+        id: this.random.uuid(),
+        kind: 'GAS_TOPUP',
+        network,
+        ...call,
+        fromPath: servicePath(network, 'gasTank'),
+        ownerId: null,
+        requestedAt: this.clock.now(),
+        gasLimit: funds.gasLimit,
+        feeCap: funds.feeCap,
+      }),
+    );
+    return `the treasury lacks the gas: the gas tank tops it up with ${amount} ${gasAsset} (chain units), then it goes`;
   }
 
   /** Inside the transaction that ends a forward: in cold storage, or back in the hot treasury. */

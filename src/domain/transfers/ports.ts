@@ -204,6 +204,8 @@ export interface TransferRepo {
   latestOfKind(network: Network, kind: TransferKind, asset: ChainAsset): Promise<{ status: TransferStatus; failure: string | null; updatedAt: Date } | null>;
   /** Base units of `asset` that not-yet-final transfers from the address will still move (no gas). */
   pendingAmount(network: Network, address: string, asset: ChainAsset): Promise<bigint>;
+  /** Whether a gas top-up to `address` is on its way (requested, not final). */
+  topUpOnItsWay(network: Network, address: string): Promise<boolean>;
   countByKindAndStatus(): Promise<TransferCount[]>;
 }
 
