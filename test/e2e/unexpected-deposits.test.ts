@@ -28,6 +28,32 @@ let workerPort = 0;
 let treasury: string;
 let gasTank: string;
 let mining: NodeJS.Timeout | undefined;
+/** The evm_mine calls sent and not answered yet. */
+const minesInFlight = new Set<Promise<unknown>>();
+
+/** A block every 250 ms, like a live chain. */
+function startMining(): void {
+  mining = setInterval(() => {
+    const mined = chain.mine().catch(() => undefined);
+    minesInFlight.add(mined);
+    void mined.finally(() => minesInFlight.delete(mined));
+  }, 250);
+}
+
+/**
+ * Replaces every block from `block` to the head with empty ones. Mining pauses meanwhile (and the mines in
+ * flight are waited for): a block mined between reading the head and the reorg would leave `block` in place.
+ */
+async function reorgFrom(block: bigint): Promise<void> {
+  clearInterval(mining);
+  await Promise.all([...minesInFlight]);
+  try {
+    const head = BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_blockNumber', []));
+    await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [Number(head - block) + 1, []]);
+  } finally {
+    startMining();
+  }
+}
 const ETH = 10n ** 18n;
 
 const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T[]>(text, params);
@@ -91,7 +117,7 @@ beforeAll(async () => {
   gasTank = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'gasTank'));
   await chain.sendNative(gasTank, 1n * ETH);
   await chain.mine();
-  mining = setInterval(() => void chain.mine().catch(() => undefined), 250);
+  startMining();
   workerPort = await freePort();
   worker = spawnEntry(
     'src/bootstrap/chain-worker.ts',
@@ -232,14 +258,36 @@ describe('money that arrives where no wallet watches it', () => {
     const txid = (await chain.sendToken(usdc, w.address, 30_000_000n)).toLowerCase();
     const listed = await listedArrival(txid);
     const [row] = await sql<{ block: string }>(`select block_number::text as block from unexpected_deposits where id = ?`, [listed.id]);
-    const head = BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_blockNumber', []));
-    await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [Number(head - BigInt(row!.block)) + 1, []]);
+    await reorgFrom(BigInt(row!.block));
     await poll(async () => ((await arrivals()).some((a) => a.id === listed.id) ? undefined : true), 30_000, 'forgotten after the reorg');
     expect(await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [txid])).toBeNull();
     const gone = await ops('deposit', 'unexpected', 'return', '--id', listed.id);
     expect([gone.code, gone.body.code]).toEqual([2, 'NOT_FOUND']);
     expect(await tokenBalance(usdc, w.address)).toBe(0n);
   }, 60_000);
+
+  it('forgets a return still waiting for gas when a reorg takes its arrival, and never sends it', async () => {
+    const usdc = chain.tokens[1]!;
+    const w = await wallet('USDT_ETH');
+    const kept = await nativeBalance(gasTank);
+    await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [gasTank, '0x0']); // the return's top-up cannot be paid: it waits
+    try {
+      const txid = (await chain.sendToken(usdc, w.address, 30_000_000n)).toLowerCase();
+      const listed = await listedArrival(txid);
+      await poll(async () => ((await ops('deposit', 'unexpected', 'return', '--id', listed.id)).body.outcome === 'returning' ? true : undefined), 30_000, 'returning');
+      await poll(async () => ((await sql(`select 1 from sweeps where return_of = ? and status = 'WAITING_GAS'`, [listed.id])).length > 0 ? true : undefined), 30_000, 'the return sweep waiting');
+      const [row] = await sql<{ block: string }>(`select block_number::text as block from unexpected_deposits where id = ?`, [listed.id]);
+      await reorgFrom(BigInt(row!.block));
+      await poll(async () => ((await arrivals()).some((a) => a.id === listed.id) ? undefined : true), 30_000, 'forgotten after the reorg');
+      expect(await sql<{ status: string }>(`select status from sweeps where return_of = ?`, [listed.id])).toEqual([{ status: 'FAILED' }]);
+    } finally {
+      await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [gasTank, `0x${kept.toString(16)}`]);
+    }
+    // With gas again, nothing is returned, and the wallet's own sweeps go on.
+    await chain.sendToken(chain.tokens[0]!, w.address, 60_000_000n);
+    await poll(async () => ((await depositsOf(w.id)).map((d) => d.status).join() === 'SWEPT' ? true : undefined), 60_000, 'the USDT swept');
+    expect(await sql(`select id from outgoing_transfers where kind = 'UNEXPECTED_RETURN' and from_address = ?`, [w.address])).toEqual([]);
+  }, 120_000);
 
   it('gives a return the token refuses back to the operator, without holding the wallet\'s own sweeps', async () => {
     const usdc = chain.tokens[1]!;

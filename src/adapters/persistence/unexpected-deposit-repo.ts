@@ -142,11 +142,23 @@ export class PgUnexpectedDepositRepo implements UnexpectedDepositRepo {
     return rows.map(toArrival);
   }
 
-  async forgetListedAbove(network: Network, block: bigint): Promise<number> {
-    const rows = await this.sql<{ id: string }>(`delete from unexpected_deposits where network = ? and status = 'LISTED' and block_number > ? returning id`, [
-      network,
-      block.toString(),
-    ]);
+  async forgetAbove(network: Network, block: bigint): Promise<number> {
+    // A return sweep that has sent nothing yet (waiting for gas, or its top-up on its way) ends with its arrival.
+    await this.sql(
+      `update sweeps s set status = 'FAILED', failure = 'its unexpected arrival was taken by a reorg', updated_at = now()
+         from unexpected_deposits u
+        where s.return_of = u.id and u.network = ? and u.block_number > ? and u.status = 'RETURNING'
+          and s.status in ('WAITING_GAS', 'TOPPING_UP')`,
+      [network, block.toString()],
+    );
+    const rows = await this.sql<{ id: string }>(
+      `delete from unexpected_deposits u
+        where u.network = ? and u.block_number > ?
+          and (u.status = 'LISTED'
+               or (u.status = 'RETURNING' and not exists (select 1 from sweeps s where s.return_of = u.id and s.status = 'SWEEPING')))
+        returning u.id`,
+      [network, block.toString()],
+    );
     return rows.length;
   }
 

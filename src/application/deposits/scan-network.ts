@@ -296,9 +296,9 @@ export class ScanNetwork {
           }
         }
         await tx.deposits.markReorgedOut(reorgedOut, now);
-        // Unexpected arrivals waiting for the operator are read again from the ancestor too: one whose transfer is
-        // gone must not stay listed (a return of it would send someone else's money).
-        const forgotten = await tx.unexpected.forgetListedAbove(network, ancestor);
+        // Unexpected arrivals no transfer has moved yet are read again from the ancestor too: one whose transfer is
+        // gone must not stay listed, nor be returned (that would send someone else's money).
+        const forgotten = await tx.unexpected.forgetAbove(network, ancestor);
         return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, unproven: reorgedOut.length, forgotten };
       })
       .catch((err: unknown) => {

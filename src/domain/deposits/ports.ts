@@ -71,10 +71,12 @@ export interface UnexpectedDepositRepo {
   /** Newest first. */
   list(filter: { status?: UnexpectedStatus; network?: Network }, limit: number): Promise<UnexpectedDeposit[]>;
   /**
-   * After a reorg: LISTED arrivals in blocks above `block` are forgotten (how many). The rescan from there
-   * records again those whose transfer is still on chain; one that is gone leaves nothing to recover.
+   * After a reorg: arrivals in blocks above `block` that no transfer has moved yet are forgotten (how many):
+   * LISTED ones, and RETURNING ones whose return sweep has sent nothing (that sweep FAILED). The rescan from
+   * there lists again those whose transfer is still on chain; one that is gone leaves nothing to recover,
+   * and nothing is returned with another's money.
    */
-  forgetListedAbove(network: Network, block: bigint): Promise<number>;
+  forgetAbove(network: Network, block: bigint): Promise<number>;
   /** RETURNING arrivals of the network with no return sweep open, oldest first, with their wallet's derivation (to sign from it). */
   returnsDue(network: Network, limit: number): Promise<{ arrival: UnexpectedDeposit; derivationAccount: number; derivationIndex: number }[]>;
   /** LISTED arrivals per network and asset, and their sum in base units (metrics). */
