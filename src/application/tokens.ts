@@ -24,6 +24,8 @@ export const TOKENS = {
   FaucetAvailable: Symbol('FaucetAvailable'),
   /** The shortest cooling-off a new cold address may have (hours). */
   MinColdCoolingOffHours: Symbol('MinColdCoolingOffHours'),
+  /** Where owners reach the dashboard (its invitation links), no trailing slash. */
+  DashboardUrl: Symbol('DashboardUrl'),
   AddressCodec: Symbol('AddressCodec'),
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),

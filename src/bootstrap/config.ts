@@ -66,6 +66,10 @@ const schema = z.object({
   TRANSFER_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86400).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).max(320).default('Wallet service <no-reply@wallet-service.local>'),
+  DASHBOARD_URL: z
+    .url({ protocol: /^https?$/, message: 'must be the http(s) address owners reach the dashboard at, e.g. https://console.example.com/dashboard' })
+    .max(500)
+    .optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^[A-Za-z0-9.:/,\s-]*$/, 'must be true, false, a hop count, or a comma-separated list of addresses, CIDRs or loopback/linklocal/uniquelocal')
@@ -140,6 +144,8 @@ export interface Config {
   reconcile: { holdPayouts: boolean; everyMinutes: number; windowDays: number };
   /** Operator notices: over SMTP when SMTP_URL is set, else written as files under DATA_DIR/mail outside production. */
   mail: { smtpUrl: string | undefined; from: string };
+  /** Where owners reach the dashboard (ADR 0033): DASHBOARD_URL, or the api's own address + /dashboard; no trailing slash. */
+  dashboardUrl: string;
   /** Buckets of failed authentications per source address (and ten times that per key id). */
   authFailureLimits: { ratePerSecond: number; burst: number };
   /** The shortest cooling-off a new cold address may have (ADR 0032): 24 h in production, 0 in the sandbox unless set. */
@@ -367,6 +373,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       maxBackoffMs: 30_000,
     },
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },
+    dashboardUrl: (c.DASHBOARD_URL ?? `http://127.0.0.1:${c.PORT}/dashboard`).replace(/\/+$/, ''),
     authFailureLimits: { ratePerSecond: c.AUTH_FAILURE_RATE_PER_SECOND, burst: c.AUTH_FAILURE_BURST },
     treasuryMinCoolingOffHours: c.TREASURY_MIN_COOLING_OFF_HOURS ?? (production ? 24 : 0),
     trustProxy: trustProxySetting(c.TRUST_PROXY),

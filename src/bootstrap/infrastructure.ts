@@ -145,6 +145,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.MonitoredAddresses, { useValue: new PgMonitoredAddresses(orm) });
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
   container.register(TOKENS.MinColdCoolingOffHours, { useValue: config.treasuryMinCoolingOffHours });
+  container.register(TOKENS.DashboardUrl, { useValue: config.dashboardUrl });
 
   const connection = orm.em.getConnection();
   return {

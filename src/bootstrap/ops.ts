@@ -7,6 +7,8 @@
 import 'reflect-metadata';
 import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
 import { DEPOSIT_COMMANDS } from '../adapters/cli/deposit-commands.js';
+import { MEMBER_COMMANDS } from '../adapters/cli/member-commands.js';
+import { createMailer } from '../adapters/mail/mailer.js';
 import { UNEXPECTED_COMMANDS } from '../adapters/cli/unexpected-commands.js';
 import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
 import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
@@ -27,7 +29,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure.js';
 import { prepareDatabase } from './prepare-database.js';
 import { sandboxProblem } from './sandbox-presence.js';
 
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...UNEXPECTED_COMMANDS, ...SWEEP_COMMANDS, ...TREASURY_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
+export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...UNEXPECTED_COMMANDS, ...MEMBER_COMMANDS, ...SWEEP_COMMANDS, ...TREASURY_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
@@ -79,6 +81,10 @@ try {
 const readsNodes = findCommand(OPS_COMMANDS, argv)?.readsNodes === true;
 const readers = readsNodes ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
 infra.container.register(TOKENS.BalanceReaders, { useValue: readers });
+// Invitations are mailed from here (ops owner invite), over the operator notices' mailer.
+infra.container.register(TOKENS.Mailer, {
+  useValue: createMailer({ ...config.mail, dataDir: config.dataDir, production: config.production }, createLogger({ level: 'warn', name: 'ops', destination: 2 })),
+});
 infra.container.register(TOKENS.NodeProbes, { useValue: readers.filter((r) => typeof (r as Partial<NodeProbe>).probe === 'function') });
 const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t), boss: infra.boss }, io).finally(async () => {
   await infra.close();

@@ -24,6 +24,7 @@ import { MikroWebhookDeliveryRepo } from './webhook-delivery-repo.js';
 import { MikroWithdrawalPolicyRepo } from './withdrawal-policy-repo.js';
 import { PgDepositRepo } from './deposit-repo.js';
 import { PgUnexpectedDepositRepo } from './unexpected-deposit-repo.js';
+import { PgMemberRepo } from './member-repo.js';
 import { PgScanStateRepo } from './scan-state-repo.js';
 import { PgScreeningRepo } from './screening-repo.js';
 import { PgSweepRepo } from './sweep-repo.js';
@@ -111,6 +112,7 @@ export class MikroUnitOfWork implements UnitOfWork {
       fx: new PgFxRateRepo(tem),
       treasury: new PgTreasuryRepo(tem),
       unexpected: new PgUnexpectedDepositRepo(tem),
+      members: new PgMemberRepo(tem),
     };
   }
 }

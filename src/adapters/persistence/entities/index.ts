@@ -21,6 +21,7 @@ import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetS
 import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
 import { UnexpectedDepositEntity } from './unexpected-deposit-entity.js';
+import { InvitationEntity, MemberEntity } from './member-entities.js';
 import { RefillCursorEntity, TreasuryPolicyEntity, TreasuryPolicyEventEntity } from './treasury-entities.js';
 
 export const ENTITIES = [
@@ -70,8 +71,12 @@ export const ENTITIES = [
   TreasuryPolicyEventEntity,
   RefillCursorEntity,
   UnexpectedDepositEntity,
+  MemberEntity,
+  InvitationEntity,
 ];
 export {
+  MemberEntity,
+  InvitationEntity,
   UnexpectedDepositEntity,
   RefillCursorEntity,
   TreasuryPolicyEntity,
