@@ -17,7 +17,7 @@ import { servicePath } from '../../src/domain/custody/derivation.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/free-port.js';
 import { createWorkspace, startTestApi, testConfig, uniqueCall, TEST_SEED, type TestApi } from '../support/harness.js';
-import { startTestChain, type TestChain } from '../support/anvil-chain.js';
+import { autoMine, startTestChain, type AutoMiner, type TestChain } from '../support/anvil-chain.js';
 import { opsEnv, poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy.js';
 
@@ -30,7 +30,7 @@ let worker: Spawned | undefined;
 let workerPort = 0;
 let treasury: string;
 let gasTank: string;
-let mining: NodeJS.Timeout | undefined;
+let miner: AutoMiner;
 const ETH = 10n ** 18n;
 
 const sql = <T extends object>(text: string, params: unknown[] = []) => api.infra.orm.em.getConnection().execute<T[]>(text, params);
@@ -56,24 +56,10 @@ async function startWorker(): Promise<Spawned> {
   return worker;
 }
 
-/** The evm_mine calls sent and not answered yet: a pause waits for them. */
-const minesInFlight = new Set<Promise<unknown>>();
-
-/**
- * A block every 250 ms, like a live chain, until paused. A pause resolves once no block can come any
- * more: on a loaded machine a mine sent just before the pause would otherwise include what the test
- * meant to keep in the pool (a top-up mined after the pause, and no replacement ever needed).
- */
+/** A block every 250 ms, like a live chain, until paused (a pause waits for the mines in flight). */
 async function keepMining(on: boolean): Promise<void> {
-  if (mining) clearInterval(mining);
-  mining = on
-    ? setInterval(() => {
-        const mined = chain.mine().catch(() => undefined);
-        minesInFlight.add(mined);
-        void mined.finally(() => minesInFlight.delete(mined));
-      }, 250)
-    : undefined;
-  if (!on) await Promise.all([...minesInFlight]);
+  if (on) miner.start();
+  else await miner.pause();
 }
 
 async function wallet(asset: string): Promise<{ id: string; address: string }> {
@@ -112,6 +98,7 @@ const allSwept = async (walletId: string, count: number) => {
 
 beforeAll(async () => {
   chain = await startTestChain({ chainId: 11155111, decimals: [6, 6, 6] });
+  miner = autoMine(chain);
   proxy = await startRpcProxy(chain.anvil.rpcUrl);
   db = await createTestDatabase();
   api = await startTestApi(testConfig(db.url, { ETH_TESTNET_CONFIRMATIONS: '2' }));

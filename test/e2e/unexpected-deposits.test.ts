@@ -16,7 +16,7 @@ import { servicePath } from '../../src/domain/custody/derivation.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/free-port.js';
 import { createWorkspace, startTestApi, testConfig, uniqueCall, TEST_SEED, type TestApi } from '../support/harness.js';
-import { OUTSIDE, startTestChain, type TestChain } from '../support/anvil-chain.js';
+import { autoMine, OUTSIDE, startTestChain, type AutoMiner, type TestChain } from '../support/anvil-chain.js';
 import { opsEnv, poll, runEntry, spawnEntry, type Spawned } from '../support/processes.js';
 
 let db: TestDatabase;
@@ -27,31 +27,19 @@ let worker: Spawned | undefined;
 let workerPort = 0;
 let treasury: string;
 let gasTank: string;
-let mining: NodeJS.Timeout | undefined;
-/** The evm_mine calls sent and not answered yet. */
-const minesInFlight = new Set<Promise<unknown>>();
-
-/** A block every 250 ms, like a live chain. */
-function startMining(): void {
-  mining = setInterval(() => {
-    const mined = chain.mine().catch(() => undefined);
-    minesInFlight.add(mined);
-    void mined.finally(() => minesInFlight.delete(mined));
-  }, 250);
-}
+let miner: AutoMiner;
 
 /**
  * Replaces every block from `block` to the head with empty ones. Mining pauses meanwhile (and the mines in
  * flight are waited for): a block mined between reading the head and the reorg would leave `block` in place.
  */
 async function reorgFrom(block: bigint): Promise<void> {
-  clearInterval(mining);
-  await Promise.all([...minesInFlight]);
+  await miner.pause();
   try {
     const head = BigInt(await rpc<string>(chain.anvil.rpcUrl, 'eth_blockNumber', []));
     await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [Number(head - block) + 1, []]);
   } finally {
-    startMining();
+    miner.start();
   }
 }
 const ETH = 10n ** 18n;
@@ -117,7 +105,8 @@ beforeAll(async () => {
   gasTank = await signer.deriveAddress('ETH', servicePath('ETH_TESTNET', 'gasTank'));
   await chain.sendNative(gasTank, 1n * ETH);
   await chain.mine();
-  startMining();
+  miner = autoMine(chain);
+  miner.start(); // a block every 250 ms, like a live chain
   workerPort = await freePort();
   worker = spawnEntry(
     'src/bootstrap/chain-worker.ts',
@@ -137,7 +126,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (mining) clearInterval(mining);
+  await miner?.pause();
   if (worker?.child.exitCode === null) worker.child.kill('SIGKILL');
   await api?.close();
   await db?.drop();

@@ -31,6 +31,36 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
+/** A block every few milliseconds, like a live chain, that a test can pause. */
+export interface AutoMiner {
+  start(): void;
+  /**
+   * Resolves once no block can come any more: the mines already sent are waited for. On a loaded machine a
+   * mine sent just before the pause would otherwise include what the test meant to keep out of a block.
+   */
+  pause(): Promise<void>;
+}
+
+export function autoMine(chain: TestChain, everyMs = 250): AutoMiner {
+  let timer: NodeJS.Timeout | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+  return {
+    start() {
+      if (timer) clearInterval(timer);
+      timer = setInterval(() => {
+        const mined = chain.mine().catch(() => undefined);
+        inFlight.add(mined);
+        void mined.finally(() => inFlight.delete(mined));
+      }, everyMs);
+    },
+    async pause() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await Promise.all([...inFlight]);
+    },
+  };
+}
+
 export async function startTestChain(opts: { chainId: number; decimals: number[] }): Promise<TestChain> {
   const anvil = await startAnvil({ port: await freePort(), chainId: opts.chainId });
   const tokens = await deploySandboxTokens(

@@ -7,6 +7,7 @@ import { depositView } from '../../application/deposits/deposit-view.js';
 import { ManageScreening, type ScreeningChange } from '../../application/deposits/manage-screening.js';
 import { ReviewDeposit } from '../../application/deposits/review-deposit.js';
 import { TOKENS } from '../../application/tokens.js';
+import { ERROR_CODES, type ErrorCode } from '../../domain/error-catalogue.js';
 import { DomainError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../../domain/ports.js';
 import type { JobPayloads } from '../../domain/jobs/job-names.js';
@@ -40,7 +41,14 @@ export async function inChainWorker<N extends 'deposit.rescan' | 'deposit.credit
   const deadline = Date.now() + CHAIN_WORKER_WAIT_MS;
   while (Date.now() < deadline) {
     const job = await boss.getJobById(name, id);
-    if (job?.state === 'completed') return { job_id: id, ...(job.output as Record<string, unknown>) };
+    if (job?.state === 'completed') {
+      const output = job.output as Record<string, unknown>;
+      // A refusal the chain-worker answered with its code (a DomainError there) is the command's, as any other.
+      if (output.ok === false && typeof output.code === 'string' && (ERROR_CODES as string[]).includes(output.code)) {
+        throw new DomainError(output.code as ErrorCode, String(output.error));
+      }
+      return { job_id: id, ...output };
+    }
     if (job?.state === 'failed') {
       const out = job.output as { message?: string } | null;
       return { ok: false, job_id: id, error: out?.message ?? `${what} failed` };

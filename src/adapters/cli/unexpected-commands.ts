@@ -4,7 +4,6 @@
 // runs in the chain-worker, which reads the transaction again on its node.
 import { z } from 'zod';
 import { RecoverUnexpected, arrivalView } from '../../application/deposits/recover-unexpected.js';
-import { ERROR_CODES, type ErrorCode } from '../../domain/error-catalogue.js';
 import { DomainError } from '../../domain/errors.js';
 import { UNEXPECTED_STATUSES } from '../../domain/deposits/unexpected-deposit.js';
 import { NETWORKS } from '../../domain/money/networks.js';
@@ -50,12 +49,7 @@ const unexpected = defineCommand({
     const arrival = await recover.find(input.id);
     if (!arrival) throw new DomainError('NOT_FOUND', `no unexpected arrival ${input.id}`);
     const job = input.action === 'credit' ? 'deposit.credit-unexpected' : 'deposit.return-unexpected';
-    const result = await inChainWorker(ctx, arrival.network, job, { network: arrival.network, id: input.id }, `the ${input.action}`);
-    // The chain-worker's refusal (one already returned, a sender of the service's) is the command's, as any other.
-    if (result.ok === false && typeof result.code === 'string' && (ERROR_CODES as string[]).includes(result.code)) {
-      throw new DomainError(result.code as ErrorCode, String(result.error));
-    }
-    return { action: input.action, id: input.id, ...result };
+    return { action: input.action, id: input.id, ...(await inChainWorker(ctx, arrival.network, job, { network: arrival.network, id: input.id }, `the ${input.action}`)) };
   },
   describe: (r) => {
     if (Array.isArray(r.unexpected)) return (r.unexpected as ArrivalView[]).map(line).join('\n') || 'no unexpected arrivals';

@@ -169,6 +169,16 @@ export class PgSweepRepo implements SweepRepo {
     return BigInt(row!.held);
   }
 
+  async failUnsentReturnsAbove(network: Network, block: bigint): Promise<void> {
+    await this.sql(
+      `update sweeps s set status = 'FAILED', failure = 'its unexpected arrival was taken by a reorg', updated_at = now()
+         from unexpected_deposits u
+        where s.return_of = u.id and u.network = ? and u.block_number > ? and u.status = 'RETURNING'
+          and s.status in ('WAITING_GAS', 'TOPPING_UP')`,
+      [network, block.toString()],
+    );
+  }
+
   async releaseDeposits(sweepId: string): Promise<void> {
     await this.sql(`update deposits set sweep_id = null where sweep_id = ? and status = 'CONFIRMED'`, [sweepId]);
   }

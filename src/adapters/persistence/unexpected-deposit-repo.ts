@@ -3,11 +3,13 @@
 // per identity (network, txid, log index; -1 for a native transfer).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnexpectedDepositRepo } from '../../domain/deposits/ports.js';
-import { arrivalKey, type UnexpectedDeposit, type UnexpectedStatus } from '../../domain/deposits/unexpected-deposit.js';
+import { depositIdentity } from '../../domain/deposits/deposit.js';
+import type { UnexpectedDeposit, UnexpectedStatus } from '../../domain/deposits/unexpected-deposit.js';
 import type { Asset, Network } from '../../domain/money/networks.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
 
 const NATIVE_LOG_INDEX = -1;
+const OPEN_SWEEP = `('WAITING_GAS', 'TOPPING_UP', 'SWEEPING')`;
 
 interface Row {
   id: string;
@@ -104,7 +106,7 @@ export class PgUnexpectedDepositRepo implements UnexpectedDepositRepo {
         where u.network = ? and u.status = 'CREDITED'`,
       [pgArrayLiteral(identities.map((i) => i.txid)), pgArrayLiteral(identities.map((i) => i.logIndex ?? NATIVE_LOG_INDEX)), network],
     );
-    return new Set(rows.map((r) => arrivalKey(network, r.txid, r.log_index === NATIVE_LOG_INDEX ? null : r.log_index)));
+    return new Set(rows.map((r) => depositIdentity(network, r.txid, r.log_index === NATIVE_LOG_INDEX ? null : r.log_index)));
   }
 
   async lock(id: string): Promise<UnexpectedDeposit | null> {
@@ -143,19 +145,11 @@ export class PgUnexpectedDepositRepo implements UnexpectedDepositRepo {
   }
 
   async forgetAbove(network: Network, block: bigint): Promise<number> {
-    // A return sweep that has sent nothing yet (waiting for gas, or its top-up on its way) ends with its arrival.
-    await this.sql(
-      `update sweeps s set status = 'FAILED', failure = 'its unexpected arrival was taken by a reorg', updated_at = now()
-         from unexpected_deposits u
-        where s.return_of = u.id and u.network = ? and u.block_number > ? and u.status = 'RETURNING'
-          and s.status in ('WAITING_GAS', 'TOPPING_UP')`,
-      [network, block.toString()],
-    );
     const rows = await this.sql<{ id: string }>(
       `delete from unexpected_deposits u
         where u.network = ? and u.block_number > ?
           and (u.status = 'LISTED'
-               or (u.status = 'RETURNING' and not exists (select 1 from sweeps s where s.return_of = u.id and s.status = 'SWEEPING')))
+               or (u.status = 'RETURNING' and not exists (select 1 from sweeps s where s.return_of = u.id and s.status in ${OPEN_SWEEP})))
         returning u.id`,
       [network, block.toString()],
     );
@@ -169,7 +163,7 @@ export class PgUnexpectedDepositRepo implements UnexpectedDepositRepo {
               u.resolved_at, w.derivation_account, w.derivation_index
          from unexpected_deposits u join wallets w on w.id = u.wallet_id
         where u.network = ? and u.status = 'RETURNING'
-          and not exists (select 1 from sweeps s where s.return_of = u.id and s.status in ('WAITING_GAS', 'TOPPING_UP', 'SWEEPING'))
+          and not exists (select 1 from sweeps s where s.return_of = u.id and s.status in ${OPEN_SWEEP})
         order by u.detected_at limit ?`,
       [network, limit],
     );

@@ -139,7 +139,7 @@ export class ForwardSurplus {
     const network = sender.network;
     if (await tx.transfers.topUpOnItsWay(network, treasury)) return 'waiting for the gas tank\'s top-up of the treasury';
     const gasAsset = gasCurrencyOf(network);
-    const tank = (await this.service.serviceAddresses(network)).find((a) => a.role === 'gasTank')!.address;
+    const tank = await this.service.serviceAddress(network, 'gasTank');
     const amount = withMargin(lacking);
     const call = { asset: gasAsset, from: tank, to: treasury, amount };
     const funds = await senderFunds(tx, sender, call);

@@ -38,9 +38,14 @@ export class InternalAddresses {
     return NETWORKS.filter((n) => family.includes(baseChainOf(n)));
   }
 
+  /** One of the network's service addresses. */
+  async serviceAddress(network: Network, role: ServiceRole): Promise<string> {
+    return (await this.serviceAddresses(network)).find((a) => a.role === role)!.address;
+  }
+
   /** The network's treasury address (where sweeps end and payouts leave from). */
-  async treasury(network: Network): Promise<string> {
-    return (await this.serviceAddresses(network)).find((a) => a.role === 'treasury')!.address;
+  treasury(network: Network): Promise<string> {
+    return this.serviceAddress(network, 'treasury');
   }
 
   /**

@@ -77,6 +77,7 @@ export class RecoverUnexpected {
     return this.uow.run((tx) => tx.unexpected.list(filter, limit));
   }
 
+  /** The arrival, if any (which network's chain-worker a credit or return goes to). */
   find(id: string): Promise<UnexpectedDeposit | null> {
     return this.uow.run((tx) => tx.unexpected.lock(id));
   }
@@ -118,7 +119,7 @@ export class RecoverUnexpected {
     const arrival = await this.uow.run((tx) => tx.unexpected.lock(id));
     if (!arrival || arrival.network !== port.network) throw notFound(id);
     if (arrival.status === 'CREDITED') return { outcome: 'already_credited', arrival, depositId: arrival.depositId! };
-    if (arrival.status !== 'LISTED') throw new DomainError('CONFLICT', new UnexpectedStateError(arrival, 'be credited').message);
+    if (arrival.status !== 'LISTED') throw new UnexpectedStateError(arrival, 'be credited');
     const network = port.network;
     const found = await this.onChain(port, arrival, false);
     if ('reason' in found) return { outcome: 'not_on_chain', arrival, reason: found.reason };
@@ -129,7 +130,7 @@ export class RecoverUnexpected {
       const current = await tx.unexpected.lock(id);
       if (!current) throw notFound(id);
       if (current.status === 'CREDITED') return { outcome: 'already_credited' as const, arrival: current, depositId: current.depositId! };
-      if (current.status !== 'LISTED') throw new DomainError('CONFLICT', new UnexpectedStateError(current, 'be credited').message);
+      if (current.status !== 'LISTED') throw new UnexpectedStateError(current, 'be credited');
       // Money an address of the service sent is already someone's in the books: never a second time.
       if (await this.internal.isInternal(tx, network, t.from)) {
         throw new DomainError('CONFLICT', `the sender ${t.from} is one of the service's own addresses: its money is booked already, nothing is credited`);
@@ -158,7 +159,7 @@ export class RecoverUnexpected {
     const arrival = await this.uow.run((tx) => tx.unexpected.lock(id));
     if (!arrival || arrival.network !== port.network) throw notFound(id);
     if (arrival.status === 'RETURNING' || arrival.status === 'RETURNED') return { outcome: 'already_returning', arrival };
-    if (arrival.status !== 'LISTED') throw new DomainError('CONFLICT', new UnexpectedStateError(arrival, 'be returned').message);
+    if (arrival.status !== 'LISTED') throw new UnexpectedStateError(arrival, 'be returned');
     // The sender must be a place money can come back to: never one of the service's own addresses,
     // never an address no key controls.
     const lost = await lostDestinationReason(this.codec, this.networks, baseChainOf(arrival.network), arrival.fromAddress);
@@ -169,7 +170,7 @@ export class RecoverUnexpected {
       const current = await tx.unexpected.lock(id);
       if (!current) throw notFound(id);
       if (current.status === 'RETURNING' || current.status === 'RETURNED') return { outcome: 'already_returning' as const, arrival: current };
-      if (current.status !== 'LISTED') throw new DomainError('CONFLICT', new UnexpectedStateError(current, 'be returned').message);
+      if (current.status !== 'LISTED') throw new UnexpectedStateError(current, 'be returned');
       if (await this.internal.isInternal(tx, current.network, current.fromAddress)) {
         throw new DomainError('CONFLICT', `the sender ${current.fromAddress} is one of the service's own addresses: nothing is returned there`);
       }

@@ -298,6 +298,7 @@ export class ScanNetwork {
         await tx.deposits.markReorgedOut(reorgedOut, now);
         // Unexpected arrivals no transfer has moved yet are read again from the ancestor too: one whose transfer is
         // gone must not stay listed, nor be returned (that would send someone else's money).
+        await tx.sweeps.failUnsentReturnsAbove(network, ancestor);
         const forgotten = await tx.unexpected.forgetAbove(network, ancestor);
         return { kind: 'reorg' as const, head: head.number, ancestor, failed, kept, unproven: reorgedOut.length, forgotten };
       })

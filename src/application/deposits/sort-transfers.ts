@@ -4,8 +4,8 @@
 // operator credited is a deposit of its own asset from then on).
 import type { ObservedTransfer } from '../../domain/chains/chain-port.js';
 import type { ServiceRole } from '../../domain/custody/derivation.js';
-import { confirmationsAt, type Deposit } from '../../domain/deposits/deposit.js';
-import { arrivalKey, unexpectedArrival, type UnexpectedDeposit } from '../../domain/deposits/unexpected-deposit.js';
+import { confirmationsAt, depositIdentity, type Deposit } from '../../domain/deposits/deposit.js';
+import { unexpectedArrival, type UnexpectedDeposit } from '../../domain/deposits/unexpected-deposit.js';
 import { Amount } from '../../domain/money/amount.js';
 import type { RandomSource, TxContext } from '../../domain/ports.js';
 import type { Wallet } from '../../domain/wallets/wallet.js';
@@ -47,7 +47,7 @@ export async function sortTransfers(
     // The gas tank's top-up of an address is the service's gas, never money of the wallet's (a native wallet
     // holding a credited token arrival is topped up for that token's sweep).
     if (!wallet || serviceRole(t.from) === 'gasTank') continue;
-    if (wallet.asset === t.asset || credited.has(arrivalKey(network, t.txid, t.logIndex))) {
+    if (wallet.asset === t.asset || credited.has(depositIdentity(network, t.txid, t.logIndex))) {
       const d = toDeposit(t, wallet, required, tipOf(t), now, random.uuid());
       if (d) deposits.push(d);
       continue;

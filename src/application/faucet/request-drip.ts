@@ -104,7 +104,7 @@ export class RequestDrip {
   /** FAUCET_DISPENSER_EXHAUSTED: the dispenser, less what its transfers and the queued items will take, cannot pay the native items. */
   private async checkDispenser(tx: TxContext, network: Network, items: readonly DripItem[]): Promise<void> {
     const reader = this.readers.find((r) => r.network === network);
-    const dispenser = (await this.service.serviceAddresses(network)).find((a) => a.role === 'faucet')!.address;
+    const dispenser = await this.service.serviceAddress(network, 'faucet');
     for (const item of items.filter((i) => ASSET_SPECS[i.asset].native)) {
       const held = reader ? Amount.fromChainUnits(item.asset, await reader.nativeBalance(dispenser)).units : 0n;
       const committed = Amount.fromChainUnits(item.asset, await tx.transfers.committedOutflow(network, dispenser, item.asset)).units;

@@ -48,7 +48,7 @@ export class SendDrips {
   }
 
   private async dispenser(network: Network): Promise<string> {
-    return (await this.service.serviceAddresses(network)).find((a) => a.role === 'faucet')!.address;
+    return await this.service.serviceAddress(network, 'faucet');
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<DripStepReport> {

@@ -61,7 +61,7 @@ export interface DepositRepo {
 export interface UnexpectedDepositRepo {
   /** Records arrivals not recorded yet (one per identity: network, txid, log index); how many were new. */
   record(arrivals: UnexpectedDeposit[]): Promise<number>;
-  /** Of these identities (network, txid, log index), the ones the operator credited: the scanner treats them as deposits. */
+  /** Of these identities, the ones the operator credited (as depositIdentity keys): the scanner treats them as deposits. */
   credited(network: Network, identities: readonly { txid: string; logIndex: number | null }[]): Promise<Set<string>>;
   /** The arrival, locked until commit. */
   lock(id: string): Promise<UnexpectedDeposit | null>;
@@ -71,10 +71,10 @@ export interface UnexpectedDepositRepo {
   /** Newest first. */
   list(filter: { status?: UnexpectedStatus; network?: Network }, limit: number): Promise<UnexpectedDeposit[]>;
   /**
-   * After a reorg: arrivals in blocks above `block` that no transfer has moved yet are forgotten (how many):
-   * LISTED ones, and RETURNING ones whose return sweep has sent nothing (that sweep FAILED). The rescan from
-   * there lists again those whose transfer is still on chain; one that is gone leaves nothing to recover,
-   * and nothing is returned with another's money.
+   * After a reorg: arrivals in blocks above `block` that no transfer moves are forgotten (how many): LISTED
+   * ones, and RETURNING ones with no return sweep open (SweepRepo.failUnsentReturnsAbove ends those that sent
+   * nothing first). The rescan from there lists again those whose transfer is still on chain; one that is
+   * gone leaves nothing to recover, and nothing is returned with another's money.
    */
   forgetAbove(network: Network, block: bigint): Promise<number>;
   /** RETURNING arrivals of the network with no return sweep open, oldest first, with their wallet's derivation (to sign from it). */

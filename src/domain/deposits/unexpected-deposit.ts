@@ -6,6 +6,7 @@
 // workspace as a deposit of what it is (the deposit pipeline then confirms,
 // credits and sweeps it) or by returning it to its sender. Pure.
 import type { ObservedTransfer } from '../chains/chain-port.js';
+import { DomainError } from '../errors.js';
 import type { Asset, Network } from '../money/networks.js';
 
 /** LISTED until the operator decides; CREDITED (a deposit now), or RETURNING until the return transfer is confirmed, then RETURNED (LISTED again if it failed). */
@@ -82,12 +83,13 @@ export function unexpectedArrival(
   };
 }
 
-export class UnexpectedStateError extends Error {
+/** A recovery the arrival's status forbids: a CONFLICT, whoever asked. */
+export class UnexpectedStateError extends DomainError {
   constructor(
     readonly arrival: UnexpectedDeposit,
     action: string,
   ) {
-    super(`the unexpected arrival ${arrival.id} is ${arrival.status}: it cannot ${action} (an arrival is recovered once)`);
+    super('CONFLICT', `the unexpected arrival ${arrival.id} is ${arrival.status}: it cannot ${action} (an arrival is recovered once)`);
   }
 }
 
@@ -118,6 +120,3 @@ export function returnFailed(u: UnexpectedDeposit): UnexpectedDeposit {
   if (u.status !== 'RETURNING') throw new UnexpectedStateError(u, 'fail a return');
   return { ...u, status: 'LISTED' };
 }
-
-/** Identity as deposits have it: one (network, txid, log index). */
-export const arrivalKey = (network: Network, txid: string, logIndex: number | null): string => `${network}:${txid.toLowerCase()}:${logIndex ?? 'native'}`;

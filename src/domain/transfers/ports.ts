@@ -235,6 +235,11 @@ export interface SweepRepo {
    * (listed, on their way back). A sweep spends none of it as gas but its own.
    */
   nativeHeldAt(network: Network, address: string, nativeAsset: Asset): Promise<bigint>;
+  /**
+   * After a reorg: the return sweeps that have sent nothing yet (waiting for gas, or their top-up on its way)
+   * of RETURNING unexpected arrivals in blocks above `block` end FAILED (their arrival is forgotten).
+   */
+  failUnsentReturnsAbove(network: Network, block: bigint): Promise<void>;
   /** A sweep that failed gives its deposits back (to be swept again later). */
   releaseDeposits(sweepId: string): Promise<void>;
   /** The CONFIRMED deposits of the sweep become SWEPT at `at`; their ids. */
