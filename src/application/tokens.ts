@@ -26,6 +26,10 @@ export const TOKENS = {
   MinColdCoolingOffHours: Symbol('MinColdCoolingOffHours'),
   /** Where owners reach the dashboard (its invitation links), no trailing slash. */
   DashboardUrl: Symbol('DashboardUrl'),
+  /** Hashes and checks the dashboard members' passwords. */
+  PasswordHasher: Symbol('PasswordHasher'),
+  /** The dashboard members' TOTP second factor. */
+  Authenticator: Symbol('Authenticator'),
   AddressCodec: Symbol('AddressCodec'),
   LedgerAudit: Symbol('LedgerAudit'),
   Logger: Symbol('Logger'),

@@ -39,6 +39,7 @@ export async function startApi(config: Config): Promise<RunningApi> {
     trustProxy: config.trustProxy,
     // With an admin port, the public port answers /v2 and /healthz only.
     probes: config.adminPort === null ? ALL_PROBES : ['healthz'],
+    dashboard: { dashboardUrl: config.dashboardUrl, secureCookies: config.production || config.dashboardUrl.startsWith('https:') },
   });
   const serve = async (handler: Express, port: number, variable: string): Promise<Server> => {
     const { requestMs, headersMs, checkEveryMs } = config.httpTimeouts;

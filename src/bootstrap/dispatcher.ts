@@ -12,7 +12,6 @@ import { AttemptDelivery, type AttemptOutcome } from '../application/webhooks/at
 import { ReconcileSettlements } from '../application/webhooks/reconcile-settlements.js';
 import { SettleCommitments } from '../application/commitments/settle-commitments.js';
 import { SendDeadEndpointNotice } from '../application/webhooks/send-dead-endpoint-notice.js';
-import { createMailer } from '../adapters/mail/mailer.js';
 import type { Clock } from '../domain/ports.js';
 import type { DeliveryClaims, WebhookHousekeeping } from '../domain/webhooks/ports.js';
 import { enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
@@ -54,9 +53,6 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
       const purgeDeliveries = container.resolve(PurgeWebhookDeliveries);
       const reconcile = container.resolve(ReconcileSettlements);
       const settle = container.resolve(SettleCommitments);
-      container.register(TOKENS.Mailer, {
-        useValue: createMailer({ ...config.mail, dataDir: config.dataDir, production: config.production }, logger),
-      });
       const notice = container.resolve(SendDeadEndpointNotice);
       return [
         consume({

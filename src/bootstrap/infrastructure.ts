@@ -12,6 +12,9 @@ import { AesGcmCipher } from '../adapters/crypto/aes-gcm-cipher.js';
 import { HmacSigner } from '../adapters/crypto/hmac-signer.js';
 import { NodeRandom } from '../adapters/crypto/node-random.js';
 import type { Clock } from '../domain/ports.js';
+import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher.js';
+import { TotpAuthenticator } from '../adapters/crypto/totp-authenticator.js';
+import { createMailer } from '../adapters/mail/mailer.js';
 import { SystemClock } from '../adapters/crypto/system-clock.js';
 import { PG_BOSS_SCHEMA, createBoss, enqueueNow } from '../adapters/jobs/pg-boss-jobs.js';
 import { createLogger, type Logger } from '../adapters/logging/logger.js';
@@ -146,6 +149,10 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
   container.register(TOKENS.MinColdCoolingOffHours, { useValue: config.treasuryMinCoolingOffHours });
   container.register(TOKENS.DashboardUrl, { useValue: config.dashboardUrl });
+  container.register(TOKENS.PasswordHasher, { useValue: new ScryptPasswordHasher() });
+  container.register(TOKENS.Authenticator, { useValue: new TotpAuthenticator() });
+  // Operator notices (the dispatcher) and invitations (ops, the dashboard in the api).
+  container.register(TOKENS.Mailer, { useValue: createMailer({ ...config.mail, dataDir: config.dataDir, production: config.production }, logger) });
 
   const connection = orm.em.getConnection();
   return {

@@ -1,7 +1,7 @@
 // The ports the domain and the use cases depend on. Adapters implement them;
 // only the composition roots in src/bootstrap know which adapter is which.
 import type { DepositRepo, ScanStateRepo, ScreeningRepo, UnexpectedDepositRepo } from './deposits/ports.js';
-import type { MemberRepo } from './members/ports.js';
+import type { AuditRepo, MemberRepo, SessionRepo } from './members/ports.js';
 import type { ApiKey } from './auth/api-key.js';
 import type { IdempotencyRecord, IdempotencyScope } from './idempotency/idempotency.js';
 import type { Page, PageRequest } from './pagination.js';
@@ -212,6 +212,8 @@ export interface TxContext {
   treasury: TreasuryRepo;
   unexpected: UnexpectedDepositRepo;
   members: MemberRepo;
+  sessions: SessionRepo;
+  audit: AuditRepo;
   /** Publishes events: their deliveries commit with the change that caused them. */
   events: EventPublisher;
   jobs: JobQueue;

@@ -59,7 +59,7 @@ function policyChanged(changed: ('per_tx_limit' | 'daily_limit')[], limits: { pe
         workspace_id: ws.workspaceId,
         network: 'MAINNET',
         changed,
-        policy: { allowlist: [], cooling_off_hours: null, approval_above: null, ...limits },
+        policy: { allowlist: [], cooling_off_hours: null, approval_above: null, approval_quorum: 1, ...limits },
         changed_at: new Date().toISOString(),
       },
     }),

@@ -6,7 +6,7 @@ import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
 import type { CommitmentRepo, FxRateRepo } from '../../src/domain/commitments/ports.js';
 import type { TreasuryRepo } from '../../src/domain/custody/ports.js';
 import type { UnexpectedDepositRepo } from '../../src/domain/deposits/ports.js';
-import type { MemberRepo } from '../../src/domain/members/ports.js';
+import type { AuditRepo, MemberRepo, SessionRepo } from '../../src/domain/members/ports.js';
 import type { FaucetRepo } from '../../src/domain/faucet/ports.js';
 import type { TransactionLog } from '../../src/domain/withdrawals/transaction-log.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo } from '../../src/domain/deposits/ports.js';
@@ -548,6 +548,8 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         treasury: unavailable<TreasuryRepo>('treasury'),
         unexpected: unavailable<UnexpectedDepositRepo>('unexpected'),
         members: unavailable<MemberRepo>('members'),
+        sessions: unavailable<SessionRepo>('sessions'),
+        audit: unavailable<AuditRepo>('audit'),
       });
     } catch (err) {
       rollback();

@@ -6,6 +6,7 @@ import { AuthenticateRequest } from '../../application/auth/authenticate-request
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { authenticate } from './authenticate.js';
+import { dashboardRouter } from './dashboard/router.js';
 import { requireHost } from './client-error.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter, type Probe } from './probes.js';
@@ -25,6 +26,8 @@ export interface ApiAppDeps {
   trustProxy: boolean | number | string;
   /** The probes served on the public port: all of them in the sandbox, /healthz only when an admin port serves the rest. */
   probes: readonly Probe[];
+  /** The dashboard's address (DASHBOARD_URL) and whether its cookies are Secure (outside the sandbox). */
+  dashboard: { dashboardUrl: string; secureCookies: boolean };
 }
 
 /** The routes an app built by buildApiApp serves under /v2, with the access each declares. */
@@ -63,6 +66,9 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   }
   app.locals.declaredRoutes = declared;
   app.use('/v2', v2);
+
+  // The owners' dashboard: its own router and session sign-in, never on the signed /v2 surface.
+  app.use('/dashboard', recordMount('/dashboard'), dashboardRouter({ resolve: deps.resolve, logger: deps.logger, ...deps.dashboard }));
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));
   app.use(errorHandler(deps.logger));

@@ -25,6 +25,8 @@ import { MikroWithdrawalPolicyRepo } from './withdrawal-policy-repo.js';
 import { PgDepositRepo } from './deposit-repo.js';
 import { PgUnexpectedDepositRepo } from './unexpected-deposit-repo.js';
 import { PgMemberRepo } from './member-repo.js';
+import { PgSessionRepo } from './session-repo.js';
+import { PgAuditRepo } from './audit-repo.js';
 import { PgScanStateRepo } from './scan-state-repo.js';
 import { PgScreeningRepo } from './screening-repo.js';
 import { PgSweepRepo } from './sweep-repo.js';
@@ -113,6 +115,8 @@ export class MikroUnitOfWork implements UnitOfWork {
       treasury: new PgTreasuryRepo(tem),
       unexpected: new PgUnexpectedDepositRepo(tem),
       members: new PgMemberRepo(tem),
+      sessions: new PgSessionRepo(tem),
+      audit: new PgAuditRepo(tem),
     };
   }
 }

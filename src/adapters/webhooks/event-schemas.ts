@@ -91,6 +91,12 @@ const policy = z
     per_tx_limit: decimal.nullable(),
     daily_limit: decimal.nullable(),
     approval_above: decimal.nullable(),
+    approval_quorum: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .meta({ description: 'How many distinct members of the workspace must approve a withdrawal above approval_above' }),
   })
   .meta({ id: 'WithdrawalPolicy' });
 
@@ -98,7 +104,7 @@ const policyChanged = z
   .strictObject({
     workspace_id: uuid,
     network: z.literal('MAINNET'),
-    changed: z.array(z.enum(['allowlist', 'cooling_off_hours', 'per_tx_limit', 'daily_limit', 'approval_above'])).min(1),
+    changed: z.array(z.enum(['allowlist', 'cooling_off_hours', 'per_tx_limit', 'daily_limit', 'approval_above', 'approval_quorum'])).min(1),
     policy,
     changed_at: timestamp,
   })

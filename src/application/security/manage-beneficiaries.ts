@@ -2,9 +2,11 @@
 // withdrawal destinations (docs/operations.md#withdrawal-security). The
 // address must be one of the chain's, kept in its normal form. Adding one
 // that exists changes nothing; each real change publishes BENEFICIARY_ADDED
-// or BENEFICIARY_REMOVED (to both sides) in the same transaction.
+// or BENEFICIARY_REMOVED (to both sides) and records its actor in the audit
+// log in the same transaction (the CLI and the dashboard call these alike).
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
+import { OPERATOR, type Actor } from '../../domain/members/audit.js';
 import { baseChainOf, NETWORKS, type Network } from '../../domain/money/networks.js';
 import type { AddressCodec, Clock, RandomSource, UnitOfWork } from '../../domain/ports.js';
 import { coolingOffEndsAt, type Beneficiary } from '../../domain/security/withdrawal-policy.js';
@@ -16,6 +18,8 @@ export interface BeneficiaryCommand {
   workspaceId: string;
   chain: Network;
   address: string;
+  /** Who (recorded in the audit log): the operator unless a member does it from the dashboard. */
+  actor?: Actor;
 }
 
 export interface AddedBeneficiary {
@@ -70,6 +74,16 @@ export class AddBeneficiary {
         added_at: now.toISOString(),
         cooling_off_ends_at: endsAt?.toISOString() ?? null,
       });
+      await tx.audit.record({
+        id: this.random.uuid(),
+        workspaceId: cmd.workspaceId,
+        actor: cmd.actor ?? OPERATOR,
+        action: 'beneficiary.add',
+        target: `${cmd.chain} ${address}`,
+        before: null,
+        after: { chain: cmd.chain, address, added_at: now.toISOString(), cooling_off_ends_at: endsAt?.toISOString() ?? null },
+        at: now,
+      });
       return { beneficiary, coolingOffEndsAt: endsAt, alreadyExisted: false, events };
     });
   }
@@ -81,6 +95,7 @@ export class RemoveBeneficiary {
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
     @inject(TOKENS.AddressCodec) private readonly codec: AddressCodec,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
   ) {}
 
   /** NOT_FOUND when the workspace has no such beneficiary. */
@@ -98,6 +113,16 @@ export class RemoveBeneficiary {
         chain: cmd.chain,
         address,
         removed_at: now.toISOString(),
+      });
+      await tx.audit.record({
+        id: this.random.uuid(),
+        workspaceId: cmd.workspaceId,
+        actor: cmd.actor ?? OPERATOR,
+        action: 'beneficiary.remove',
+        target: `${cmd.chain} ${address}`,
+        before: { chain: cmd.chain, address, added_at: existing.addedAt.toISOString() },
+        after: null,
+        at: now,
       });
       return { beneficiary: existing, removedAt: now, events };
     });

@@ -1,13 +1,16 @@
 // Operator use case: `ops policy set`, the owner's mainnet withdrawal security
 // settings (docs/operations.md#withdrawal-security). Settings not given keep
 // their value; one given with the value it has is no change. Whatever changed
-// is saved and WITHDRAWAL_POLICY_CHANGED published (to both sides) in one
-// transaction; when nothing changed, nothing is written or published.
+// is saved, WITHDRAWAL_POLICY_CHANGED published (to both sides) and the change
+// recorded in the audit log with its actor (the operator, or a member from the
+// dashboard: the same use case whatever the door) in one transaction; when
+// nothing changed, nothing is written or published.
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import { BASE_CHAINS } from '../../domain/money/networks.js';
 import type { AddressCodec, Clock, RandomSource, UnitOfWork } from '../../domain/ports.js';
-import { policyView, type PolicyChange, type WithdrawalPolicy } from '../../domain/security/withdrawal-policy.js';
+import { OPERATOR, type Actor } from '../../domain/members/audit.js';
+import { policyView, QUORUM_MAX, type PolicyChange, type WithdrawalPolicy } from '../../domain/security/withdrawal-policy.js';
 import type { PolicyView } from '../../domain/webhooks/events.js';
 import { TOKENS } from '../tokens.js';
 import { inListOrder, loadPolicyForUpdate } from './load-policy.js';
@@ -18,6 +21,8 @@ export const COOLING_OFF_HOURS_MAX = 8760;
 
 export interface SetWithdrawalPolicyCommand extends PolicyChange {
   workspaceId: string;
+  /** Who changes it (recorded in the audit log): the operator unless a member does, from the dashboard. */
+  actor?: Actor;
 }
 
 export interface WithdrawalPolicyChange {
@@ -53,6 +58,7 @@ export class SetWithdrawalPolicy {
         perTxLimit: change.perTxLimit ?? before.perTxLimit,
         dailyLimit: change.dailyLimit ?? before.dailyLimit,
         approvalAbove: change.approvalAbove ?? before.approvalAbove,
+        approvalQuorum: change.approvalQuorum ?? before.approvalQuorum,
         updatedAt: now,
       };
       const allowlistChanged = change.allowlist !== undefined && !sameSet(change.allowlist, allowlist.map((d) => d.address));
@@ -83,15 +89,32 @@ export class SetWithdrawalPolicy {
         policy,
         changed_at: now.toISOString(),
       });
+      await tx.audit.record({
+        id: this.random.uuid(),
+        workspaceId: cmd.workspaceId,
+        actor: cmd.actor ?? OPERATOR,
+        action: 'policy.set',
+        target: null,
+        before: viewBefore,
+        after: policy,
+        at: now,
+      });
       return { workspaceId: cmd.workspaceId, changed, policy, changedAt: now, events };
     });
   }
 
   /** The change with amounts in their canonical spelling and addresses in their normal form; VALIDATION_ERROR otherwise. */
   private checked(cmd: PolicyChange): PolicyChange {
-    const given = [cmd.allowlist, cmd.coolingOffHours, cmd.perTxLimit, cmd.dailyLimit, cmd.approvalAbove].filter((v) => v !== undefined);
+    const given = [cmd.allowlist, cmd.coolingOffHours, cmd.perTxLimit, cmd.dailyLimit, cmd.approvalAbove, cmd.approvalQuorum].filter((v) => v !== undefined);
     if (given.length === 0) {
-      throw new DomainError('VALIDATION_ERROR', 'give at least one setting: allowlist, cooling_off_hours, per_tx_limit, daily_limit or approval_above');
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        'give at least one setting: allowlist, cooling_off_hours, per_tx_limit, daily_limit, approval_above or approval_quorum',
+      );
+    }
+    const quorum = cmd.approvalQuorum;
+    if (quorum !== undefined && !(Number.isInteger(quorum) && quorum >= 1 && quorum <= QUORUM_MAX)) {
+      throw new DomainError('VALIDATION_ERROR', `approval_quorum must be a whole number from 1 to ${QUORUM_MAX}, got ${String(quorum)}`);
     }
     const hours = cmd.coolingOffHours;
     if (hours !== undefined && !(Number.isInteger(hours) && hours >= 0 && hours <= COOLING_OFF_HOURS_MAX)) {
@@ -103,6 +126,7 @@ export class SetWithdrawalPolicy {
       perTxLimit: cmd.perTxLimit === undefined ? undefined : policyAmountOf(cmd.perTxLimit, 'per_tx_limit'),
       dailyLimit: cmd.dailyLimit === undefined ? undefined : policyAmountOf(cmd.dailyLimit, 'daily_limit'),
       approvalAbove: cmd.approvalAbove === undefined ? undefined : policyAmountOf(cmd.approvalAbove, 'approval_above'),
+      approvalQuorum: quorum,
     };
   }
 

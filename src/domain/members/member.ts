@@ -24,8 +24,20 @@ export interface Member {
   role: MemberRole;
   /** `scrypt$N$r$p$salt$hash` (ADR 0033); null until the invitation is accepted. */
   passwordHash: string | null;
+  /** The TOTP secret, encrypted with the service's secret key; null until enrolled. */
+  totpSecret: string | null;
+  /** The time step of the last code accepted: a code is accepted once. */
+  totpLastStep: number | null;
+  /** SHA-256 (hex) of each recovery code not used yet. */
+  recoveryCodes: string[];
   createdAt: Date;
 }
+
+/** Passwords are at least this long (and at most 256 characters). */
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 256;
+/** Recovery codes handed out at enrolment, each usable once instead of a TOTP code. */
+export const RECOVERY_CODES = 10;
 
 /** An email as members are keyed by it: trimmed and in lower case. */
 export const normalEmail = (email: string): string => email.trim().toLowerCase();

@@ -13,8 +13,12 @@ export interface WithdrawalPolicy {
   perTxLimit: string | null;
   dailyLimit: string | null;
   approvalAbove: string | null;
+  /** How many distinct members must approve a withdrawal above approvalAbove (1 by default). */
+  approvalQuorum: number;
   updatedAt: Date;
 }
+
+export const QUORUM_MAX = 10;
 
 /** A destination the owner allowed: `chain` null for an allowlist address valid on every chain. */
 export interface Beneficiary {
@@ -32,6 +36,7 @@ export interface PolicyChange {
   perTxLimit?: string;
   dailyLimit?: string;
   approvalAbove?: string;
+  approvalQuorum?: number;
 }
 
 export const emptyPolicy = (workspaceId: string, at: Date): WithdrawalPolicy => ({
@@ -40,6 +45,7 @@ export const emptyPolicy = (workspaceId: string, at: Date): WithdrawalPolicy => 
   perTxLimit: null,
   dailyLimit: null,
   approvalAbove: null,
+  approvalQuorum: 1,
   updatedAt: at,
 });
 
@@ -50,6 +56,7 @@ export const policyView = (policy: WithdrawalPolicy, allowlist: readonly Benefic
   per_tx_limit: policy.perTxLimit,
   daily_limit: policy.dailyLimit,
   approval_above: policy.approvalAbove,
+  approval_quorum: policy.approvalQuorum,
 });
 
 /** When a destination added at `addedAt` may first receive a withdrawal (null: no cooling-off). */

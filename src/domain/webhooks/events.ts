@@ -32,6 +32,7 @@ export interface PolicyView {
   per_tx_limit: string | null;
   daily_limit: string | null;
   approval_above: string | null;
+  approval_quorum: number;
 }
 
 /**

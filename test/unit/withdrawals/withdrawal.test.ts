@@ -85,6 +85,7 @@ const policy = (fields: Partial<WithdrawalPolicy>): WithdrawalPolicy => ({
   perTxLimit: null,
   dailyLimit: null,
   approvalAbove: null,
+  approvalQuorum: 1,
   updatedAt: at,
   ...fields,
 });

@@ -21,7 +21,7 @@ import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetS
 import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
 import { CommitmentAdjustmentEntity, CommitmentEntity, CommitmentPauseEntity, FxRateEntity } from './commitment-entities.js';
 import { UnexpectedDepositEntity } from './unexpected-deposit-entity.js';
-import { InvitationEntity, MemberEntity } from './member-entities.js';
+import { AuditEntity, InvitationEntity, MemberEntity, SessionEntity, SignInFailureEntity, WithdrawalApprovalEntity } from './member-entities.js';
 import { RefillCursorEntity, TreasuryPolicyEntity, TreasuryPolicyEventEntity } from './treasury-entities.js';
 
 export const ENTITIES = [
@@ -72,10 +72,18 @@ export const ENTITIES = [
   RefillCursorEntity,
   UnexpectedDepositEntity,
   MemberEntity,
+  SessionEntity,
+  SignInFailureEntity,
+  AuditEntity,
+  WithdrawalApprovalEntity,
   InvitationEntity,
 ];
 export {
   MemberEntity,
+  SessionEntity,
+  SignInFailureEntity,
+  AuditEntity,
+  WithdrawalApprovalEntity,
   InvitationEntity,
   UnexpectedDepositEntity,
   RefillCursorEntity,

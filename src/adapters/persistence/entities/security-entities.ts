@@ -14,6 +14,7 @@ export const WithdrawalPolicyEntity = new EntitySchema<WithdrawalPolicy>({
     perTxLimit: { type: 'decimal', precision: 78, scale: 18, nullable: true },
     dailyLimit: { type: 'decimal', precision: 78, scale: 18, nullable: true },
     approvalAbove: { type: 'decimal', precision: 78, scale: 18, nullable: true },
+    approvalQuorum: { type: 'integer', default: 1 },
     updatedAt: { type: 'Date', columnType: 'timestamptz' },
   },
 });
