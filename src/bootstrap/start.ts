@@ -3,7 +3,7 @@
 // OS processes, supervised: a crashed one is restarted with backoff; Ctrl-C or
 // SIGTERM stops the service processes, then the database, and exits 0.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
@@ -260,6 +260,9 @@ void Promise.all(readiness).then((all) => {
               `    (umask 077; cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- workspace create --name Acme --json > ${sh(join(dataDir, 'acme.json'))})`,
               `  Its API keys and their secrets (shown only once) are then in ${join(dataDir, 'acme.json')}; the README's First requests use them.`,
             ]),
+        `  Dashboard:     ${config.dashboardUrl}`,
+        '    To sign in as the workspace owner, invite yourself (the one-time link is printed, and mailed to a file in DATA_DIR/mail):',
+        `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- owner invite --workspace ${workspaceRef()} --email you@example.com`,
         '',
         '',
       ].join('\n'),
@@ -268,6 +271,16 @@ void Promise.all(readiness).then((all) => {
     logger.error('the service processes did not all become ready within 60 s');
   }
 });
+
+/** The sandbox workspace's id for a command line: read from acme.json when it is there, else a shell expression that reads it then. */
+function workspaceRef(): string {
+  const file = join(dataDir, 'acme.json');
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { workspace_id: string }).workspace_id;
+  } catch {
+    return `"$(node -p "JSON.parse(require('fs').readFileSync('${file}')).workspace_id")"`;
+  }
+}
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null

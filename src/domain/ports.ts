@@ -137,6 +137,19 @@ export interface LedgerRepo {
   feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>>;
   /** The balance of one of the service's own accounts (credit positive: an asset held is negative), 0 when it never moved. */
   serviceBalance(network: Network, asset: Asset, kind: LedgerAccountKind): Promise<bigint>;
+  /**
+   * The net change of the workspace's balances (available + locked) on these networks per asset and UTC
+   * day, from the entries booked at or after `since` (later days included). Days without a change are absent.
+   */
+  dailyBalanceChanges(workspaceId: string, networks: readonly Network[], since: Date): Promise<DailyBalanceChange[]>;
+}
+
+/** What a workspace's balance of one asset on one network moved by in one UTC day (`day` as YYYY-MM-DD), API units. */
+export interface DailyBalanceChange {
+  network: Network;
+  asset: Asset;
+  day: string;
+  change: bigint;
 }
 
 /** Fee configuration of the operator (ops fees ...): tiers and per-workspace overrides. */

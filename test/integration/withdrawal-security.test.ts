@@ -140,13 +140,14 @@ describe('withdrawal policy', () => {
       perTxLimit: '1000.50',
       dailyLimit: '05000',
       approvalAbove: '2500.000',
+      approvalQuorum: 2,
     });
-    const policy = { allowlist: [EVM_A, TRON_A], cooling_off_hours: 48, per_tx_limit: '1000.5', daily_limit: '5000', approval_above: '2500' };
-    const changed = ['allowlist', 'cooling_off_hours', 'per_tx_limit', 'daily_limit', 'approval_above'];
+    const policy = { allowlist: [EVM_A, TRON_A], cooling_off_hours: 48, per_tx_limit: '1000.5', daily_limit: '5000', approval_above: '2500', approval_quorum: 2 };
+    const changed = ['allowlist', 'cooling_off_hours', 'per_tx_limit', 'daily_limit', 'approval_above', 'approval_quorum'];
     expect(r).toMatchObject({ workspaceId: o.id, changed, policy, changedAt: clock.now() });
 
     const [row] = await sql<Record<string, unknown>>('select * from withdrawal_policies where workspace_id = ?', [o.id]);
-    expect(row).toMatchObject({ cooling_off_hours: 48, per_tx_limit: '1000.500000000000000000', daily_limit: '5000.000000000000000000', approval_above: '2500.000000000000000000' });
+    expect(row).toMatchObject({ cooling_off_hours: 48, per_tx_limit: '1000.500000000000000000', daily_limit: '5000.000000000000000000', approval_above: '2500.000000000000000000', approval_quorum: 2 });
     const destinations = await sql(`select chain, address, ${iso('added_at')} from beneficiaries where workspace_id = ? order by address`, [o.id]);
     expect(destinations).toEqual([
       { chain: null, address: EVM_A, added_at: '2026-11-23T10:00:00.000Z' },
@@ -165,7 +166,7 @@ describe('withdrawal policy', () => {
     expect(r).toEqual({
       workspaceId: o.id,
       changed: [],
-      policy: { allowlist: [EVM_A, TRON_A], cooling_off_hours: 24, per_tx_limit: '100', daily_limit: '1000.25', approval_above: null },
+      policy: { allowlist: [EVM_A, TRON_A], cooling_off_hours: 24, per_tx_limit: '100', daily_limit: '1000.25', approval_above: null, approval_quorum: 1 },
       changedAt: null,
       events: [],
     });
@@ -178,7 +179,7 @@ describe('withdrawal policy', () => {
     clock.advance(HOUR);
     const r = await setPolicy({ workspaceId: o.id, perTxLimit: '100', dailyLimit: '2000', approvalAbove: '0.000001' });
     expect(r.changed).toEqual(['daily_limit', 'approval_above']);
-    const policy = { allowlist: [], cooling_off_hours: null, per_tx_limit: '100', daily_limit: '2000', approval_above: '0.000001' };
+    const policy = { allowlist: [], cooling_off_hours: null, per_tx_limit: '100', daily_limit: '2000', approval_above: '0.000001', approval_quorum: 1 };
     await expectPublishedPair(o, 'WITHDRAWAL_POLICY_CHANGED', {
       workspace_id: o.id,
       network: 'MAINNET',
@@ -216,7 +217,7 @@ describe('withdrawal policy', () => {
       workspace_id: o.id,
       network: 'MAINNET',
       changed: ['allowlist'],
-      policy: { allowlist: [TRON_A, EVM_B], cooling_off_hours: 24, per_tx_limit: null, daily_limit: null, approval_above: null },
+      policy: { allowlist: [TRON_A, EVM_B], cooling_off_hours: 24, per_tx_limit: null, daily_limit: null, approval_above: null, approval_quorum: 1 },
       changed_at: '2026-11-24T10:00:00.000Z',
     });
     const shown = await container.resolve(ShowWithdrawalPolicy).execute(o.id);
@@ -362,13 +363,13 @@ describe('ops policy and beneficiary commands', () => {
 
   it('sets the policy and adds a beneficiary, each printing one JSON object, and the events reach both sides', async () => {
     const o = await owner('ops');
-    const set = await ops('policy', 'set', '--workspace', o.id, '--allowlist', `${EVM_A},${TRON_A}`, '--cooling-off-hours', '24', '--per-tx-limit', '1000.000', '--daily-limit', '5000', '--approval-above', '2500.5');
+    const set = await ops('policy', 'set', '--workspace', o.id, '--allowlist', `${EVM_A},${TRON_A}`, '--cooling-off-hours', '24', '--per-tx-limit', '1000.000', '--daily-limit', '5000', '--approval-above', '2500.5', '--approval-quorum', '3');
     expect(set.code).toBe(0);
-    const policy = { allowlist: [EVM_A, TRON_A], cooling_off_hours: 24, per_tx_limit: '1000', daily_limit: '5000', approval_above: '2500.5' };
+    const policy = { allowlist: [EVM_A, TRON_A], cooling_off_hours: 24, per_tx_limit: '1000', daily_limit: '5000', approval_above: '2500.5', approval_quorum: 3 };
     expect(set.out).toEqual({
       workspace_id: o.id,
       network: 'MAINNET',
-      changed: ['allowlist', 'cooling_off_hours', 'per_tx_limit', 'daily_limit', 'approval_above'],
+      changed: ['allowlist', 'cooling_off_hours', 'per_tx_limit', 'daily_limit', 'approval_above', 'approval_quorum'],
       policy,
       changed_at: expect.any(String),
       events: [

@@ -32,6 +32,7 @@ import type {
   CustomerRepo,
   DerivationAllocator,
   FeeConfigRepo,
+  DailyBalanceChange,
   LedgerRepo,
   IdempotencyStore,
   NetworkSwitches,
@@ -360,6 +361,22 @@ export class InMemoryLedger implements LedgerRepo {
       for (const p of e.postings) if (p.account.kind === 'REVENUE') fees.set(e.asset, (fees.get(e.asset) ?? 0n) + p.amount);
     }
     return fees;
+  }
+  async dailyBalanceChanges(workspaceId: string, networks: readonly Network[], since: Date): Promise<DailyBalanceChange[]> {
+    const byDay = new Map<string, DailyBalanceChange>();
+    for (const e of this.store.entries.values()) {
+      if (e.createdAt < since) continue;
+      for (const p of e.postings) {
+        const a = p.account;
+        if (a.owner !== workspaceId || !networks.includes(a.network) || (a.kind !== 'AVAILABLE' && a.kind !== 'LOCKED')) continue;
+        const day = e.createdAt.toISOString().slice(0, 10);
+        const key = `${a.network}|${a.asset}|${day}`;
+        const c = byDay.get(key) ?? { network: a.network, asset: a.asset as Asset, day, change: 0n };
+        c.change += p.amount;
+        byDay.set(key, c);
+      }
+    }
+    return [...byDay.values()].filter((c) => c.change !== 0n);
   }
   async volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint> {
     let v = 0n;

@@ -8,6 +8,7 @@ import type { PublishedOwnerEvent } from '../../application/security/publish-own
 import { COOLING_OFF_HOURS_MAX, SetWithdrawalPolicy } from '../../application/security/set-withdrawal-policy.js';
 import { ShowWithdrawalPolicy } from '../../application/security/show-withdrawal-policy.js';
 import { NETWORKS } from '../../domain/money/networks.js';
+import { QUORUM_MAX } from '../../domain/security/withdrawal-policy.js';
 import { defineCommand, type OpsCommand } from './command.js';
 
 const amount = z.string().refine(isPolicyAmount, 'a positive decimal with at most 18 places, e.g. 1000 or 2500.5');
@@ -16,6 +17,11 @@ const hours = z
   .regex(/^\d{1,4}$/, `a whole number of hours from 0 to ${COOLING_OFF_HOURS_MAX}`)
   .transform((s) => Number(s))
   .refine((n) => n <= COOLING_OFF_HOURS_MAX, `a whole number of hours from 0 to ${COOLING_OFF_HOURS_MAX}`);
+const quorum = z
+  .string()
+  .regex(/^\d{1,2}$/, `a whole number of approvers from 1 to ${QUORUM_MAX}`)
+  .transform((s) => Number(s))
+  .refine((n) => n >= 1 && n <= QUORUM_MAX, `a whole number of approvers from 1 to ${QUORUM_MAX}`);
 /** Comma-separated; "" clears the allowlist. An empty item is left for the use case to refuse. */
 const addresses = z.string().transform((s) => (s.trim() === '' ? [] : s.split(',').map((a) => a.trim())));
 const destination = z.object({ workspace: z.uuid(), chain: z.enum(NETWORKS), address: z.string().trim().min(1) });
@@ -29,7 +35,7 @@ export const SECURITY_COMMANDS: OpsCommand[] = [
   defineCommand({
     path: ['policy', 'set'],
     summary:
-      'Set mainnet withdrawal security (--workspace ID and any of --allowlist A,B ("" clears) --cooling-off-hours N --per-tx-limit X --daily-limit X --approval-above X)',
+      'Set mainnet withdrawal security (--workspace ID and any of --allowlist A,B ("" clears) --cooling-off-hours N --per-tx-limit X --daily-limit X --approval-above X --approval-quorum N)',
     flags: {
       workspace: { type: 'string' },
       allowlist: { type: 'string' },
@@ -37,6 +43,7 @@ export const SECURITY_COMMANDS: OpsCommand[] = [
       'per-tx-limit': { type: 'string' },
       'daily-limit': { type: 'string' },
       'approval-above': { type: 'string' },
+      'approval-quorum': { type: 'string' },
     },
     input: z.object({
       workspace: z.uuid(),
@@ -45,6 +52,7 @@ export const SECURITY_COMMANDS: OpsCommand[] = [
       'per-tx-limit': amount.optional(),
       'daily-limit': amount.optional(),
       'approval-above': amount.optional(),
+      'approval-quorum': quorum.optional(),
     }),
     async run(ctx, input) {
       const r = await ctx.resolve(SetWithdrawalPolicy).execute({
@@ -54,6 +62,7 @@ export const SECURITY_COMMANDS: OpsCommand[] = [
         perTxLimit: input['per-tx-limit'],
         dailyLimit: input['daily-limit'],
         approvalAbove: input['approval-above'],
+        approvalQuorum: input['approval-quorum'],
       });
       return {
         workspace_id: r.workspaceId,

@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../domain/errors.js';
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../domain/ledger/journal.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
-import type { LedgerRepo } from '../../domain/ports.js';
+import type { DailyBalanceChange, LedgerRepo } from '../../domain/ports.js';
 
 const STABLECOINS = (Object.keys(ASSET_SPECS) as Asset[]).filter((a) => !ASSET_SPECS[a].native);
 
@@ -90,6 +90,22 @@ export class PgLedgerRepo implements LedgerRepo {
       filter.asset ? [workspaceId, nets, filter.asset] : [workspaceId, nets],
     );
     return rows.map((r) => ({ network: r.network, asset: r.asset, available: BigInt(r.available), locked: BigInt(r.locked) }));
+  }
+
+  async dailyBalanceChanges(workspaceId: string, networks: readonly Network[], since: Date): Promise<DailyBalanceChange[]> {
+    if (networks.length === 0) return [];
+    // From the workspace's few accounts to their postings (postings_account_idx), then each entry's time.
+    const rows = await this.sql<{ network: Network; asset: Asset; day: string; change: string }>(
+      `select a.network, a.asset, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD') as day, sum(p.amount)::text as change
+         from ledger_accounts a
+         join postings p on p.account_id = a.id
+         join journal_entries e on e.id = p.entry_id
+        where a.owner = ? and a.kind in ('AVAILABLE', 'LOCKED') and a.network in (?) and e.created_at >= ?
+        group by 1, 2, 3
+        order by 1, 2, 3`,
+      [workspaceId, [...networks], since],
+    );
+    return rows.map((r) => ({ network: r.network, asset: r.asset, day: r.day, change: BigInt(r.change) })).filter((r) => r.change !== 0n);
   }
 
   async volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint> {

@@ -4,11 +4,15 @@
 // reject cancels it (the lock released, WITHDRAWAL_CANCELLED); hold moves a
 // PENDING withdrawal not picked up yet to UNDER_REVIEW (WITHDRAWAL_HELD);
 // release moves it back to PENDING. Each under the withdrawal's row lock, the
-// one the chain-worker's pick-up and a client's cancel take too.
+// one the chain-worker's pick-up and a client's cancel take too. Each action
+// is recorded in the workspace's audit log with the operator as its actor
+// (the operator's approve moves a withdrawal on whatever the quorum: the
+// override the dashboard's approvals do not have).
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import { sideOf } from '../../domain/money/networks.js';
-import type { Clock, UnitOfWork } from '../../domain/ports.js';
+import { OPERATOR } from '../../domain/members/audit.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { approved, held, released, WithdrawalStateError, type Withdrawal } from '../../domain/withdrawals/withdrawal.js';
 import { TOKENS } from '../tokens.js';
 import { CancelWithdrawal } from './cancel-withdrawal.js';
@@ -22,6 +26,7 @@ export class OperateWithdrawals {
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(CancelWithdrawal) private readonly cancel: CancelWithdrawal,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
   ) {}
 
   async execute(action: WithdrawalAction, id: string): Promise<Withdrawal> {
@@ -30,7 +35,9 @@ export class OperateWithdrawals {
       if (!w) throw new DomainError('NOT_FOUND', `No withdrawal ${id}`);
       if (action === 'reject') {
         if (w.status !== 'PENDING_APPROVAL') throw new DomainError('UNPROCESSABLE', `Withdrawal ${id} is ${w.status}: only one waiting for approval can be rejected`);
-        return this.cancel.cancelLocked(tx, id);
+        const cancelled = await this.cancel.cancelLocked(tx, id);
+        await this.audit(tx, w, cancelled, action);
+        return cancelled;
       }
       const now = this.clock.now();
       let next: Withdrawal;
@@ -41,8 +48,23 @@ export class OperateWithdrawals {
         throw err;
       }
       await tx.withdrawals.save(next);
+      await this.audit(tx, w, next, action);
       if (action === 'hold') await tx.events.publish({ workspaceId: next.workspaceId, side: sideOf(next.network), event: 'WITHDRAWAL_HELD', data: withdrawalEventData(next) });
       return next;
+    });
+  }
+
+  /** The operator's action in the workspace's audit log, which its owners read in the dashboard. */
+  private audit(tx: TxContext, before: Withdrawal, after: Withdrawal, action: WithdrawalAction): Promise<void> {
+    return tx.audit.record({
+      id: this.random.uuid(),
+      workspaceId: before.workspaceId,
+      actor: OPERATOR,
+      action: `withdrawal.${action}`,
+      target: before.id,
+      before: { status: before.status },
+      after: { status: after.status },
+      at: this.clock.now(),
     });
   }
 

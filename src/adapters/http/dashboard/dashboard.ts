@@ -167,14 +167,15 @@ function csrfMatches(req: Request, member: SignedInMember): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Security headers of every dashboard answer: nothing runs but our own markup, nothing is cached or framed, no link leaks the URL. */
+/** Security headers of every dashboard answer: nothing runs but our own markup, nothing is cached or framed, no URL (an invitation's token) leaves the site. */
 export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader(
     'Content-Security-Policy',
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   );
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with a form, and the CSRF check needs the origin.
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('X-Frame-Options', 'DENY');
   next();

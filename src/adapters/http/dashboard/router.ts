@@ -8,9 +8,13 @@ import { memberPages } from './member-pages.js';
 import { securityPages } from './security-pages.js';
 import { signInPages } from './sign-in-pages.js';
 import { STYLE } from './style.js';
+import { keyPages } from './key-pages.js';
+import { webhookPages } from './webhook-pages.js';
+import { moneyPages } from './money-pages.js';
+import { feesPages } from './fees-pages.js';
 
 /** Each section's pages, registered on the one Dashboard pipeline. */
-const SECTIONS: ((d: Dashboard) => void)[] = [signInPages, securityPages, memberPages];
+const SECTIONS: ((d: Dashboard) => void)[] = [signInPages, securityPages, memberPages, webhookPages, keyPages, moneyPages, feesPages];
 
 export function dashboardRouter(deps: DashboardDeps): Router {
   const d = new Dashboard(deps);

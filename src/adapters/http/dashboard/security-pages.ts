@@ -36,6 +36,9 @@ const DONE: Record<string, string> = {
 };
 
 /** A field left empty (or not sent) keeps the setting. */
+const doneMessage = (key: unknown): string | undefined => (typeof key === 'string' && Object.hasOwn(DONE, key) ? DONE[key] : undefined);
+
+/** A field left empty (or not sent) keeps the setting. */
 const optionalAmount = z
   .string()
   .trim()
@@ -90,7 +93,7 @@ export function securityPages(d: Dashboard): void {
       title: 'Withdrawal security',
       member,
       current: 'security',
-      notice: DONE[String(req.query.done)],
+      notice: doneMessage(req.query.done),
       body: html`<p>These rules apply to withdrawals on mainnets (live keys). Last changed: ${when(r.updatedAt)}.</p>
 ${table('Settings', ['Setting', 'Value'], [
   ['Per-transaction limit', p.per_tx_limit ?? 'none'],
@@ -176,7 +179,7 @@ ${manage
       title: 'Approvals',
       member,
       current: 'approvals',
-      notice: DONE[String(req.query.done)],
+      notice: doneMessage(req.query.done),
       body: html`<p>Withdrawals above the approval threshold wait here until ${quorum} distinct member${quorum === 1 ? '' : 's'} approve${quorum === 1 ? 's' : ''} (the quorum). One rejection cancels a withdrawal. Each member counts once.</p>
 ${table(
   'Waiting for approval',
