@@ -11,7 +11,7 @@
 // from the keyboard and at a phone's width, and photographed: the
 // screenshots go to test-results/screenshots/ (git-ignored, CI artifacts).
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,7 @@ async function signIn(page: Page, email: string, password: string, code: string)
 const withdrawalStatus = async (id: string) => (await uniqueCall(base, ws.liveKey, 'GET', `/v2/withdrawals/${id}`)).body.status as string;
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium), or set CHROMIUM_PATH to one`);
   mkdirSync(SHOTS, { recursive: true });
   eth = await startTestChain({ chainId: 1, decimals: [6] });
   db = await createTestDatabase();
