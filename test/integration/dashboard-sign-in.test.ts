@@ -4,6 +4,7 @@
 // naming the member and their address), and the session's cookie is
 // HttpOnly, SameSite=Strict, new at each sign-in and useless after sign-out.
 import { describe, expect, it } from 'vitest';
+import { ScryptPasswordHasher } from '../../src/adapters/crypto/scrypt-password-hasher.js';
 import { createWorkspace, useTestApi } from '../support/harness.js';
 import { createMember, DashboardClient } from '../support/dashboard.js';
 
@@ -96,5 +97,51 @@ describe('signing in to the dashboard', () => {
     const [w] = await sql<{ id: string }>(`select id from member_audit where workspace_id = ? limit 1`, [t.ws.workspaceId]);
     expect(w).toBeDefined();
     expect((await theirs.get('/dashboard/audit')).text).not.toContain(owner.email);
+  });
+
+  it('lets one email belong to two workspaces: the password picks the member, and a shared password asks which workspace', async () => {
+    const second = await createWorkspace(t.api, 'second');
+    const email = `both-${Date.now()}@example.com`;
+    const here = await createMember(t.api, t.ws.workspaceId, 'OWNER', email);
+    const there = await createMember(t.api, second.workspaceId, 'VIEWER', email);
+    // The same password in both (createMember derives it from the email): the member chooses, after the password passed.
+    const c = new DashboardClient(t.api.baseUrl);
+    const choose = await c.post('/dashboard/sign-in', { email, password: here.password, code: here.recovery() });
+    expect(choose.status).toBe(200);
+    expect(choose.text).toContain(`<option value="${second.workspaceId}">second`);
+    expect(c.cookie).toBeNull();
+    const chosen = await c.post('/dashboard/sign-in', { email, password: here.password, code: here.recovery(), workspace: t.ws.workspaceId });
+    expect(chosen.location).toBe('/dashboard/security');
+    expect((await c.get('/dashboard/security')).text).toContain(`${email} · OWNER`);
+    // Another password in the second workspace: each password picks its own member.
+    await sql(`update workspace_members set password_hash = ? where workspace_id = ? and email = ?`, [
+      await new ScryptPasswordHasher().hash('the second workspace password'), second.workspaceId, email,
+    ]);
+    const b = new DashboardClient(t.api.baseUrl);
+    expect((await b.post('/dashboard/sign-in', { email, password: 'the second workspace password', code: there.recovery() })).location).toBe('/dashboard/security');
+    expect((await b.get('/dashboard/security')).text).toContain(`${email} · VIEWER`);
+  });
+
+  it('lets an owner remove a member (ending their sessions) but never the last owner or themselves', async () => {
+    const owner = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const viewer = await createMember(t.api, t.ws.workspaceId, 'VIEWER');
+    const theirs = new DashboardClient(t.api.baseUrl);
+    await theirs.signIn(viewer, viewer.recovery());
+    const b = new DashboardClient(t.api.baseUrl);
+    await b.signIn(owner, owner.recovery());
+    const id = async (email: string) => (await sql<{ id: string }>(`select id from workspace_members where email = ?`, [email]))[0]!.id;
+    expect((await b.post(`/dashboard/members/${await id(viewer.email)}/remove`)).location).toBe('/dashboard/members?done=removed');
+    expect((await theirs.get('/dashboard/security')).location).toBe('/dashboard/sign-in');
+    expect((await b.post(`/dashboard/members/${await id(owner.email)}/remove`)).status).toBe(422);
+    // Every other owner of this workspace removed: the last one stays.
+    const owners = await sql<{ id: string }>(`select id from workspace_members where workspace_id = ? and role = 'OWNER' and email <> ?`, [t.ws.workspaceId, owner.email]);
+    for (const o of owners) await b.post(`/dashboard/members/${o.id}/remove`);
+    const survivor = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const s2 = new DashboardClient(t.api.baseUrl);
+    await s2.signIn(survivor, survivor.recovery());
+    expect((await s2.post(`/dashboard/members/${await id(owner.email)}/remove`)).location).toBe('/dashboard/members?done=removed');
+    expect((await s2.post(`/dashboard/members/${await id(survivor.email)}/remove`)).status).toBe(422);
+    const left = await sql(`select id from workspace_members where workspace_id = ? and role = 'OWNER' and password_hash is not null`, [t.ws.workspaceId]);
+    expect(left).toHaveLength(1);
   });
 });
