@@ -298,9 +298,15 @@ export interface SecretCipher {
   decrypt(ciphertext: string): string;
 }
 
-/** Sends operator notices by e-mail. */
+/** Sends operator notices and invitations by e-mail. */
 export interface Mailer {
-  send(mail: { to: string; subject: string; text: string }): Promise<void>;
+  /**
+   * True when the mail went out (or was written where the sandbox keeps
+   * mail); false when there is no way to send it (no mail server in
+   * production). `confidential` mail (it holds a one-time link) is never
+   * written to a log.
+   */
+  send(mail: { to: string; subject: string; text: string; confidential?: boolean }): Promise<boolean>;
 }
 
 export interface RequestSigner {

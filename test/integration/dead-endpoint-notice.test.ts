@@ -172,7 +172,7 @@ describe('the dead-endpoint notice', () => {
     const mailer = createMailer({ from: FROM, dataDir, production: true }, logger);
     await notice(mailer).execute({ endpointId, failures: 5 });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 40, msg: 'operator notice not sent: SMTP_URL is not set', to: 'ops@unmailed.example' });
+    expect(lines[0]).toMatchObject({ level: 40, msg: 'mail not sent: SMTP_URL is not set', to: 'ops@unmailed.example' });
     expect(String(lines[0]!.text)).toContain(`/v2/webhooks/${endpointId}/deliveries/redeliver-failed`);
     expect(existsSync(join(dataDir, 'mail'))).toBe(false);
     expect(received).toEqual([]);

@@ -65,4 +65,15 @@ describe('ops owner invite', () => {
     }
     expect(await sql(`select count(*)::int as n from member_invitations`)).toEqual(before);
   });
+
+  it('in production without a mail server says the link was not mailed, and never logs it', async () => {
+    const env = opsEnv(t.db.url, { NODE_ENV: 'production', LOG_LEVEL: 'info', DASHBOARD_URL: 'https://console.example.com/dashboard' });
+    const r = await runEntry('src/bootstrap/ops.ts', env, ['owner', 'invite', '--workspace', t.ws.workspaceId, '--email', 'unmailed@example.com', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { link: string; mailed: boolean };
+    expect(out.mailed).toBe(false);
+    const token = out.link.split('/').pop()!;
+    expect(r.stderr).toContain('mail not sent: SMTP_URL is not set');
+    expect(r.stderr).not.toContain(token);
+  });
 });

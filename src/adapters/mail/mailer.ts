@@ -2,8 +2,9 @@
 // SMTP when SMTP_URL is set; without it, outside production, each mail is
 // written as an .eml file under DATA_DIR/mail (the sandbox has no mail
 // server); in production without it, a warning in the log stands in for the
-// mail, because a missing mail server must not make the notice job fail and
-// retry forever. The SMTP URL can hold a password: it is never logged.
+// mail (never a confidential one's text: an invitation's one-time link), and
+// the send reports it did not go out, because a missing mail server must not
+// make the notice job fail and retry forever. The SMTP URL can hold a password: it is never logged.
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,8 +32,9 @@ export function createMailer(opts: MailerOptions, logger: Logger): Mailer {
 function smtpMailer(url: string, from: string): Mailer {
   const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS_MS });
   return {
-    async send(mail) {
-      await transport.sendMail({ from, ...mail });
+    async send({ to, subject, text }) {
+      await transport.sendMail({ from, to, subject, text });
+      return true;
     },
   };
 }
@@ -41,12 +43,13 @@ function fileMailer(dir: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, ...mail });
+      const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
       await mkdir(dir, { recursive: true });
       // Sorting the names sorts the mails by time; the random part keeps two mails of one millisecond apart.
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, info.message, { flag: 'wx' });
-      logger.info({ file, subject: mail.subject }, 'operator notice written to a file (SMTP_URL is not set)');
+      logger.info({ file, subject: mail.subject }, 'mail written to a file (SMTP_URL is not set)');
+      return true;
     },
   };
 }
@@ -54,8 +57,9 @@ function fileMailer(dir: string, from: string, logger: Logger): Mailer {
 function unsentMailer(logger: Logger): Mailer {
   return {
     async send(mail) {
-      // The whole notice, so that the operator can still pass it on by hand.
-      logger.warn({ to: mail.to, subject: mail.subject, text: mail.text }, 'operator notice not sent: SMTP_URL is not set');
+      // A notice whole, so that the operator can still pass it on by hand; never a confidential mail's text (a one-time link).
+      logger.warn({ to: mail.to, subject: mail.subject, ...(mail.confidential ? {} : { text: mail.text }) }, 'mail not sent: SMTP_URL is not set');
+      return false;
     },
   };
 }

@@ -66,8 +66,8 @@ export class InviteMember {
           '',
           `The link works once, until ${invitation.expiresAt.toISOString()}. If you did not expect it, ignore this mail.`,
         ].join('\n'),
+        confidential: true,
       })
-      .then(() => true)
       .catch(() => false);
     return { invitation, link, mailed };
   }
