@@ -39,7 +39,11 @@ export async function startApi(config: Config): Promise<RunningApi> {
     trustProxy: config.trustProxy,
     // With an admin port, the public port answers /v2 and /healthz only.
     probes: config.adminPort === null ? ALL_PROBES : ['healthz'],
-    dashboard: { dashboardUrl: config.dashboardUrl, secureCookies: config.production || config.dashboardUrl.startsWith('https:') },
+    dashboard: {
+      dashboardUrl: config.dashboardUrl,
+      secureCookies: config.production || config.dashboardUrl.startsWith('https:'),
+      defaultSide: config.production ? 'live' : 'test',
+    },
   });
   const serve = async (handler: Express, port: number, variable: string): Promise<Server> => {
     const { requestMs, headersMs, checkEveryMs } = config.httpTimeouts;

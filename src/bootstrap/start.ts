@@ -262,7 +262,7 @@ void Promise.all(readiness).then((all) => {
             ]),
         `  Dashboard:     ${config.dashboardUrl}`,
         '    To sign in as the workspace owner, invite yourself (the one-time link is printed, and mailed to a file in DATA_DIR/mail):',
-        `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- owner invite --workspace ${workspaceRef()} --email you@example.com`,
+        `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} DASHBOARD_URL=${sh(config.dashboardUrl)} npm run --silent ops -- owner invite --workspace ${workspaceRef()} --email you@example.com`,
         '',
         '',
       ].join('\n'),

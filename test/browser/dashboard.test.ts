@@ -69,14 +69,22 @@ const shot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `
 /** Accepts an invitation link in the page: password twice, the TOTP secret read off the page, one code. */
 async function join_(page: Page, link: string, password: string, name: string): Promise<() => Promise<string>> {
   await page.goto(link);
+  const key = (await page.locator('#totp-secret').textContent())!.trim();
+  // A mistake (two passwords that differ) shows the form again with the same key, the one the app scanned.
+  await page.getByLabel('Password (at least 12 characters)').fill(password);
+  await page.getByLabel('The same password again').fill(`${password}!`);
+  await page.getByLabel('Code from the app').fill('000000');
+  await page.getByRole('button', { name: 'Join' }).click();
+  await expect.poll(() => page.getByRole('alert').textContent()).toContain('The two passwords differ');
+  expect((await page.locator('#totp-secret').textContent())!.trim()).toBe(key);
   await page.getByLabel('Password (at least 12 characters)').fill(password);
   await page.getByLabel('The same password again').fill(password);
-  const codes = codesOf((await page.locator('#totp-secret').textContent())!.trim());
+  const codes = codesOf(key);
   await shot(page, `${name}-enrolment`);
   await page.getByLabel('Code from the app').fill(await codes());
   await page.getByRole('button', { name: 'Join' }).click();
   await page.waitForLoadState();
-  await expect.poll(() => page.locator('#recovery-codes').textContent()).toMatch(/^([A-Za-z0-9_-]{12}\n){9}[A-Za-z0-9_-]{12}$/);
+  await expect.poll(() => page.locator('#recovery-codes').textContent()).toMatch(/^([0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}\n){9}[0-9a-f]{4}(-[0-9a-f]{4}){3}$/);
   await shot(page, `${name}-recovery-codes`);
   return codes;
 }
@@ -170,6 +178,7 @@ describe('the owner’s dashboard in Chromium', () => {
     await owner.goto(`${base}/dashboard/members`);
     await owner.getByLabel('Email').fill('approver@example.com');
     await owner.getByLabel('Role').selectOption('APPROVER');
+    await owner.locator('#invite-code').fill(await ownerCodes());
     await owner.getByRole('button', { name: 'Invite' }).click();
     const approverLink = (await owner.locator('#invitation-link').textContent())!.trim();
     const approverContext = await offline({ width: 390, height: 844 }); // a phone
@@ -192,6 +201,7 @@ describe('the owner’s dashboard in Chromium', () => {
     await owner.goto(`${base}/dashboard/approvals`);
     await expect.poll(() => owner.locator('main').textContent()).toContain(id);
     await shot(owner, 'approvals-waiting');
+    await owner.locator(`#approve-code-${id}`).fill(await ownerCodes());
     await owner.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => owner.getByRole('status').textContent()).toContain('once the quorum is met');
     await new Promise((r) => setTimeout(r, 1500));
@@ -200,6 +210,7 @@ describe('the owner’s dashboard in Chromium', () => {
     expect(await owner.locator('main').textContent()).toContain('(1 of 2)');
 
     await approver.goto(`${base}/dashboard/approvals`);
+    await approver.locator(`#approve-code-${id}`).fill(await approverCodes());
     await approver.getByRole('button', { name: 'Approve' }).click();
     await expect.poll(() => approver.getByRole('status').textContent()).toContain('the quorum is met');
     await shot(approver, 'approvals-phone');

@@ -94,7 +94,7 @@ beforeAll(async () => {
 describe('the money pages', () => {
   it('shows the balances of credited money per network and asset, with a 30-day chart that ends at the balance', async () => {
     const browser = await signedIn(owner);
-    const page = await browser.get('/dashboard/money');
+    const page = await browser.get('/dashboard/money?side=live');
     expect(page.status, page.text).toBe(200);
     expect(page.text).toContain('<td>ETH_MAINNET</td><td>USDT_ETH</td><td>126.000000</td><td>0.000000</td><td>126.000000</td>');
     // The chart: an image with a title and a text alternative, and its numbers in a table.
@@ -113,19 +113,19 @@ describe('the money pages', () => {
 
   it('lists deposits and withdrawals with the API’s filters and pages, and answers a filter the API refuses with a 400 page and nothing else', async () => {
     const browser = await signedIn(owner);
-    const all = await browser.get('/dashboard/money/deposits');
+    const all = await browser.get('/dashboard/money/deposits?side=live');
     expect(all.status).toBe(200);
     expect([all.text.includes(ids.swept), all.text.includes(ids.detected), all.text.includes(ids.theirDeposit)]).toEqual([true, true, false]);
     const detected = await browser.get('/dashboard/money/deposits?side=live&status=DETECTED&chain=&wallet_id=&customer_id=&limit=20');
     expect([detected.text.includes(ids.swept), detected.text.includes(ids.detected)]).toEqual([false, true]);
     expect(detected.text).toContain('<option selected>DETECTED</option>');
-    const paged = await browser.get('/dashboard/money/deposits?limit=1&page=2');
+    const paged = await browser.get('/dashboard/money/deposits?side=live&limit=1&page=2');
     expect([paged.text.includes(ids.swept), paged.text.includes(ids.detected)]).toEqual([true, false]);
     expect(paged.text).toContain('Page 2 of 2 (2 in all)');
     expect(paged.text).toContain('href="/dashboard/money/deposits?side=live&amp;page=1&amp;limit=1" rel="prev"');
-    expect((await browser.get('/dashboard/money/deposits?chain=TRON')).text).not.toContain(ids.swept);
+    expect((await browser.get('/dashboard/money/deposits?side=live&chain=TRON')).text).not.toContain(ids.swept);
 
-    const withdrawals = await browser.get('/dashboard/money/withdrawals?status=CONFIRMED&chain=ETH');
+    const withdrawals = await browser.get('/dashboard/money/withdrawals?side=live&status=CONFIRMED&chain=ETH');
     expect([withdrawals.text.includes(ids.paid), withdrawals.text.includes(ids.cancelledTest), withdrawals.text.includes(ids.theirWithdrawal)]).toEqual([true, false, false]);
     const test = await browser.get('/dashboard/money/withdrawals?side=test');
     expect([test.text.includes(ids.paid), test.text.includes(ids.cancelledTest)]).toEqual([false, true]);
@@ -190,7 +190,9 @@ describe('the money pages', () => {
       const r = await browser.get(path);
       expect(r.status, path).toBe(200);
     }
-    expect((await browser.get('/dashboard/money')).text).toContain('126.000000');
+    expect((await browser.get('/dashboard/money?side=live')).text).toContain('126.000000');
+    // The sandbox opens on the testnets, where its money is.
+    expect((await browser.get('/dashboard/money')).text).toMatch(/href="\/dashboard\/money\?side=test" aria-current="page"/);
   });
 });
 

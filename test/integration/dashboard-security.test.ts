@@ -90,8 +90,8 @@ describe('roles', () => {
       const form = { daily_limit: '1', code: '123456', email: 'x@example.com', role: 'OWNER', url: 'https://example.com/h', side: 'test', label: 'x', scopes: 'fees:read', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', chain: 'ETH_MAINNET', since: '2026-01-01T00:00:00Z' };
       expect((await viewer.post(fill(path), form)).status, `VIEWER ${path}`).toBe(403);
       const asApprover = (await approver.post(fill(path), form)).status;
-      // An approver may decide approvals: a withdrawal that is not theirs is simply not found.
-      expect(asApprover, `APPROVER ${path}`).toBe(path.startsWith('/dashboard/approvals/') ? 404 : 403);
+      // An approver may decide approvals: past the role check, the wrong code is refused first.
+      expect(asApprover, `APPROVER ${path}`).toBe(path.startsWith('/dashboard/approvals/') ? 401 : 403);
     }
     expect(await everything()).toEqual(before);
   });
@@ -108,25 +108,36 @@ describe('approvals', () => {
     const page = await browser.get('/dashboard/approvals');
     expect(page.text).toContain(w.id);
     expect(page.text).toContain('nobody yet (0 of 2)');
-    expect((await browser.post(`/dashboard/approvals/${w.id}/approve`)).location).toBe('/dashboard/approvals?done=approved');
+    // Without the second factor: refused, nothing counted.
+    expect((await browser.post(`/dashboard/approvals/${w.id}/approve`, { code: '000000' })).status).toBe(401);
+    expect(await sql(`select member_id from withdrawal_approvals where withdrawal_id = ?`, [w.id])).toHaveLength(0);
+    expect((await browser.post(`/dashboard/approvals/${w.id}/approve`, { code: owner.recovery() })).location).toBe('/dashboard/approvals?done=approved');
     expect(await statusOf(w.id)).toBe('PENDING_APPROVAL');
     // The same member again: refused, still one approval.
-    expect((await browser.post(`/dashboard/approvals/${w.id}/approve`)).status).toBe(409);
+    expect((await browser.post(`/dashboard/approvals/${w.id}/approve`, { code: owner.recovery() })).status).toBe(409);
     expect(await sql(`select member_id from withdrawal_approvals where withdrawal_id = ?`, [w.id])).toHaveLength(1);
     // A member of another workspace does not find it.
-    const stranger = await signedIn(await createMember(t.api, other.workspaceId, 'OWNER'));
-    expect((await stranger.post(`/dashboard/approvals/${w.id}/approve`)).status).toBe(404);
-    expect((await stranger.post(`/dashboard/approvals/${w.id}/reject`)).status).toBe(404);
+    const strangerMember = await createMember(t.api, other.workspaceId, 'OWNER');
+    const stranger = await signedIn(strangerMember);
+    const strangerCode = strangerMember.recovery();
+    expect((await stranger.post(`/dashboard/approvals/${w.id}/approve`, { code: strangerCode })).status).toBe(404);
+    expect((await stranger.post(`/dashboard/approvals/${w.id}/reject`, { code: strangerCode })).status).toBe(404);
     expect((await stranger.get('/dashboard/approvals')).text).not.toContain(w.id);
     expect(await statusOf(w.id)).toBe('PENDING_APPROVAL');
 
+    // A member who joined after the request does not count: an owner cannot mint approvers to meet the quorum alone.
+    const latecomer = await createMember(t.api, t.ws.workspaceId, 'APPROVER');
+    const late = await signedIn(latecomer);
+    expect((await late.post(`/dashboard/approvals/${w.id}/approve`, { code: latecomer.recovery() })).status).toBe(422);
+    expect(await statusOf(w.id)).toBe('PENDING_APPROVAL');
+
     const approver = await signedIn(approverMember);
-    expect((await approver.post(`/dashboard/approvals/${w.id}/approve`)).location).toBe('/dashboard/approvals?done=paid');
+    expect((await approver.post(`/dashboard/approvals/${w.id}/approve`, { code: approverMember.recovery() })).location).toBe('/dashboard/approvals?done=paid');
     expect(await statusOf(w.id)).toBe('PENDING');
-    expect((await approver.post(`/dashboard/approvals/${w.id}/approve`)).status).toBe(422);
+    expect((await approver.post(`/dashboard/approvals/${w.id}/approve`, { code: approverMember.recovery() })).status).toBe(422);
 
     const rejected = await waiting(t.ws.workspaceId);
-    expect((await approver.post(`/dashboard/approvals/${rejected.id}/reject`)).location).toBe('/dashboard/approvals?done=rejected');
+    expect((await approver.post(`/dashboard/approvals/${rejected.id}/reject`, { code: approverMember.recovery() })).location).toBe('/dashboard/approvals?done=rejected');
     expect(await statusOf(rejected.id)).toBe('CANCELLED');
     const audit = await sql<{ action: string; actor: string; after: { approvals?: number; status: string } }>(
       `select action, actor, after from member_audit where target in (?, ?) order by at`,
@@ -181,12 +192,12 @@ describe('sign-in', () => {
     const invite = await second.post('/dashboard/members/invite', { email: 'someone@example.com', role: 'VIEWER' });
     expect(invite.status).toBe(401); // the session above expired
     const third = await signedIn(owner);
-    const invited = await third.post('/dashboard/members/invite', { email: 'someone@example.com', role: 'VIEWER' });
+    const invited = await third.post('/dashboard/members/invite', { email: 'someone@example.com', role: 'VIEWER', code: owner.recovery() });
     const link = /id="invitation-link">([^<]+)</.exec(invited.text)![1]!.trim();
     const token = link.split('/').pop()!;
     expect((await third.get(`/dashboard/invitations/${token}`)).status).toBe(200);
     // Replaced by a second invitation of the same email: the first link is dead.
-    await third.post('/dashboard/members/invite', { email: 'someone@example.com', role: 'VIEWER' });
+    await third.post('/dashboard/members/invite', { email: 'someone@example.com', role: 'VIEWER', code: owner.recovery() });
     const dead = await new DashboardClient(t.api.baseUrl).get(`/dashboard/invitations/${token}`);
     expect(dead.status).toBe(404);
     expect(dead.text).toContain('cannot be used (revoked)');
@@ -205,5 +216,48 @@ describe('sign-in', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it('counts parallel attempts one by one: a burst from one address gets at most the allowed failures, at sign-in and at a change', async () => {
+    const owner = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const burst = new DashboardClient(t.api.baseUrl);
+    const from = { 'x-forwarded-for': '203.0.113.20' };
+    const tries = await Promise.all(Array.from({ length: 30 }, () => burst.post('/dashboard/sign-in', { email: owner.email, password: 'not the password', code: '000000' }, from)));
+    const statuses = tries.map((r) => r.status);
+    expect(statuses.filter((x) => x === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((x) => x === 429).length).toBeGreaterThanOrEqual(25);
+
+    // A stolen session guessing the code of a change: the same count.
+    const b = await signedIn(owner, '203.0.113.21');
+    const guesses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => b.post('/dashboard/security/policy', { daily_limit: '1', code: String(100000 + i) }, { 'x-forwarded-for': '203.0.113.21' })),
+    );
+    expect(guesses.filter((r) => r.status === 401).length).toBeLessThanOrEqual(5);
+    expect(guesses.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(25);
+    expect(await sql(`select * from withdrawal_policies where workspace_id = ? and daily_limit = 1`, [t.ws.workspaceId])).toEqual([]);
+  });
+
+  it('answers a body it cannot read with a 4xx page, never a 500, and links back only to its own pages', async () => {
+    const owner = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const b = await signedIn(owner);
+    const raw = (path: string, body: string, headers: Record<string, string>) =>
+      fetch(t.api.baseUrl + path, { method: 'POST', body, redirect: 'manual', headers: { cookie: b.cookie!, ...headers } });
+    const form = 'application/x-www-form-urlencoded';
+    const cases: [string, string, Record<string, string>][] = [
+      ['/dashboard/sign-in', 'email=a%00%40x.co&password=xxxxxxxxxxxxx&code=123456', { 'content-type': form }],
+      ['/dashboard/members/invite', `_csrf=${b.csrf}&email=a%00b%40x.co&role=VIEWER&code=123456`, { 'content-type': form }],
+      ['/dashboard/sign-in', 'email=a', { 'content-type': `${form}; charset=utf-16` }],
+      ['/dashboard/sign-in', 'email=a', { 'content-type': form, 'content-encoding': 'xyz' }],
+      ['/dashboard/sign-in', 'not gzip at all', { 'content-type': form, 'content-encoding': 'gzip' }],
+      ['/dashboard/nowhere', 'x=1', { 'content-type': form, 'content-encoding': 'xyz' }],
+    ];
+    for (const [path, body, headers] of cases) {
+      const r = await raw(path, body, headers);
+      expect(r.status, `${path} ${JSON.stringify(headers)}`).toBeGreaterThanOrEqual(400);
+      expect(r.status, `${path} ${JSON.stringify(headers)}`).toBeLessThan(500);
+    }
+    const evil = await fetch(`${t.api.baseUrl}/dashboard/invitations/nope`, { headers: { referer: `${t.api.baseUrl}.evil.example/` } });
+    expect(evil.status).toBe(404);
+    expect(await evil.text()).toContain('<a href="/dashboard">Go back</a>');
   });
 });

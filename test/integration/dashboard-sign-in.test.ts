@@ -99,30 +99,31 @@ describe('signing in to the dashboard', () => {
     expect((await theirs.get('/dashboard/audit')).text).not.toContain(owner.email);
   });
 
-  it('lets one email belong to two workspaces: the password picks the member, and a shared password asks which workspace', async () => {
+  it('lets one email belong to two workspaces, each with its own authenticator: the code picks the member, and no list of workspaces shows', async () => {
     const second = await createWorkspace(t.api, 'second');
     const email = `both-${Date.now()}@example.com`;
+    // createMember derives the password from the email: the same in both.
     const here = await createMember(t.api, t.ws.workspaceId, 'OWNER', email);
     const there = await createMember(t.api, second.workspaceId, 'VIEWER', email);
-    // The same password in both (createMember derives it from the email): the member chooses, after the password passed.
-    const c = new DashboardClient(t.api.baseUrl);
-    const choose = await c.post('/dashboard/sign-in', { email, password: here.password, code: here.recovery() });
-    expect(choose.status).toBe(200);
-    expect(choose.text).toContain(`<option value="${second.workspaceId}">second`);
-    expect(c.cookie).toBeNull();
-    const chosen = await c.post('/dashboard/sign-in', { email, password: here.password, code: here.recovery(), workspace: t.ws.workspaceId });
-    expect(chosen.location).toBe('/dashboard/security');
-    expect((await c.get('/dashboard/security')).text).toContain(`${email} · OWNER`);
-    // Another password in the second workspace: each password picks its own member.
+    const a = new DashboardClient(t.api.baseUrl);
+    expect((await a.post('/dashboard/sign-in', { email, password: here.password, code: await here.code() })).location).toBe('/dashboard/security');
+    expect((await a.get('/dashboard/security')).text).toContain(`${email} · OWNER`);
+    const b = new DashboardClient(t.api.baseUrl);
+    expect((await b.post('/dashboard/sign-in', { email, password: there.password, code: there.recovery() })).location).toBe('/dashboard/security');
+    expect((await b.get('/dashboard/security')).text).toContain(`${email} · VIEWER`);
+    // The right password with a wrong code: a plain refusal, naming no workspace.
+    const wrong = await new DashboardClient(t.api.baseUrl).post('/dashboard/sign-in', { email, password: here.password, code: '000000' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).not.toContain(second.workspaceId);
+    expect(wrong.text).not.toContain('second');
+    // Another password in the second workspace: it opens only that one.
     await sql(`update workspace_members set password_hash = ? where workspace_id = ? and email = ?`, [
       await new ScryptPasswordHasher().hash('the second workspace password'), second.workspaceId, email,
     ]);
-    const b = new DashboardClient(t.api.baseUrl);
-    expect((await b.post('/dashboard/sign-in', { email, password: 'the second workspace password', code: there.recovery() })).location).toBe('/dashboard/security');
-    expect((await b.get('/dashboard/security')).text).toContain(`${email} · VIEWER`);
+    expect((await new DashboardClient(t.api.baseUrl).post('/dashboard/sign-in', { email, password: 'the second workspace password', code: here.recovery() })).status).toBe(401);
   });
 
-  it('lets an owner remove a member (ending their sessions) but never the last owner or themselves', async () => {
+  it('lets an owner remove a member (ending their sessions) with the second factor, but never the last owner or themselves', async () => {
     const owner = await createMember(t.api, t.ws.workspaceId, 'OWNER');
     const viewer = await createMember(t.api, t.ws.workspaceId, 'VIEWER');
     const theirs = new DashboardClient(t.api.baseUrl);
@@ -130,17 +131,21 @@ describe('signing in to the dashboard', () => {
     const b = new DashboardClient(t.api.baseUrl);
     await b.signIn(owner, owner.recovery());
     const id = async (email: string) => (await sql<{ id: string }>(`select id from workspace_members where email = ?`, [email]))[0]!.id;
-    expect((await b.post(`/dashboard/members/${await id(viewer.email)}/remove`)).location).toBe('/dashboard/members?done=removed');
+    expect((await b.post(`/dashboard/members/${await id(viewer.email)}/remove`, { code: '000000' })).status).toBe(401);
+    expect((await theirs.get('/dashboard/security')).status).toBe(200);
+    expect((await b.post(`/dashboard/members/${await id(viewer.email)}/remove`, { code: owner.recovery() })).location).toBe('/dashboard/members?done=removed');
     expect((await theirs.get('/dashboard/security')).location).toBe('/dashboard/sign-in');
-    expect((await b.post(`/dashboard/members/${await id(owner.email)}/remove`)).status).toBe(422);
-    // Every other owner of this workspace removed: the last one stays.
-    const owners = await sql<{ id: string }>(`select id from workspace_members where workspace_id = ? and role = 'OWNER' and email <> ?`, [t.ws.workspaceId, owner.email]);
-    for (const o of owners) await b.post(`/dashboard/members/${o.id}/remove`);
+    expect((await b.post(`/dashboard/members/${await id(owner.email)}/remove`, { code: owner.recovery() })).status).toBe(422);
+    // The other owners gone (by hand here), two remain: each may remove the other, never both.
+    await sql(`delete from workspace_members where workspace_id = ? and role = 'OWNER' and email <> ?`, [t.ws.workspaceId, owner.email]);
     const survivor = await createMember(t.api, t.ws.workspaceId, 'OWNER');
     const s2 = new DashboardClient(t.api.baseUrl);
     await s2.signIn(survivor, survivor.recovery());
-    expect((await s2.post(`/dashboard/members/${await id(owner.email)}/remove`)).location).toBe('/dashboard/members?done=removed');
-    expect((await s2.post(`/dashboard/members/${await id(survivor.email)}/remove`)).status).toBe(422);
+    const both = await Promise.all([
+      b.post(`/dashboard/members/${await id(survivor.email)}/remove`, { code: owner.recovery() }),
+      s2.post(`/dashboard/members/${await id(owner.email)}/remove`, { code: survivor.recovery() }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([303, 422]);
     const left = await sql(`select id from workspace_members where workspace_id = ? and role = 'OWNER' and password_hash is not null`, [t.ws.workspaceId]);
     expect(left).toHaveLength(1);
   });

@@ -87,11 +87,13 @@ const everything = async () => ({
 describe('the dashboard\'s webhooks', () => {
   it('registers an endpoint with its secret shown once, changes it, rotates the secret (shown once) and deletes it', async () => {
     const owner = await signedIn('OWNER');
-    const live = await owner.get('/dashboard/webhooks');
-    expect(live.text).toContain('href="/dashboard/webhooks?side=test"');
-    expect(live.text).toMatch(/href="\/dashboard\/webhooks\?side=live" aria-current="page"/);
+    // The sandbox opens on the test side, where its money is; the live side is a link away.
+    const opening = await owner.get('/dashboard/webhooks');
+    expect(opening.text).toContain('href="/dashboard/webhooks?side=live"');
+    expect(opening.text).toMatch(/href="\/dashboard\/webhooks\?side=test" aria-current="page"/);
+    const live = await owner.get('/dashboard/webhooks?side=live');
 
-    const created = await postForm(owner, '/dashboard/webhooks', [['side', 'test'], ['url', receiver.url], ['events', 'DEPOSIT_SWEPT'], ['events', 'BENEFICIARY_ADDED']]);
+    const created = await postForm(owner, '/dashboard/webhooks', [['side', 'test'], ['url', receiver.url], ['events', 'DEPOSIT_SWEPT'], ['events', 'BENEFICIARY_ADDED'], ['code', owner.member.recovery()]]);
     expect(created.status, created.text).toBe(200);
     const secret = secretIn(created.text, 'webhook-secret')!;
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{40,}$/);
@@ -106,12 +108,12 @@ describe('the dashboard\'s webhooks', () => {
     expect([page.status, page.text.includes(secret)]).toEqual([200, false]);
 
     const moved = `${receiver.url}/moved`;
-    const changed = await postForm(owner, `/dashboard/webhooks/${row!.id}`, [['side', 'test'], ['url', moved], ['events', 'WITHDRAWAL_FAILED']]);
+    const changed = await postForm(owner, `/dashboard/webhooks/${row!.id}`, [['side', 'test'], ['url', moved], ['events', 'WITHDRAWAL_FAILED'], ['code', owner.member.recovery()]]);
     expect([changed.status, changed.location]).toEqual([303, `/dashboard/webhooks/${row!.id}?side=test&done=changed`]);
     expect(await sql(`select url, events, is_active from webhook_endpoints where id = ?`, [row!.id])).toEqual([{ url: moved, events: ['WITHDRAWAL_FAILED'], is_active: false }]);
     expect((await owner.get(changed.location!)).text).toContain('<p class="notice" role="status">Saved.</p>');
 
-    const rotated = await owner.post(`/dashboard/webhooks/${row!.id}/rotate`, { side: 'test' });
+    const rotated = await owner.post(`/dashboard/webhooks/${row!.id}/rotate`, { side: 'test', code: owner.member.recovery() });
     const fresh = secretIn(rotated.text, 'webhook-secret');
     expect([rotated.status, fresh?.startsWith('whsec_'), fresh === secret]).toEqual([200, true, false]);
     const [after] = await sql<{ previous_secret_ciphertext: string; previous_secret_expires_at: string }>(`select * from webhook_endpoints where id = ?`, [row!.id]);
@@ -136,7 +138,7 @@ describe('the dashboard\'s webhooks', () => {
     }
     expect((await owner.get('/dashboard/webhooks?side=test&done=constructor')).text).not.toContain('class="notice"');
 
-    const deleted = await owner.post(`/dashboard/webhooks/${row!.id}/delete`, { side: 'test' });
+    const deleted = await owner.post(`/dashboard/webhooks/${row!.id}/delete`, { side: 'test', code: owner.member.recovery() });
     expect([deleted.status, deleted.location]).toEqual([303, '/dashboard/webhooks?side=test&done=deleted']);
     expect(await sql(`select id from webhook_endpoints where id = ?`, [row!.id])).toEqual([]);
   });
@@ -205,7 +207,7 @@ describe('the dashboard\'s API keys', () => {
     expect(list.text).toContain('127.0.0.0/8, ::1');
     const [used] = await sql<{ last_used_at: string }>(`select last_used_at from api_keys where id = ?`, [row!.id]);
     expect(list.text).toContain(new Date(used!.last_used_at).toISOString().slice(0, 19).replace('T', ' '));
-    expect((await owner.get('/dashboard/keys')).text).not.toContain(keyId);
+    expect((await owner.get('/dashboard/keys?side=live')).text).not.toContain(keyId);
 
     const before = await everything();
     for (const fields of [
@@ -260,15 +262,17 @@ describe('who may change webhooks and keys', () => {
     const other = await createWorkspace(t.api, 'elsewhere');
     const theirs = await endpointWithFailure(other);
     const stranger = await signedIn('OWNER', other.workspaceId);
+    // A good code: the second factor passes, and the change still finds nothing of ours (its transaction undone, the code unspent).
+    const code = stranger.member.recovery();
     const before = await everything();
     expect((await stranger.get(`/dashboard/webhooks/${endpointId}?side=test`)).status).toBe(404);
     expect((await stranger.get('/dashboard/keys?side=test')).text).not.toContain(key.body.key_id as string);
     for (const [path, fields] of [
       // Every change of one of ours (creating is always in one's own workspace).
-      ...changesOn(endpointId, deliveryId, key.body.id as string).filter(([path]) => !['/dashboard/webhooks', '/dashboard/keys'].includes(path)),
+      ...changesOn(endpointId, deliveryId, key.body.id as string, code).filter(([path]) => !['/dashboard/webhooks', '/dashboard/keys'].includes(path)),
       // Our delivery under their own endpoint.
       [`/dashboard/webhooks/${theirs.endpointId}/deliveries/${deliveryId}/redeliver`, [['side', 'test']]],
-      [`/dashboard/webhooks/not-a-uuid/rotate`, [['side', 'test']]],
+      [`/dashboard/webhooks/not-a-uuid/rotate`, [['side', 'test'], ['code', code]]],
       [`/dashboard/keys/x/revoke`, [['side', 'test']]],
     ] as [string, [string, string][]][]) {
       const res = await postForm(stranger, path, fields);
@@ -292,17 +296,18 @@ describe('who may change webhooks and keys', () => {
 });
 
 /** Every change the two sections offer, each with a valid form. */
-function changesOn(endpointId: string, deliveryId: string, keyId: string): [string, [string, string][]][] {
+function changesOn(endpointId: string, deliveryId: string, keyId: string, code = '123456'): [string, [string, string][]][] {
   const side: [string, string] = ['side', 'test'];
+  const c: [string, string] = ['code', code];
   const base = `/dashboard/webhooks/${endpointId}`;
   return [
-    ['/dashboard/webhooks', [side, ['url', receiver.url], ['events', 'DEPOSIT_SWEPT']]],
-    [base, [side, ['url', receiver.url], ['events', 'DEPOSIT_SWEPT']]],
-    [`${base}/rotate`, [side]],
-    [`${base}/delete`, [side]],
+    ['/dashboard/webhooks', [side, ['url', receiver.url], ['events', 'DEPOSIT_SWEPT'], c]],
+    [base, [side, ['url', receiver.url], ['events', 'DEPOSIT_SWEPT'], c]],
+    [`${base}/rotate`, [side, c]],
+    [`${base}/delete`, [side, c]],
     [`${base}/deliveries/${deliveryId}/redeliver`, [side]],
     [`${base}/redeliver-failed`, [side, ['since', '2020-01-01T00:00']]],
-    ['/dashboard/keys', [side, ['label', 'x'], ['scopes', 'fees:read']]],
+    ['/dashboard/keys', [side, ['label', 'x'], ['scopes', 'fees:read'], c]],
     [`/dashboard/keys/${keyId}/revoke`, [side]],
   ];
 }

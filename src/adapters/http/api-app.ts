@@ -27,7 +27,7 @@ export interface ApiAppDeps {
   /** The probes served on the public port: all of them in the sandbox, /healthz only when an admin port serves the rest. */
   probes: readonly Probe[];
   /** The dashboard's address (DASHBOARD_URL) and whether its cookies are Secure (outside the sandbox). */
-  dashboard: { dashboardUrl: string; secureCookies: boolean };
+  dashboard: { dashboardUrl: string; secureCookies: boolean; defaultSide: 'live' | 'test' };
 }
 
 /** The routes an app built by buildApiApp serves under /v2, with the access each declares. */

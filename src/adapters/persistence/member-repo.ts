@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Invitation } from '../../domain/members/invitation.js';
 import type { Member, MemberRole } from '../../domain/members/member.js';
 import type { MemberRepo } from '../../domain/members/ports.js';
+import { lockUntilCommit } from './advisory-lock.js';
 import { executeBound } from './pg-array.js';
 
 interface MemberSqlRow {
@@ -82,6 +83,10 @@ export class PgMemberRepo implements MemberRepo {
   async byId(id: string, lock = false): Promise<Member | null> {
     const [r] = await this.sql<MemberSqlRow>(`select * from workspace_members where id = ?${lock ? ' for update' : ''}`, [id]);
     return r ? member(r) : null;
+  }
+
+  lockMembership(workspaceId: string): Promise<void> {
+    return lockUntilCommit(this.em, `membership:${workspaceId}`);
   }
 
   async list(workspaceId: string): Promise<Member[]> {

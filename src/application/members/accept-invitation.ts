@@ -37,6 +37,13 @@ export interface Accepted {
   recoveryCodes: string[];
 }
 
+/** A recovery code as shown: 16 hex digits in groups of four (no letters to confuse: O and 0, l and I). */
+const recoveryCode = (token: string): string =>
+  Buffer.from(token, 'base64url').toString('hex').slice(0, 16).match(/.{4}/g)!.join('-');
+
+/** A recovery code as typed, compared: lower case, without spaces or dashes. */
+export const normalRecoveryCode = (typed: string): string => typed.toLowerCase().replace(/[\s-]+/g, '');
+
 @injectable()
 export class AcceptInvitation {
   constructor(
@@ -60,6 +67,13 @@ export class AcceptInvitation {
     };
   }
 
+  /** The same enrolment again (the form sent back with a mistake): the secret the member may have scanned already, from the sealed field. */
+  async reopen(token: string, sealed: string): Promise<Enrolment> {
+    const invitation = await this.uow.run((tx) => this.usable(tx.members.invitationByTokenHash(tokenHash(token))));
+    const secret = this.opened(sealed, invitation.id);
+    return { invitation, secret, uri: this.authenticator.enrolmentUri(secret, invitation.email), sealed };
+  }
+
   async accept(req: AcceptRequest): Promise<Accepted> {
     if (req.password.length < PASSWORD_MIN || req.password.length > PASSWORD_MAX) {
       throw new DomainError('VALIDATION_ERROR', `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`, [
@@ -67,7 +81,7 @@ export class AcceptInvitation {
       ]);
     }
     const passwordHash = await this.hasher.hash(req.password);
-    const recoveryCodes = Array.from({ length: RECOVERY_CODES }, () => this.random.token(9));
+    const recoveryCodes = Array.from({ length: RECOVERY_CODES }, () => recoveryCode(this.random.token(8)));
     return this.uow.run(async (tx) => {
       const invitation = await this.usable(tx.members.invitationByTokenHash(tokenHash(req.token)));
       const secret = this.opened(req.sealed, invitation.id);
@@ -88,7 +102,7 @@ export class AcceptInvitation {
         passwordHash,
         totpSecret: this.cipher.encrypt(secret),
         totpLastStep: step,
-        recoveryCodes: recoveryCodes.map(tokenHash),
+        recoveryCodes: recoveryCodes.map((c) => tokenHash(normalRecoveryCode(c))),
         createdAt: existing?.createdAt ?? now,
       };
       await tx.members.save(member);

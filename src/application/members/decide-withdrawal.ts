@@ -1,7 +1,8 @@
 // Approvals in the dashboard (issue 32, ADR 0033): an OWNER or APPROVER
 // approves or rejects a withdrawal of their workspace waiting for approval.
-// Each member counts once; the withdrawal moves on (PENDING) when as many
-// distinct members as the policy's quorum have approved it. A rejection by any
+// Each member counts once, and only a member who had joined before the
+// withdrawal was requested counts; the withdrawal moves on (PENDING) when as
+// many distinct members as the policy's quorum have approved it. A rejection by any
 // one of them cancels it (the lock released, WITHDRAWAL_CANCELLED). Under the
 // withdrawal's row lock, like the operator's ops withdrawal approve|reject.
 import { inject, injectable } from 'tsyringe';
@@ -37,6 +38,11 @@ export class DecideWithdrawal {
     return this.uow.run(async (tx) => {
       const w = await this.waiting(tx, workspaceId, withdrawalId);
       const now = this.clock.now();
+      // A member who joined after the request cannot count toward it: an owner cannot mint approvers to meet a quorum alone.
+      const approver = await tx.members.byId(actor.memberId);
+      if (!approver || approver.createdAt.getTime() > w.requestedAt.getTime()) {
+        throw new DomainError('UNPROCESSABLE', 'Only members who had joined before this withdrawal was requested can approve it');
+      }
       const quorum = (await tx.security.getForUpdate(workspaceId))?.approvalQuorum ?? 1;
       if (!(await tx.members.approve(w.id, actor.memberId, now))) {
         throw new DomainError('CONFLICT', 'You have approved this withdrawal already: each member counts once');

@@ -51,6 +51,8 @@ export class ManageMembers {
 
   async remove(workspaceId: string, actor: Actor, memberId: string): Promise<Member> {
     return this.uow.run(async (tx) => {
+      // Two owners removing each other at once: one after the other, so the second sees the first's removal.
+      await tx.members.lockMembership(workspaceId);
       const member = await tx.members.byId(memberId, true);
       if (!member || member.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', 'No such member');
       if (member.id === actor.memberId) throw new DomainError('UNPROCESSABLE', 'You cannot remove yourself: ask another owner');

@@ -6,11 +6,12 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import type { Actor } from '../../domain/members/audit.js';
-import { FAILURE_WINDOW_MINUTES, lockedUntil } from '../../domain/members/lockout.js';
 import type { Member } from '../../domain/members/member.js';
 import type { Authenticator } from '../../domain/members/ports.js';
 import type { Clock, SecretCipher, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
+import { normalRecoveryCode } from './accept-invitation.js';
+import { countAttempt } from './attempts.js';
 import { tokenHash } from './invite-member.js';
 
 @injectable()
@@ -31,7 +32,7 @@ export class SecondFactor {
       await tx.members.save({ ...member, totpLastStep: step });
       return true;
     }
-    const hash = tokenHash(typed);
+    const hash = tokenHash(normalRecoveryCode(typed));
     if (!member.recoveryCodes.includes(hash)) return false;
     await tx.members.save({ ...member, recoveryCodes: member.recoveryCodes.filter((h) => h !== hash) });
     return true;
@@ -43,19 +44,19 @@ export class SecondFactor {
    * when the change commits.
    */
   async guard<T>(actor: Actor & { memberId: string }, code: string, change: () => Promise<T>): Promise<T> {
-    // Wrong codes count toward the sign-in lockout of the member's email from this address: a stolen session cannot guess codes.
-    const now = this.clock.now();
-    const since = new Date(now.getTime() - FAILURE_WINDOW_MINUTES * 60_000);
-    if (lockedUntil(await this.uow.read((tx) => tx.sessions.recentFailures(actor.label, actor.source, since)))) {
-      throw new DomainError('RATE_LIMITED', 'Too many wrong codes from this address: wait 15 minutes', { retry_after_seconds: FAILURE_WINDOW_MINUTES * 60 });
-    }
+    // Wrong codes count toward the lockout of the member's email from this address: a stolen session cannot guess codes.
+    await countAttempt(this.uow, actor.label, actor.source, this.clock.now());
+    let passed = false;
     try {
       return await this.uow.run(async (tx) => {
         await this.require(tx, actor.memberId, code);
+        passed = true;
+        await tx.sessions.clearFailures(actor.label, actor.source);
         return change();
       });
     } catch (err) {
-      if (err instanceof DomainError && err.code === 'UNAUTHORIZED') await this.uow.run((tx) => tx.sessions.recordFailure(actor.label, actor.source, this.clock.now()));
+      // The code was right but the change was refused: not a failed attempt.
+      if (passed) await this.uow.run((tx) => tx.sessions.clearFailures(actor.label, actor.source));
       throw err;
     }
   }

@@ -2,18 +2,20 @@
 // second-factor code; a fresh session each time (its token new, so a token
 // planted before sign-in is worthless), ended at sign-out, after 30 idle
 // minutes and after 12 hours. Failures are counted per (email, address) and
-// per address: the address is refused for a while, never the member as such
-// (domain/members/lockout.ts). An email can belong to several workspaces: the
-// password picks the member, and when it matches more than one, the member
-// chooses the workspace.
+// per address: each attempt is counted as failed before it is checked (and
+// forgotten when it succeeds), so parallel requests cannot race the count;
+// the address is refused for a while, never the member as such
+// (domain/members/lockout.ts). An email can belong to
+// several workspaces, each membership with its own password and
+// authenticator: the member is the one whose password and code both match.
 import { createHash } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
-import { FAILURE_WINDOW_MINUTES, lockedUntil } from '../../domain/members/lockout.js';
 import { normalEmail, PASSWORD_MAX, type Member } from '../../domain/members/member.js';
 import type { PasswordHasher } from '../../domain/members/ports.js';
 import { sessionExpiry, sessionLive, type Session, type SignedInMember } from '../../domain/members/session.js';
-import type { Clock, RandomSource, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import { countAttempt } from './attempts.js';
 import { TOKENS } from '../tokens.js';
 import { SecondFactor } from './second-factor.js';
 
@@ -24,14 +26,14 @@ export interface SignInRequest {
   email: string;
   password: string;
   code: string;
-  /** The workspace chosen, when the email's password matched several. */
-  workspaceId?: string;
   source: string;
 }
 
-export type SignInResult =
-  | { kind: 'signed-in'; token: string; session: Session; member: Member }
-  | { kind: 'choose-workspace'; workspaces: { id: string; name: string }[] };
+export interface SignedIn {
+  token: string;
+  session: Session;
+  member: Member;
+}
 
 export const sessionTokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
@@ -47,57 +49,51 @@ export class SignIn {
     @inject(SecondFactor) private readonly factor: SecondFactor,
   ) {}
 
-  async execute(req: SignInRequest): Promise<SignInResult> {
+  async execute(req: SignInRequest): Promise<SignedIn> {
     const email = normalEmail(req.email).slice(0, 320);
-    const now = this.clock.now();
-    const since = new Date(now.getTime() - FAILURE_WINDOW_MINUTES * 60_000);
-    const until = lockedUntil(await this.uow.read((tx) => tx.sessions.recentFailures(email, req.source, since)));
-    if (until) {
-      const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-      throw new DomainError('RATE_LIMITED', `Too many failed sign-ins from this address: try again in ${Math.ceil(seconds / 60)} minutes`, { retry_after_seconds: seconds });
-    }
     const password = req.password.slice(0, PASSWORD_MAX);
+    const now = this.clock.now();
+    await countAttempt(this.uow, email, req.source, now);
     const candidates = await this.uow.read((tx) => tx.members.signInCandidates(email, CANDIDATES));
-    const matching: Member[] = [];
-    for (const m of candidates) if (m.passwordHash && (await this.hasher.verify(password, m.passwordHash))) matching.push(m);
     if (candidates.length === 0) await this.hasher.waste(password);
-    const chosen = req.workspaceId ? matching.filter((m) => m.workspaceId === req.workspaceId) : matching;
-    if (chosen.length === 0) return this.fail(email, req.source);
-    if (chosen.length > 1) {
-      const workspaces = await this.uow.read(async (tx) => Promise.all(chosen.map(async (m) => ({ id: m.workspaceId, name: (await tx.workspaces.get(m.workspaceId))?.name ?? m.workspaceId }))));
-      return { kind: 'choose-workspace', workspaces };
-    }
-    const signedIn = await this.uow.run(async (tx) => {
-      const member = await tx.members.byId(chosen[0]!.id, true);
-      if (!member || !(await this.factor.check(tx, member, req.code))) return null;
-      const token = this.random.token(32);
-      const session: Session = {
-        id: this.random.uuid(),
-        memberId: member.id,
-        workspaceId: member.workspaceId,
-        tokenHash: sessionTokenHash(token),
-        csrfToken: this.random.token(32),
-        createdAt: now,
-        lastSeenAt: now,
-        expiresAt: sessionExpiry(now),
-        endedAt: null,
-        source: req.source,
-      };
-      await tx.sessions.create(session);
-      await tx.sessions.clearFailures(email, req.source);
-      await tx.audit.record({
-        id: this.random.uuid(),
-        workspaceId: member.workspaceId,
-        actor: { memberId: member.id, label: member.email, source: req.source },
-        action: 'member.sign-in',
-        target: null,
-        before: null,
-        after: null,
-        at: now,
+    for (const candidate of candidates) {
+      if (!candidate.passwordHash || !(await this.hasher.verify(password, candidate.passwordHash))) continue;
+      const signedIn = await this.uow.run(async (tx) => {
+        const member = await tx.members.byId(candidate.id, true);
+        return member && (await this.factor.check(tx, member, req.code)) ? this.open(tx, member, req.source, now) : null;
       });
-      return { kind: 'signed-in' as const, token, session, member };
+      if (signedIn) return signedIn;
+    }
+    throw new DomainError('UNAUTHORIZED', WRONG);
+  }
+
+  private async open(tx: TxContext, member: Member, source: string, now: Date): Promise<SignedIn> {
+    const token = this.random.token(32);
+    const session: Session = {
+      id: this.random.uuid(),
+      memberId: member.id,
+      workspaceId: member.workspaceId,
+      tokenHash: sessionTokenHash(token),
+      csrfToken: this.random.token(32),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: sessionExpiry(now),
+      endedAt: null,
+      source,
+    };
+    await tx.sessions.create(session);
+    await tx.sessions.clearFailures(member.email, source);
+    await tx.audit.record({
+      id: this.random.uuid(),
+      workspaceId: member.workspaceId,
+      actor: { memberId: member.id, label: member.email, source },
+      action: 'member.sign-in',
+      target: null,
+      before: null,
+      after: null,
+      at: now,
     });
-    return signedIn ?? this.fail(email, req.source);
+    return { token, session, member };
   }
 
   /** The signed-in member of a session token, its idle clock reset; null when the token is unknown, ended or expired. */
@@ -126,10 +122,5 @@ export class SignIn {
         at: now,
       });
     });
-  }
-
-  private async fail(email: string, source: string): Promise<never> {
-    await this.uow.run((tx) => tx.sessions.recordFailure(email, source, this.clock.now()));
-    throw new DomainError('UNAUTHORIZED', WRONG);
   }
 }

@@ -12,6 +12,8 @@ export interface MemberRepo {
   signInCandidates(email: string, limit: number): Promise<Member[]>;
   /** The member, locked until commit when `lock`. */
   byId(id: string, lock?: boolean): Promise<Member | null>;
+  /** Serialises changes of a workspace's membership until the transaction ends (the last owner stays). */
+  lockMembership(workspaceId: string): Promise<void>;
   /** The workspace's members, oldest first. */
   list(workspaceId: string): Promise<Member[]>;
   /** The workspace's open invitations, newest first. */
@@ -40,6 +42,7 @@ export interface SessionRepo {
   end(id: string, at: Date): Promise<void>;
   /** Ends every open session of a member (removed, password changed). */
   endAllOf(memberId: string, at: Date): Promise<void>;
+  /** Counts an attempt as failed; callers record it before they check, and forget it (clearFailures) when it succeeds, so parallel attempts cannot race the count. */
   recordFailure(email: string, source: string, at: Date): Promise<void>;
   recentFailures(email: string, source: string, since: Date): Promise<RecentFailures>;
   /** Forgets the pair's failures after a good sign-in. */

@@ -9,13 +9,16 @@ import { timingSafeEqual } from 'node:crypto';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { InjectionToken } from 'tsyringe';
 import { z, ZodError } from 'zod';
+import { SecondFactor } from '../../../application/members/second-factor.js';
 import { SignIn } from '../../../application/members/sign-in.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { Actor } from '../../../domain/members/audit.js';
 import { may, type MemberAction } from '../../../domain/members/member.js';
 import { ABSOLUTE_HOURS, type SignedInMember } from '../../../domain/members/session.js';
+import type { NetworkSide } from '../../../domain/money/networks.js';
 import type { Logger } from '../../logging/logger.js';
 import { ERROR_STATUS } from '../error-status.js';
+import { routeLabel } from '../request-context.js';
 import { html, page, type PageOptions } from './html.js';
 
 export interface DashboardDeps {
@@ -25,6 +28,8 @@ export interface DashboardDeps {
   dashboardUrl: string;
   /** Secure cookies: outside the sandbox (production, or an https DASHBOARD_URL). */
   secureCookies: boolean;
+  /** The side pages show when the request names none: test in the sandbox (where the money is), live otherwise. */
+  defaultSide: NetworkSide;
 }
 
 /** What a signed-in page's handler is given. */
@@ -34,19 +39,41 @@ export interface PageContext {
   member: SignedInMember;
   /** The member as the audit log records them, with the request's address. */
   actor: Actor & { memberId: string };
+  /**
+   * On a change declared with `stepUp`: runs `work` (the use case) after the
+   * member's second factor passes again, in one transaction with it; a wrong
+   * code changes nothing and counts toward the lockout.
+   */
+  stepUp<T>(work: () => Promise<T>): Promise<T>;
 }
+
+export interface ChangeOptions {
+  /** The change asks for the member's second factor again (a `code` field in its form). */
+  stepUp?: boolean;
+}
+
+const codeField = z.string().trim().min(1, 'enter the current code from your authenticator app (or a recovery code)').max(32);
 
 export class Dashboard {
   readonly router: Router = express.Router({ caseSensitive: true, strict: false });
   readonly cookieName: string;
+  readonly defaultSide: NetworkSide;
   private readonly signIn: SignIn;
+  private readonly factor: SecondFactor;
   private readonly origin: string;
 
   constructor(readonly deps: DashboardDeps) {
     this.cookieName = deps.secureCookies ? '__Host-wallet_session' : 'wallet_session';
+    this.defaultSide = deps.defaultSide;
     this.signIn = deps.resolve(SignIn);
+    this.factor = deps.resolve(SecondFactor);
     this.origin = new URL(deps.dashboardUrl).origin;
     this.router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 200 }));
+    // PostgreSQL stores no NUL character: a form holding one is refused before anything reads it.
+    this.router.use((req, _res, next) => {
+      const values = Object.values((req.body ?? {}) as Record<string, unknown>).flat();
+      next(values.some((v) => typeof v === 'string' && v.includes('\u0000')) ? new DomainError('VALIDATION_ERROR', 'The form holds a character that is not allowed (NUL)') : undefined);
+    });
   }
 
   resolve<T>(token: InjectionToken<T>): T {
@@ -58,12 +85,22 @@ export class Dashboard {
     this.router.get(path, this.signedIn(needs, false), (req, res, next) => this.run(req, res, next, handler));
   }
 
-  /** A change: signed in, allowed `needs`, CSRF checked, then the form parsed by `form` (400 and nothing changed otherwise). */
-  post<S extends z.ZodType>(path: string, needs: MemberAction, form: S, handler: (c: PageContext, input: z.infer<S>) => Promise<void>): void {
+  /**
+   * A change: signed in, allowed `needs`, CSRF checked, then the form parsed
+   * by `form` (400 and nothing changed otherwise). With `stepUp`, the form's
+   * `code` is the member's second factor, checked when the handler calls
+   * `stepUp` around its use case (a handler that does not is a bug: 500).
+   */
+  post<S extends z.ZodType>(path: string, needs: MemberAction, form: S, handler: (c: PageContext, input: z.infer<S>) => Promise<void>, opts: ChangeOptions = {}): void {
     this.router.post(path, this.signedIn(needs, true), (req, res, next) =>
       this.run(req, res, next, async (c) => {
-        const { _csrf: _token, ...fields } = (req.body ?? {}) as Record<string, unknown>;
-        await handler(c, form.parse(fields));
+        const { _csrf: _token, code, ...fields } = (req.body ?? {}) as Record<string, unknown>;
+        const input = form.parse(opts.stepUp ? fields : { ...fields, ...(code === undefined ? {} : { code }) });
+        if (!opts.stepUp) return handler(c, input);
+        const typed = codeField.parse(code);
+        let used = false;
+        await handler({ ...c, stepUp: (work) => ((used = true), this.factor.guard(c.actor, typed, work)) }, input);
+        if (!used) throw new Error(`${path} is declared with a step-up its handler never asked for`);
       }),
     );
   }
@@ -131,7 +168,18 @@ export class Dashboard {
 
   private run(req: Request, res: Response, next: NextFunction, handler: (c: PageContext) => Promise<void>): void {
     const member = res.locals.member as SignedInMember;
-    handler({ req, res, member, actor: { memberId: member.memberId, label: member.email, source: req.ip ?? 'unknown' } }).catch(next);
+    const stepUp = () => Promise.reject(new Error(`${req.method} ${routeLabel(req, res.locals.mountPath)} asked for a step-up it did not declare`));
+    handler({ req, res, member, actor: { memberId: member.memberId, label: member.email, source: req.ip ?? 'unknown' }, stepUp }).catch(next);
+  }
+
+  /** A Referer that is a page of this dashboard's own origin (compared as a parsed origin, not as a prefix), else undefined. */
+  private ownPage(referer: string | undefined): string | undefined {
+    if (!referer) return undefined;
+    try {
+      return new URL(referer).origin === this.origin ? referer : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The dashboard's error page: a coded refusal with its status, anything else a 500 logged with its request id. */
@@ -139,7 +187,7 @@ export class Dashboard {
     return (err: unknown, req, res, _next) => {
       if (res.headersSent) return;
       const member = res.locals.member as SignedInMember | undefined;
-      const back = html`<p><a href="${req.get('referer')?.startsWith(this.origin) ? req.get('referer') : '/dashboard'}">Go back</a></p>`;
+      const back = html`<p><a href="${this.ownPage(req.get('referer')) ?? '/dashboard'}">Go back</a></p>`;
       if (err instanceof DomainError) {
         const retry = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
         if (typeof retry === 'number') res.setHeader('Retry-After', String(retry));
@@ -152,8 +200,14 @@ export class Dashboard {
       if ((err as { type?: unknown })?.type === 'entity.too.large' || (err as { type?: unknown })?.type === 'parameters.too.many') {
         return this.render(res, { title: 'Not done', member, error: 'The form is too large', body: back }, 413);
       }
+      // The body parser's other refusals (a charset or an encoding it does not read, a body that does not inflate): the client's.
+      const status = (err as { status?: unknown; expose?: unknown })?.status;
+      if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose === true) {
+        return this.render(res, { title: 'Not done', member, error: 'The form could not be read: send it from the dashboard page', body: back }, status);
+      }
       const requestId = res.getHeader('X-Request-Id');
-      this.deps.logger.error({ err, requestId, method: req.method, path: req.path }, 'dashboard request failed');
+      // The route, never the path: an invitation's path holds its one-time token.
+      this.deps.logger.error({ err, requestId, method: req.method, route: routeLabel(req, res.locals.mountPath) }, 'dashboard request failed');
       this.render(res, { title: 'Something went wrong', member, error: `Internal error (request ${String(requestId)})`, body: back }, 500);
     };
   }

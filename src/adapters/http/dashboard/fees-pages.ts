@@ -16,14 +16,14 @@ import { ASSETS, type NetworkSide } from '../../../domain/money/networks.js';
 import { lineChart } from './charts.js';
 import type { Dashboard } from './dashboard.js';
 import { html, table, when, type Html } from './html.js';
+import { sideLabel } from './page-params.js';
 
-const feesQuery = z.object({ side: z.enum(['live', 'test']).default('live') });
+const feesQuery = z.object({ side: z.enum(['live', 'test']).optional() });
 
 /** A USD decimal string of the commitment view (always 6 places) back to 6-place units, for the chart. */
 const usdUnits = (s: string): bigint => BigInt(s.replace('.', ''));
 const percent = (ppm: bigint): string => `${formatPlaces(ppm, 4)} %`;
 const date = (iso: string | null): string => (iso ? when(new Date(iso)) : '—');
-const sideName = (s: NetworkSide) => (s === 'live' ? 'Mainnets (live)' : 'Testnets (test)');
 
 function commitmentSection(o: CommitmentOverview, chart: Html): Html {
   const c = o.commitment;
@@ -64,7 +64,7 @@ ${table(
 }
 
 function scheduleSection(s: FeeScheduleView, side: NetworkSide): Html {
-  return html`<h2>Fee schedule: ${sideName(side)}</h2>
+  return html`<h2>Fee schedule: ${sideLabel(side)}</h2>
 <p>Deposit rate applied now: <strong>${percent(s.depositRatePpm)}</strong>${s.override
     ? html`, an agreed rate in force until ${when(s.override.expiresAt)}`
     : html`, tier ${s.tier.name}`}. Confirmed volume over the last 30 days: ${formatUsd(s.volumeUsd)} USD.</p>
@@ -92,7 +92,7 @@ export function feesPages(d: Dashboard): void {
   d.get('/fees', 'read', async ({ req, res, member }) => {
     const parsed = feesQuery.safeParse(req.query);
     if (!parsed.success) throw new DomainError('VALIDATION_ERROR', 'side must be live or test', [{ path: 'side', message: 'must be live or test' }]);
-    const side = parsed.data.side;
+    const side = parsed.data.side ?? d.defaultSide;
     // The commitment counts mainnet fees only: it is read as a live principal whatever the side shown.
     const live = memberPrincipal(member, 'live');
     const overview = await commitment.execute(live);
@@ -115,7 +115,7 @@ export function feesPages(d: Dashboard): void {
       member,
       current: 'fees',
       body: html`<nav aria-label="Networks"><p>Fee schedule of: ${(['live', 'test'] as const).map(
-        (s) => html`<a href="/dashboard/fees?side=${s}"${s === side ? html` aria-current="page"` : ''}>${sideName(s)}</a> `,
+        (s) => html`<a href="/dashboard/fees?side=${s}"${s === side ? html` aria-current="page"` : ''}>${sideLabel(s)}</a> `,
       )}</p></nav>
 ${commitmentSection(overview, chart)}
 ${scheduleSection(view, side)}`,

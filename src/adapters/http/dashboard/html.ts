@@ -91,7 +91,7 @@ export const csrfField = (m: SignedInMember): Html => html`<input type="hidden" 
 /** The second-factor field every change of withdrawal security asks for. */
 export const codeField = (id: string): Html =>
   html`<label for="${id}">Authenticator code (or a recovery code)</label>
-<input id="${id}" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="32">`;
+<input id="${id}" name="code" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="32">`;
 
 /** A table from a header row and rows of cells. */
 export const table = (caption: string, head: readonly string[], rows: readonly Value[][]): Html =>

@@ -11,7 +11,6 @@ import { ListApiKeys } from '../../../application/api-keys/list-api-keys.js';
 import { RevokeApiKey } from '../../../application/api-keys/revoke-api-key.js';
 import { AuditTrail } from '../../../application/members/audit-trail.js';
 import { memberPrincipal } from '../../../application/members/member-principal.js';
-import { SecondFactor } from '../../../application/members/second-factor.js';
 import { MAX_ACTIVE_KEYS_PER_SIDE, type ApiKey } from '../../../domain/auth/api-key.js';
 import { LEGACY_PERMISSIONS, SCOPES } from '../../../domain/auth/scopes.js';
 import { may } from '../../../domain/members/member.js';
@@ -38,7 +37,6 @@ const createForm = z.object({
     .transform((s) => (s ?? '').split(/[\s,]+/).filter((x) => x.length > 0))
     .pipe(createBody.shape.allowed_ips.unwrap().unwrap()),
   expires_at: z.preprocess(emptyIsAbsent, dateTimeField.pipe(createBody.shape.expires_at.unwrap().unwrap()).optional()),
-  code: z.string().trim().min(1).max(32),
 });
 const sideForm = z.object({ side: sideField });
 
@@ -48,11 +46,10 @@ export function keyPages(d: Dashboard): void {
   const list = d.resolve(ListApiKeys);
   const create = d.resolve(CreateApiKey);
   const revoke = d.resolve(RevokeApiKey);
-  const factor = d.resolve(SecondFactor);
   const audit = d.resolve(AuditTrail);
 
   d.get('/keys', 'read', async ({ req, res, member }) => {
-    const side = sideQuery.parse(req.query.side);
+    const side = sideQuery.parse(req.query.side) ?? d.defaultSide;
     const keys = await list.execute(memberPrincipal(member, side), { page: 1, limit: MAX_ACTIVE_KEYS_PER_SIDE });
     const manage = may(member.role, 'manage');
     d.render(res, {
@@ -92,8 +89,8 @@ ${codeField('key-code')}
   });
 
   // A key can move money: creating one asks for the second factor again, like a change of withdrawal security.
-  d.post('/keys', 'manage', createForm, async ({ res, member, actor }, f) => {
-    const { key, secret } = await factor.guard(actor, f.code, () =>
+  d.post('/keys', 'manage', createForm, async ({ res, member, actor, stepUp }, f) => {
+    const { key, secret } = await stepUp(() =>
       audit.within(member.workspaceId, actor, 'api-key.create', async () => {
         const r = await create.execute(memberPrincipal(member, f.side), {
           label: f.label,
@@ -122,7 +119,7 @@ ${table('The key', ['Field', 'Value'], [
 <p>Requests are signed with it (docs/api.md#authentication). It cannot be shown again: create another key if it is lost.</p></section>
 <p><a href="/dashboard/keys?side=${side}">All keys</a></p>`,
     });
-  });
+  }, { stepUp: true });
 
   d.post('/keys/:id/revoke', 'manage', sideForm, async ({ req, res, member, actor }, f) => {
     const id = pathId(req.params.id);

@@ -7,7 +7,7 @@ import { ManageMembers } from '../../../application/members/manage-members.js';
 import { ReadAuditLog } from '../../../application/members/read-audit.js';
 import { MEMBER_ROLES, may } from '../../../domain/members/member.js';
 import type { Dashboard } from './dashboard.js';
-import { csrfField, html, table, when } from './html.js';
+import { codeField, csrfField, html, table, when } from './html.js';
 
 const inviteForm = z.object({ email: z.string().trim().min(3).max(320), role: z.enum(MEMBER_ROLES) });
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
@@ -33,7 +33,7 @@ ${table(
     m.role,
     when(m.createdAt),
     manage && m.id !== member.memberId
-      ? html`<form method="post" action="/dashboard/members/${m.id}/remove" class="inline">${csrfField(member)}<button type="submit" class="danger" aria-label="Remove ${m.email}">Remove</button></form>`
+      ? html`<form method="post" action="/dashboard/members/${m.id}/remove" class="decide">${csrfField(member)}${codeField(`remove-code-${m.id}`)}<button type="submit" class="danger" aria-label="Remove ${m.email}">Remove</button></form>`
       : '',
   ]),
 )}
@@ -42,13 +42,14 @@ ${manage
   ? html`<form method="post" action="/dashboard/members/invite" class="card" id="invite-form"><h2>Invite a member</h2>${csrfField(member)}
 <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required maxlength="320">
 <label for="invite-role">Role</label><select id="invite-role" name="role">${MEMBER_ROLES.map((role) => html`<option${role === 'VIEWER' ? html` selected` : ''}>${role}</option>`)}</select>
+${codeField('invite-code')}
 <button type="submit">Invite</button></form>`
   : ''}`,
     });
   });
 
-  d.post('/members/invite', 'manage', inviteForm, async ({ res, member, actor }, f) => {
-    const r = await members.invite(member.workspaceId, actor, f.email, f.role);
+  d.post('/members/invite', 'manage', inviteForm, async ({ res, member, actor, stepUp }, f) => {
+    const r = await stepUp(() => members.invite(member.workspaceId, actor, f.email, f.role));
     d.render(res, {
       title: 'Members',
       member,
@@ -57,13 +58,13 @@ ${manage
       body: html`<section><h2>The invitation link</h2><p>It works once, until ${when(r.invitation.expiresAt)}. It is shown only now.</p>
 <p class="secret" id="invitation-link">${r.link}</p></section><p><a href="/dashboard/members">Back to the members</a></p>`,
     });
-  });
+  }, { stepUp: true });
 
-  d.post('/members/:id/remove', 'manage', z.object({}), async ({ req, res, member, actor }) => {
+  d.post('/members/:id/remove', 'manage', z.object({}), async ({ req, res, member, actor, stepUp }) => {
     const id = z.uuid().safeParse(req.params.id);
-    await members.remove(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000');
+    await stepUp(() => members.remove(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000'));
     res.redirect(303, '/dashboard/members?done=removed');
-  });
+  }, { stepUp: true });
 
   d.get('/audit', 'manage', async ({ req, res, member }) => {
     const before = typeof req.query.before === 'string' && !Number.isNaN(Date.parse(req.query.before)) ? new Date(req.query.before) : undefined;

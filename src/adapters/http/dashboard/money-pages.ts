@@ -27,8 +27,10 @@ import { withdrawalListQuery } from '../withdrawals.js';
 import { lineChart } from './charts.js';
 import type { Dashboard } from './dashboard.js';
 import { html, table, when, type Html } from './html.js';
+import { sideLabel } from './page-params.js';
 
-const side = z.enum(['live', 'test']).default('live');
+/** The side asked for; absent, the dashboard's default (test in the sandbox, live otherwise). */
+const side = z.enum(['live', 'test']).optional();
 const lowerUuid = z.uuid().transform((id) => id.toLowerCase());
 /** GET /v2/transactions/deposits's query, and the side. */
 const depositQuery = pageQuery.extend({
@@ -55,7 +57,6 @@ function query<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
 }
 
 const money = (asset: Amount['asset'], units: bigint): string => Amount.ofUnits(asset, units).toString();
-const sideName = (s: NetworkSide) => (s === 'live' ? 'Mainnets (live)' : 'Testnets (test)');
 const href = (path: string, params: Record<string, unknown>): string => {
   const q = new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== '').map(([k, v]): [string, string] => [k, String(v)]));
   return `/dashboard${path}?${q.toString()}`;
@@ -63,7 +64,7 @@ const href = (path: string, params: Record<string, unknown>): string => {
 
 const sideSwitch = (path: string, current: NetworkSide): Html =>
   html`<nav aria-label="Networks"><p>Showing: ${(['live', 'test'] as const).map(
-    (s) => html`<a href="${href(path, { side: s })}"${s === current ? html` aria-current="page"` : ''}>${sideName(s)}</a> `,
+    (s) => html`<a href="${href(path, { side: s })}"${s === current ? html` aria-current="page"` : ''}>${sideLabel(s)}</a> `,
   )}</p></nav>`;
 
 const moneyNav = (s: NetworkSide): Html =>
@@ -114,17 +115,18 @@ export function moneyPages(d: Dashboard): void {
 
   d.get('/money', 'read', async ({ req, res, member }) => {
     const q = query(sideQuery, req.query);
-    const principal = memberPrincipal(member, q.side);
+    const qs = q.side ?? d.defaultSide;
+    const principal = memberPrincipal(member, qs);
     const rows = await balances.execute(principal, {});
     const series = (await history.execute(principal)).filter((s) => s.points.some((p) => p.total !== 0n));
     render(
       res,
       member,
       'Money',
-      html`${sideSwitch('/money', q.side)}${moneyNav(q.side)}
+      html`${sideSwitch('/money', qs)}${moneyNav(qs)}
 <h2>Balances</h2>
 ${table(
-  `Balances on ${sideName(q.side)}`,
+  `Balances on ${sideLabel(qs)}`,
   ['Chain', 'Asset', 'Available', 'Locked', 'Total'],
   rows.map((b) => [b.network, b.asset, money(b.asset, b.available), money(b.asset, b.locked), money(b.asset, b.available + b.locked)]),
 )}
@@ -146,22 +148,23 @@ ${series.length === 0
 
   d.get('/money/deposits', 'read', async ({ req, res, member }) => {
     const q = query(depositQuery, req.query);
-    const principal = memberPrincipal(member, q.side);
+    const qs = q.side ?? d.defaultSide;
+    const principal = memberPrincipal(member, qs);
     const page = await deposits.list(
       principal,
-      { status: q.status, network: resolveChainFilter(q.chain, q.side), walletId: q.wallet_id, customerId: q.customer_id },
+      { status: q.status, network: resolveChainFilter(q.chain, qs), walletId: q.wallet_id, customerId: q.customer_id },
       { page: q.page, limit: q.limit },
     );
-    const filters = { side: q.side, status: q.status, chain: q.chain, wallet_id: q.wallet_id, customer_id: q.customer_id };
+    const filters = { side: qs, status: q.status, chain: q.chain, wallet_id: q.wallet_id, customer_id: q.customer_id };
     render(
       res,
       member,
       'Deposits',
-      html`${sideSwitch('/money/deposits', q.side)}${moneyNav(q.side)}
+      html`${sideSwitch('/money/deposits', qs)}${moneyNav(qs)}
 <form method="get" action="/dashboard/money/deposits" class="card" id="deposit-filters"><h2>Filter</h2>
-<input type="hidden" name="side" value="${q.side}">
+<input type="hidden" name="side" value="${qs}">
 ${select('f-status', 'status', 'Status', DEPOSIT_STATUSES, q.status)}
-${select('f-chain', 'chain', 'Chain', networksOfSide(q.side), q.chain)}
+${select('f-chain', 'chain', 'Chain', networksOfSide(qs), q.chain)}
 <label for="f-wallet">Wallet id</label><input id="f-wallet" name="wallet_id" maxlength="36" value="${q.wallet_id ?? ''}">
 <label for="f-customer">Customer id</label><input id="f-customer" name="customer_id" maxlength="36" value="${q.customer_id ?? ''}">
 ${limitField(q.limit)}
@@ -170,7 +173,7 @@ ${table(
   'Deposits, newest first',
   ['Deposit', 'Chain', 'Amount', 'Status', 'Confirmations', 'Transaction id', 'Detected'],
   page.data.map((x) => [
-    html`<a href="${href(`/money/deposits/${x.id}`, { side: q.side })}"><code>${x.id}</code></a>`,
+    html`<a href="${href(`/money/deposits/${x.id}`, { side: qs })}"><code>${x.id}</code></a>`,
     x.network,
     `${money(x.asset, x.amount)} ${x.asset}`,
     x.status,
@@ -185,25 +188,26 @@ ${pager('/money/deposits', filters, page)}`,
 
   d.get('/money/withdrawals', 'read', async ({ req, res, member }) => {
     const q = query(withdrawalQuery, req.query);
-    const principal = memberPrincipal(member, q.side);
-    const page = await withdrawals.list(principal, 'withdrawals:read', { status: q.status, network: resolveChainFilter(q.chain, q.side) }, { page: q.page, limit: q.limit });
-    const filters = { side: q.side, status: q.status, chain: q.chain };
+    const qs = q.side ?? d.defaultSide;
+    const principal = memberPrincipal(member, qs);
+    const page = await withdrawals.list(principal, 'withdrawals:read', { status: q.status, network: resolveChainFilter(q.chain, qs) }, { page: q.page, limit: q.limit });
+    const filters = { side: qs, status: q.status, chain: q.chain };
     render(
       res,
       member,
       'Withdrawals',
-      html`${sideSwitch('/money/withdrawals', q.side)}${moneyNav(q.side)}
+      html`${sideSwitch('/money/withdrawals', qs)}${moneyNav(qs)}
 <form method="get" action="/dashboard/money/withdrawals" class="card" id="withdrawal-filters"><h2>Filter</h2>
-<input type="hidden" name="side" value="${q.side}">
+<input type="hidden" name="side" value="${qs}">
 ${select('f-status', 'status', 'Status', WITHDRAWAL_STATUSES, q.status)}
-${select('f-chain', 'chain', 'Chain', networksOfSide(q.side), q.chain)}
+${select('f-chain', 'chain', 'Chain', networksOfSide(qs), q.chain)}
 ${limitField(q.limit)}
 <button type="submit">Show</button></form>
 ${table(
   'Withdrawals, newest request first',
   ['Withdrawal', 'Chain', 'Amount', 'Fee', 'Status', 'To', 'Transaction id', 'Requested'],
   page.data.map((w) => [
-    html`<a href="${href(`/money/withdrawals/${w.id}`, { side: q.side })}"><code>${w.id}</code></a>`,
+    html`<a href="${href(`/money/withdrawals/${w.id}`, { side: qs })}"><code>${w.id}</code></a>`,
     w.network,
     `${money(w.asset, w.amount)} ${w.asset}`,
     money(w.asset, w.fee),

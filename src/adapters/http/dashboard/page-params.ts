@@ -1,6 +1,7 @@
 // What the webhook and API key pages take from a request, validated: the
 // network side they show (live: mainnets, test: testnets; endpoints and keys
-// belong to one), as `?side=live|test` (live by default) with links to both
+// belong to one), as `?side=live|test` (by default the dashboard's: test in
+// the sandbox, live otherwise) with links to both
 // and a hidden field in every form; ids from the path; date-times and
 // checkbox lists from forms.
 import { z } from 'zod';
@@ -9,8 +10,8 @@ import { html, type Html } from './html.js';
 
 export const SIDES = ['live', 'test'] as const satisfies readonly NetworkSide[];
 
-/** The side of a page's query: live when absent, 400 when anything else. */
-export const sideQuery = z.enum(SIDES).default('live');
+/** The side of a page's query: absent, the dashboard's default side (test in the sandbox, live otherwise); 400 when anything else. */
+export const sideQuery = z.enum(SIDES).optional();
 
 /** The side a form was shown for (a hidden field). */
 export const sideField = z.enum(SIDES);

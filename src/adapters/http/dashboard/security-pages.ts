@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { DecideWithdrawal } from '../../../application/members/decide-withdrawal.js';
 import { memberPrincipal } from '../../../application/members/member-principal.js';
-import { SecondFactor } from '../../../application/members/second-factor.js';
 import { AddBeneficiary, RemoveBeneficiary } from '../../../application/security/manage-beneficiaries.js';
 import { SetWithdrawalPolicy } from '../../../application/security/set-withdrawal-policy.js';
 import { ShowWithdrawalPolicy } from '../../../application/security/show-withdrawal-policy.js';
@@ -52,18 +51,16 @@ const optionalWhole = (max: number, min: number) =>
     .optional()
     .refine((s) => !s || (/^\d{1,5}$/.test(s) && Number(s) >= min && Number(s) <= max), `a whole number from ${min} to ${max}`)
     .transform((s) => (s ? Number(s) : undefined));
-const code = z.string().trim().min(1).max(32);
 const policyForm = z.object({
   per_tx_limit: optionalAmount,
   daily_limit: optionalAmount,
   approval_above: optionalAmount,
   approval_quorum: optionalWhole(QUORUM_MAX, 1),
   cooling_off_hours: optionalWhole(COOLING_OFF_HOURS_MAX, 0),
-  code,
 });
 const MAINNETS = ['ETH_MAINNET', 'BSC_MAINNET', 'TRON_MAINNET'] as const;
-const addressForm = z.object({ address: z.string().trim().min(1).max(200), code });
-const beneficiaryForm = z.object({ chain: z.enum(MAINNETS), address: z.string().trim().min(1).max(200), code });
+const addressForm = z.object({ address: z.string().trim().min(1).max(200) });
+const beneficiaryForm = z.object({ chain: z.enum(MAINNETS), address: z.string().trim().min(1).max(200) });
 const idParam = z.uuid();
 
 export function securityPages(d: Dashboard): void {
@@ -71,7 +68,6 @@ export function securityPages(d: Dashboard): void {
   const setPolicy = d.resolve(SetWithdrawalPolicy);
   const add = d.resolve(AddBeneficiary);
   const remove = d.resolve(RemoveBeneficiary);
-  const factor = d.resolve(SecondFactor);
   const decide = d.resolve(DecideWithdrawal);
   const reads = d.resolve(ReadWithdrawals);
   const uow = d.resolve<UnitOfWork>(TOKENS.UnitOfWork);
@@ -87,7 +83,7 @@ export function securityPages(d: Dashboard): void {
       manage
         ? html`<form method="post" action="/dashboard/security/${action}" class="inline">${csrfField(member)}${Object.entries(fields).map(
             ([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`,
-          )}<label class="visually-hidden" for="code-${action}-${fields.address}">Code</label><input id="code-${action}-${fields.address}" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="32" placeholder="code" aria-label="Authenticator code to remove ${fields.address}"><button type="submit" class="danger">${label}</button></form>`
+          )}<label class="visually-hidden" for="code-${action}-${fields.address}">Code</label><input id="code-${action}-${fields.address}" name="code" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" required maxlength="32" placeholder="code" aria-label="Authenticator code to remove ${fields.address}"><button type="submit" class="danger">${label}</button></form>`
         : '';
     d.render(res, {
       title: 'Withdrawal security',
@@ -127,8 +123,8 @@ ${manage
     });
   });
 
-  d.post('/security/policy', 'manage', policyForm, async ({ res, member, actor }, f) => {
-    const r = await factor.guard(actor, f.code, () =>
+  d.post('/security/policy', 'manage', policyForm, async ({ res, member, actor, stepUp }, f) => {
+    const r = await stepUp(() =>
       setPolicy.execute({
         workspaceId: member.workspaceId,
         actor,
@@ -140,29 +136,29 @@ ${manage
       }),
     );
     res.redirect(303, `/dashboard/security?done=${r.changed.length === 0 ? 'unchanged' : 'policy'}`);
-  });
+  }, { stepUp: true });
 
   const allowlistNow = async (workspaceId: string) => (await show.execute(workspaceId)).policy.allowlist;
-  d.post('/security/allowlist', 'manage', addressForm, async ({ res, member, actor }, f) => {
-    const r = await factor.guard(actor, f.code, async () =>
+  d.post('/security/allowlist', 'manage', addressForm, async ({ res, member, actor, stepUp }, f) => {
+    const r = await stepUp(async () =>
       setPolicy.execute({ workspaceId: member.workspaceId, actor, allowlist: [...(await allowlistNow(member.workspaceId)), f.address] }),
     );
     res.redirect(303, `/dashboard/security?done=${r.changed.length === 0 ? 'unchanged' : 'allowlist-added'}`);
-  });
-  d.post('/security/allowlist/remove', 'manage', addressForm, async ({ res, member, actor }, f) => {
-    const r = await factor.guard(actor, f.code, async () =>
+  }, { stepUp: true });
+  d.post('/security/allowlist/remove', 'manage', addressForm, async ({ res, member, actor, stepUp }, f) => {
+    const r = await stepUp(async () =>
       setPolicy.execute({ workspaceId: member.workspaceId, actor, allowlist: (await allowlistNow(member.workspaceId)).filter((a) => a !== f.address) }),
     );
     res.redirect(303, `/dashboard/security?done=${r.changed.length === 0 ? 'unchanged' : 'allowlist-removed'}`);
-  });
-  d.post('/security/beneficiaries', 'manage', beneficiaryForm, async ({ res, member, actor }, f) => {
-    const r = await factor.guard(actor, f.code, () => add.execute({ workspaceId: member.workspaceId, chain: f.chain, address: f.address, actor }));
+  }, { stepUp: true });
+  d.post('/security/beneficiaries', 'manage', beneficiaryForm, async ({ res, member, actor, stepUp }, f) => {
+    const r = await stepUp(() => add.execute({ workspaceId: member.workspaceId, chain: f.chain, address: f.address, actor }));
     res.redirect(303, `/dashboard/security?done=${r.alreadyExisted ? 'unchanged' : 'beneficiary-added'}`);
-  });
-  d.post('/security/beneficiaries/remove', 'manage', beneficiaryForm, async ({ res, member, actor }, f) => {
-    await factor.guard(actor, f.code, () => remove.execute({ workspaceId: member.workspaceId, chain: f.chain, address: f.address, actor }));
+  }, { stepUp: true });
+  d.post('/security/beneficiaries/remove', 'manage', beneficiaryForm, async ({ res, member, actor, stepUp }, f) => {
+    await stepUp(() => remove.execute({ workspaceId: member.workspaceId, chain: f.chain, address: f.address, actor }));
     res.redirect(303, '/dashboard/security?done=beneficiary-removed');
-  });
+  }, { stepUp: true });
 
   d.get('/approvals', 'read', async ({ req, res, member }) => {
     const principal = memberPrincipal(member, 'live');
@@ -172,8 +168,8 @@ ${manage
     const canDecide = may(member.role, 'approve');
     const decideForms = (id: string) =>
       canDecide
-        ? html`<form method="post" action="/dashboard/approvals/${id}/approve" class="inline">${csrfField(member)}<button type="submit">Approve</button></form>
-<form method="post" action="/dashboard/approvals/${id}/reject" class="inline">${csrfField(member)}<button type="submit" class="danger">Reject</button></form>`
+        ? html`<form method="post" action="/dashboard/approvals/${id}/approve" class="decide">${csrfField(member)}${codeField(`approve-code-${id}`)}<button type="submit">Approve</button></form>
+<form method="post" action="/dashboard/approvals/${id}/reject" class="decide">${csrfField(member)}${codeField(`reject-code-${id}`)}<button type="submit" class="danger">Reject</button></form>`
         : '';
     d.render(res, {
       title: 'Approvals',
@@ -198,14 +194,14 @@ ${table(
     });
   });
 
-  d.post('/approvals/:id/approve', 'approve', z.object({}), async ({ req, res, member, actor }) => {
+  d.post('/approvals/:id/approve', 'approve', z.object({}), async ({ req, res, member, actor, stepUp }) => {
     const id = idParam.safeParse(req.params.id);
-    const r = await decide.approve(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000');
+    const r = await stepUp(() => decide.approve(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000'));
     res.redirect(303, `/dashboard/approvals?done=${r.withdrawal.status === 'PENDING_APPROVAL' ? 'approved' : 'paid'}`);
-  });
-  d.post('/approvals/:id/reject', 'approve', z.object({}), async ({ req, res, member, actor }) => {
+  }, { stepUp: true });
+  d.post('/approvals/:id/reject', 'approve', z.object({}), async ({ req, res, member, actor, stepUp }) => {
     const id = idParam.safeParse(req.params.id);
-    await decide.reject(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000');
+    await stepUp(() => decide.reject(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000'));
     res.redirect(303, '/dashboard/approvals?done=rejected');
-  });
+  }, { stepUp: true });
 }

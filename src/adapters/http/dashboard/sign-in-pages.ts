@@ -4,7 +4,9 @@
 // out (the session ended: its cookie opens nothing any more).
 import QRCode from 'qrcode';
 import { z } from 'zod';
-import { AcceptInvitation } from '../../../application/members/accept-invitation.js';
+import type { Response } from 'express';
+import { AcceptInvitation, type Enrolment } from '../../../application/members/accept-invitation.js';
+import { DomainError } from '../../../domain/errors.js';
 import { SignIn } from '../../../application/members/sign-in.js';
 import { PASSWORD_MIN } from '../../../domain/members/member.js';
 import type { Dashboard } from './dashboard.js';
@@ -21,21 +23,22 @@ const signInForm = z.object({
   email: z.string().trim().min(1).max(320),
   password: z.string().min(1).max(1000),
   code: z.string().trim().min(1).max(32),
-  workspace: z.uuid().optional().or(z.literal('').transform(() => undefined)),
 });
 
 export function signInPages(d: Dashboard): void {
   const accept = d.resolve(AcceptInvitation);
   const signIn = d.resolve(SignIn);
 
-  d.router.get('/invitations/:token', async (req, res) => {
-    const enrolment = await accept.open(req.params.token!);
+  const enrolmentPage = async (res: Response, token: string, enrolment: Enrolment, error?: string) => {
     const qr = await QRCode.toString(enrolment.uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
     const { invitation } = enrolment;
-    d.render(res, {
-      title: 'Join the dashboard',
-      body: html`<p>You are invited as <strong>${invitation.role}</strong> (${invitation.email}). Choose a password and set up your authenticator app.</p>
-<form method="post" class="card" action="/dashboard/invitations/${req.params.token!}">
+    d.render(
+      res,
+      {
+        title: 'Join the dashboard',
+        error,
+        body: html`<p>You are invited as <strong>${invitation.role}</strong> (${invitation.email}). Choose a password and set up your authenticator app.</p>
+<form method="post" class="card" action="/dashboard/invitations/${token}">
 <input type="hidden" name="sealed" value="${enrolment.sealed}">
 <label for="password">Password (at least ${PASSWORD_MIN} characters)</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN}" required>
@@ -49,16 +52,30 @@ export function signInPages(d: Dashboard): void {
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="32">
 <button type="submit">Join</button>
 </form>`,
-    });
+      },
+      error ? 400 : 200,
+    );
+  };
+
+  d.router.get('/invitations/:token', async (req, res) => {
+    await enrolmentPage(res, req.params.token!, await accept.open(req.params.token!));
   });
 
   d.router.post('/invitations/:token', async (req, res) => {
     if (!d.sameOrigin(req)) return d.render(res, { title: 'Not allowed', error: 'This form came from another site and was refused', body: html`` }, 403);
+    const token = req.params.token!;
     const form = acceptForm.parse(req.body ?? {});
-    if (form.password !== form.password_again) {
-      return d.render(res, { title: 'Not done', error: 'The two passwords differ: open the invitation link again', body: html`<p><a href="/dashboard/invitations/${req.params.token!}">Start again</a></p>` }, 400);
+    // A mistake shows the same form again with the same key: the one the app may have scanned already.
+    const again = async (error: string) => enrolmentPage(res, token, await accept.reopen(token, form.sealed), error);
+    if (form.password !== form.password_again) return again('The two passwords differ: enter the same password twice');
+    let accepted;
+    try {
+      accepted = await accept.accept({ token, sealed: form.sealed, password: form.password, code: form.code, source: req.ip ?? 'unknown' });
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'VALIDATION_ERROR' && Array.isArray(err.details)) return again(err.message);
+      throw err;
     }
-    const { member, recoveryCodes } = await accept.accept({ token: req.params.token!, sealed: form.sealed, password: form.password, code: form.code, source: req.ip ?? 'unknown' });
+    const { member, recoveryCodes } = accepted;
     d.render(res, {
       title: 'Welcome',
       notice: `You are a member of the workspace as ${member.role}.`,
@@ -69,17 +86,14 @@ export function signInPages(d: Dashboard): void {
     });
   });
 
-  const signInBody = (workspaces?: { id: string; name: string }[], email = '') =>
+  const signInBody = () =>
     html`<form method="post" class="card" action="/dashboard/sign-in">
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${email}">
+<input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <label for="code">Authenticator code (or a recovery code)</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required maxlength="32">
-${workspaces
-  ? html`<label for="workspace">Workspace</label><select id="workspace" name="workspace" required>${workspaces.map((w) => html`<option value="${w.id}">${w.name} (${w.id})</option>`)}</select>`
-  : ''}
+<input id="code" name="code" autocapitalize="none" spellcheck="false" autocomplete="one-time-code" required maxlength="32">
 <button type="submit">Sign in</button>
 </form>`;
 
@@ -93,14 +107,7 @@ ${workspaces
     const parsed = signInForm.safeParse(req.body ?? {});
     if (!parsed.success) return d.render(res, { title: 'Sign in', error: 'Enter your email, password and authenticator code', body: signInBody() }, 400);
     const form = parsed.data;
-    const result = await signIn.execute({ email: form.email, password: form.password, code: form.code, workspaceId: form.workspace, source: req.ip ?? 'unknown' });
-    if (result.kind === 'choose-workspace') {
-      return d.render(res, {
-        title: 'Sign in',
-        notice: 'This email belongs to several workspaces: choose one, and enter a new authenticator code.',
-        body: signInBody(result.workspaces, form.email),
-      });
-    }
+    const result = await signIn.execute({ email: form.email, password: form.password, code: form.code, source: req.ip ?? 'unknown' });
     // Any session the browser held before is ended: one browser, one session.
     const previous = await d.member(req);
     if (previous) await signIn.signOut(previous, req.ip ?? 'unknown');

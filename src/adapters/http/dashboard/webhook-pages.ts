@@ -16,7 +16,7 @@ import { EVENT_NAMES, type EventName } from '../../../domain/webhooks/events.js'
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from '../../../domain/webhooks/webhook-endpoint.js';
 import { createBody } from '../webhooks.js';
 import type { Dashboard } from './dashboard.js';
-import { csrfField, html, table, when, type Html } from './html.js';
+import { codeField, csrfField, html, table, when, type Html } from './html.js';
 import { asList, pathId, sideField, sideInput, sideLabel, sideQuery, sideSwitch } from './page-params.js';
 import { endpointPath, webhookDeliveryPages } from './webhook-delivery-pages.js';
 
@@ -59,7 +59,7 @@ export function webhookPages(d: Dashboard): void {
   const deliveryLog = webhookDeliveryPages(d);
 
   d.get('/webhooks', 'read', async ({ req, res, member }) => {
-    const side = sideQuery.parse(req.query.side);
+    const side = sideQuery.parse(req.query.side) ?? d.defaultSide;
     const found = await read.list(memberPrincipal(member, side), { page: 1, limit: MAX_WEBHOOK_ENDPOINTS });
     d.render(res, {
       title: 'Webhooks',
@@ -81,21 +81,21 @@ ${table(
 )}
 ${may(member.role, 'manage')
   ? html`<form method="post" action="/dashboard/webhooks" class="card" id="create-webhook-form"><h2>Register an endpoint</h2>${csrfField(member)}${sideInput(side)}
-${urlField('webhook-url', '')}${eventBoxes('create', [])}<button type="submit">Register</button></form>`
+${urlField('webhook-url', '')}${eventBoxes('create', [])}${codeField('create-webhook-code')}<button type="submit">Register</button></form>`
   : ''}`,
     });
   });
 
-  d.post('/webhooks', 'manage', createForm, async ({ res, member, actor }, f) => {
-    const { endpoint, secret } = await audit.within(member.workspaceId, actor, 'webhook.create', async () => {
+  d.post('/webhooks', 'manage', createForm, async ({ res, member, actor, stepUp }, f) => {
+    const { endpoint, secret } = await stepUp(() => audit.within(member.workspaceId, actor, 'webhook.create', async () => {
       const r = await create.execute(memberPrincipal(member, f.side), { url: f.url, events: f.events });
       return { result: r, target: r.endpoint.id, after: endpointView(r.endpoint) };
-    });
+    }));
     showSecret(d, res, member, endpoint, secret, 'Endpoint registered. Its signing secret is shown only now: store it where your receiver reads it.');
-  });
+  }, { stepUp: true });
 
   d.get('/webhooks/:id', 'read', async ({ req, res, member }) => {
-    const side = sideQuery.parse(req.query.side);
+    const side = sideQuery.parse(req.query.side) ?? d.defaultSide;
     const endpoint = await read.get(memberPrincipal(member, side), pathId(req.params.id));
     const manage = may(member.role, 'manage');
     const base = `/dashboard/webhooks/${endpoint.id}`;
@@ -117,46 +117,46 @@ ${manage
   ? html`<form method="post" action="${base}" class="card" id="change-webhook-form"><h2>Change the endpoint</h2>${csrfField(member)}${sideInput(side)}
 ${urlField('change-url', endpoint.url)}${eventBoxes('change', endpoint.events)}
 <label><input type="checkbox" name="is_active" id="change-active"${endpoint.isActive ? html` checked` : ''}> Active (an inactive endpoint gets no new deliveries)</label>
-<button type="submit">Save</button></form>
+${codeField('change-webhook-code')}<button type="submit">Save</button></form>
 <form method="post" action="${base}/rotate" class="card" id="rotate-webhook-form"><h2>Rotate the signing secret</h2>${csrfField(member)}${sideInput(side)}
-<p>A new secret is shown once; for 24 hours deliveries carry a signature with the previous one too.</p><button type="submit">Rotate the secret</button></form>
+<p>A new secret is shown once; for 24 hours deliveries carry a signature with the previous one too.</p>${codeField('rotate-webhook-code')}<button type="submit">Rotate the secret</button></form>
 <form method="post" action="${base}/delete" class="card" id="delete-webhook-form"><h2>Delete the endpoint</h2>${csrfField(member)}${sideInput(side)}
-<p>Its delivery history goes with it. Refused while a delivery to it is pending.</p><button type="submit" class="danger">Delete the endpoint</button></form>`
+<p>Its delivery history goes with it. Refused while a delivery to it is pending.</p>${codeField('delete-webhook-code')}<button type="submit" class="danger">Delete the endpoint</button></form>`
   : ''}
 ${await deliveryLog(req, member, endpoint, side)}`,
     });
   });
 
-  d.post('/webhooks/:id', 'manage', changeForm, async ({ req, res, member, actor }, f) => {
+  d.post('/webhooks/:id', 'manage', changeForm, async ({ req, res, member, actor, stepUp }, f) => {
     const principal = memberPrincipal(member, f.side);
     const id = pathId(req.params.id);
-    const endpoint = await audit.within(member.workspaceId, actor, 'webhook.change', async () => {
+    const endpoint = await stepUp(() => audit.within(member.workspaceId, actor, 'webhook.change', async () => {
       const before = await read.get(principal, id);
       const after = await change.update(principal, id, { url: f.url, events: f.events, isActive: f.is_active });
       return { result: after, target: after.id, before: endpointView(before), after: endpointView(after) };
-    });
+    }));
     res.redirect(303, `${endpointPath(endpoint.id, f.side)}&done=changed`);
-  });
+  }, { stepUp: true });
 
-  d.post('/webhooks/:id/rotate', 'manage', sideForm, async ({ req, res, member, actor }, f) => {
-    const { endpoint, secret } = await audit.within(member.workspaceId, actor, 'webhook.rotate-secret', async () => {
+  d.post('/webhooks/:id/rotate', 'manage', sideForm, async ({ req, res, member, actor, stepUp }, f) => {
+    const { endpoint, secret } = await stepUp(() => audit.within(member.workspaceId, actor, 'webhook.rotate-secret', async () => {
       const r = await change.rotateSecret(memberPrincipal(member, f.side), pathId(req.params.id));
       return { result: r, target: r.endpoint.id };
-    });
+    }));
     const until = endpoint.previousSecretExpiresAt ? ` The previous secret keeps signing until ${when(endpoint.previousSecretExpiresAt)}.` : '';
     showSecret(d, res, member, endpoint, secret, `New signing secret, shown only now.${until}`);
-  });
+  }, { stepUp: true });
 
-  d.post('/webhooks/:id/delete', 'manage', sideForm, async ({ req, res, member, actor }, f) => {
+  d.post('/webhooks/:id/delete', 'manage', sideForm, async ({ req, res, member, actor, stepUp }, f) => {
     const principal = memberPrincipal(member, f.side);
     const id = pathId(req.params.id);
-    await audit.within(member.workspaceId, actor, 'webhook.delete', async () => {
+    await stepUp(() => audit.within(member.workspaceId, actor, 'webhook.delete', async () => {
       const before = await read.get(principal, id);
       await change.delete(principal, id);
       return { result: null, target: id, before: endpointView(before) };
-    });
+    }));
     res.redirect(303, `/dashboard/webhooks?side=${f.side}&done=deleted`);
-  });
+  }, { stepUp: true });
 }
 
 /** An endpoint as the audit log records it (never its secret). */
