@@ -92,6 +92,7 @@ describe('the dashboard\'s webhooks', () => {
     expect(opening.text).toContain('href="/dashboard/webhooks?side=live"');
     expect(opening.text).toMatch(/href="\/dashboard\/webhooks\?side=test" aria-current="page"/);
     const live = await owner.get('/dashboard/webhooks?side=live');
+    expect(live.text).toMatch(/href="\/dashboard\/webhooks\?side=live" aria-current="page"/);
 
     const created = await postForm(owner, '/dashboard/webhooks', [['side', 'test'], ['url', receiver.url], ['events', 'DEPOSIT_SWEPT'], ['events', 'BENEFICIARY_ADDED'], ['code', owner.member.recovery()]]);
     expect(created.status, created.text).toBe(200);
