@@ -107,7 +107,7 @@ describe('the money pages', () => {
     expect(page.text).toContain(`<td>${day(ago(3 * DAY))}</td><td>49.000000</td>`);
     // The test side holds nothing; the switch is there.
     const test = await browser.get('/dashboard/money?side=test');
-    expect(test.text).toContain('Balances on Testnets (test): none.');
+    expect(test.text).toContain('Balances on Test (testnets): none.');
     expect(test.text).toContain('href="/dashboard/money?side=live"');
   });
 
