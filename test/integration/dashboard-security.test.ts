@@ -260,4 +260,46 @@ describe('sign-in', () => {
     expect(evil.status).toBe(404);
     expect(await evil.text()).toContain('<a href="/dashboard">Go back</a>');
   });
+
+  it('ends a session that guesses codes from many addresses, and never prolongs a lockout with the attempts it refuses', async () => {
+    const owner = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const stolen = await signedIn(owner, '203.0.113.30');
+    for (let i = 0; i < 5; i++) {
+      const r = await stolen.post('/dashboard/members/invite', { email: 'mallory@example.com', role: 'OWNER', code: String(200000 + i) }, { 'x-forwarded-for': `198.18.0.${i + 1}` });
+      expect(r.status).toBe(401);
+    }
+    // The fifth wrong code ended the session: the cookie opens nothing any more; the owner signs in again as usual.
+    expect((await stolen.get('/dashboard/members')).location).toBe('/dashboard/sign-in');
+    await signedIn(owner, '203.0.113.31');
+    expect(await sql(`select * from member_invitations where email = 'mallory@example.com'`)).toEqual([]);
+
+    // Five failures lock the pair; the refused attempts after them are not counted.
+    const pair = { 'x-forwarded-for': '203.0.113.32' };
+    const c = new DashboardClient(t.api.baseUrl);
+    for (let i = 0; i < 5; i++) await c.post('/dashboard/sign-in', { email: owner.email, password: 'wrong wrong wrong', code: '000000' }, pair);
+    for (let i = 0; i < 5; i++) expect((await c.post('/dashboard/sign-in', { email: owner.email, password: owner.password, code: owner.recovery() }, pair)).status).toBe(429);
+    expect(await sql(`select id from sign_in_failures where email = ? and source = '203.0.113.32'`, [owner.email])).toHaveLength(5);
+  });
+
+  it('revokes a removed member’s invitations with them, and lets an owner revoke an open one', async () => {
+    const owner = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const other = await createMember(t.api, t.ws.workspaceId, 'OWNER');
+    const o = await signedIn(owner);
+    const x = await signedIn(other);
+    const linkOf = (text: string) => /id="invitation-link">([^<]+)</.exec(text)![1]!.trim().split('/').pop()!;
+    const planted = linkOf((await x.post('/dashboard/members/invite', { email: 'accomplice@example.com', role: 'OWNER', code: other.recovery() })).text);
+    const plain = linkOf((await o.post('/dashboard/members/invite', { email: 'newcomer@example.com', role: 'VIEWER', code: owner.recovery() })).text);
+    const otherId = (await sql<{ id: string }>(`select id from workspace_members where email = ?`, [other.email]))[0]!.id;
+    expect((await o.post(`/dashboard/members/${otherId}/remove`, { code: owner.recovery() })).location).toBe('/dashboard/members?done=removed');
+    expect((await new DashboardClient(t.api.baseUrl).get(`/dashboard/invitations/${planted}`)).status).toBe(404);
+    expect((await new DashboardClient(t.api.baseUrl).get(`/dashboard/invitations/${plain}`)).status).toBe(200);
+    const [open] = await sql<{ id: string }>(`select id from member_invitations where email = 'newcomer@example.com' and revoked_at is null`);
+    expect((await o.post(`/dashboard/members/invitations/${open!.id}/revoke`)).location).toBe('/dashboard/members?done=revoked');
+    expect((await new DashboardClient(t.api.baseUrl).get(`/dashboard/invitations/${plain}`)).status).toBe(404);
+    // Another workspace's invitation, or one revoked already: not found.
+    expect((await o.post(`/dashboard/members/invitations/${open!.id}/revoke`)).status).toBe(404);
+    // A path that does not decode, a cursor out of range: a page, never a 500.
+    expect((await o.get('/dashboard/invitations/%E0%A4%A')).status).toBe(404);
+    expect((await o.get('/dashboard/audit?before=-271821-04-20T00:00:00Z')).status).toBe(200);
+  });
 });

@@ -137,6 +137,18 @@ export class PgMemberRepo implements MemberRepo {
     await this.sql(`update member_invitations set accepted_at = ? where id = ?`, [at, id]);
   }
 
+  async revokeInvitation(workspaceId: string, id: string, at: Date): Promise<boolean> {
+    const rows = await this.sql(
+      `update member_invitations set revoked_at = ? where id = ? and workspace_id = ? and accepted_at is null and revoked_at is null returning id`,
+      [at, id, workspaceId],
+    );
+    return rows.length === 1;
+  }
+
+  async revokeInvitationsBy(memberId: string, at: Date): Promise<void> {
+    await this.sql(`update member_invitations set revoked_at = ? where invited_by = ? and accepted_at is null and revoked_at is null`, [at, memberId]);
+  }
+
   async approve(withdrawalId: string, memberId: string, at: Date): Promise<boolean> {
     const rows = await this.sql(
       `insert into withdrawal_approvals (withdrawal_id, member_id, approved_at) values (?, ?, ?) on conflict do nothing returning member_id`,

@@ -72,10 +72,21 @@ export class PgSessionRepo implements SessionRepo {
     await this.sql(`update member_sessions set ended_at = ? where member_id = ? and ended_at is null`, [at, memberId]);
   }
 
-  async recordFailure(email: string, source: string, at: Date): Promise<void> {
-    await this.sql(`insert into sign_in_failures (id, email, source, at) values (?, ?, ?, ?)`, [randomUUID(), email, source, at]);
+  async recordFailure(email: string, source: string, at: Date): Promise<string> {
+    const id = randomUUID();
+    await this.sql(`insert into sign_in_failures (id, email, source, at) values (?, ?, ?, ?)`, [id, email, source, at]);
     // Keep the table small: failures older than a day count for nothing.
     await this.sql(`delete from sign_in_failures where source = ? and at < ?`, [source, new Date(at.getTime() - 86_400_000)]);
+    return id;
+  }
+
+  async forgetFailure(id: string): Promise<void> {
+    await this.sql(`delete from sign_in_failures where id = ?`, [id]);
+  }
+
+  async countFailures(key: string, since: Date): Promise<number> {
+    const [r] = await this.sql<{ n: number }>(`select count(*)::int as n from sign_in_failures where email = ? and at > ?`, [key, since]);
+    return r?.n ?? 0;
   }
 
   async recentFailures(email: string, source: string, since: Date): Promise<RecentFailures> {

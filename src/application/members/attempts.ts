@@ -13,12 +13,14 @@ import type { UnitOfWork } from '../../domain/ports.js';
  * attempt succeeds.
  */
 export async function countAttempt(uow: UnitOfWork, email: string, source: string, now: Date): Promise<void> {
-  await uow.run((tx) => tx.sessions.recordFailure(email, source, now));
+  const id = await uow.run((tx) => tx.sessions.recordFailure(email, source, now));
   const since = new Date(now.getTime() - FAILURE_WINDOW_MINUTES * 60_000);
   const f = await uow.read((tx) => tx.sessions.recentFailures(email, source, since));
   // The failures before this attempt: its own row is among those counted.
   const until = lockedUntil({ ...f, pair: f.pair - 1, source: f.source - 1 });
   if (!until) return;
+  // Refused unchecked: it is no failure, and must not keep the address locked past the window.
+  await uow.run((tx) => tx.sessions.forgetFailure(id));
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   throw new DomainError('RATE_LIMITED', `Too many failed attempts from this address: try again in ${Math.ceil(seconds / 60)} minutes`, { retry_after_seconds: seconds });
 }

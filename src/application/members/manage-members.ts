@@ -49,6 +49,15 @@ export class ManageMembers {
     return result;
   }
 
+  /** Revokes an open invitation of the workspace (NOT_FOUND when there is none): its link no longer works. */
+  async revokeInvitation(workspaceId: string, actor: Actor, invitationId: string): Promise<void> {
+    await this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      if (!(await tx.members.revokeInvitation(workspaceId, invitationId, now))) throw new DomainError('NOT_FOUND', 'No such open invitation');
+      await tx.audit.record({ id: this.random.uuid(), workspaceId, actor, action: 'member.revoke-invitation', target: invitationId, before: null, after: null, at: now });
+    });
+  }
+
   async remove(workspaceId: string, actor: Actor, memberId: string): Promise<Member> {
     return this.uow.run(async (tx) => {
       // Two owners removing each other at once: one after the other, so the second sees the first's removal.
@@ -62,6 +71,8 @@ export class ManageMembers {
       }
       const now = this.clock.now();
       await tx.sessions.endAllOf(member.id, now);
+      // The invitations they sent go with them: a link they handed out no longer makes anyone a member.
+      await tx.members.revokeInvitationsBy(member.id, now);
       await tx.members.remove(member.id);
       await tx.audit.record({
         id: this.random.uuid(),

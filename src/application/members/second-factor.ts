@@ -12,7 +12,11 @@ import type { Clock, SecretCipher, TxContext, UnitOfWork } from '../../domain/po
 import { TOKENS } from '../tokens.js';
 import { normalRecoveryCode } from './accept-invitation.js';
 import { countAttempt } from './attempts.js';
+import { FAILURE_WINDOW_MINUTES } from '../../domain/members/lockout.js';
 import { tokenHash } from './invite-member.js';
+
+/** Wrong step-up codes within the lockout window after which a session is ended. */
+export const SESSION_WRONG_CODES = 5;
 
 @injectable()
 export class SecondFactor {
@@ -41,11 +45,14 @@ export class SecondFactor {
   /**
    * Runs `change` in one transaction with the member's second factor checked
    * first (step-up): a wrong code changes nothing, and a code is spent only
-   * when the change commits.
+   * when the change commits. Wrong codes count toward the lockout of the
+   * member's email from this address, and a session that gets
+   * SESSION_WRONG_CODES wrong in the window is ended: a stolen cookie cannot
+   * guess codes from many addresses (only its holder is signed out).
    */
-  async guard<T>(actor: Actor & { memberId: string }, code: string, change: () => Promise<T>): Promise<T> {
-    // Wrong codes count toward the lockout of the member's email from this address: a stolen session cannot guess codes.
-    await countAttempt(this.uow, actor.label, actor.source, this.clock.now());
+  async guard<T>(actor: Actor & { memberId: string }, code: string, change: () => Promise<T>, sessionId?: string): Promise<T> {
+    const now = this.clock.now();
+    await countAttempt(this.uow, actor.label, actor.source, now);
     let passed = false;
     try {
       return await this.uow.run(async (tx) => {
@@ -57,13 +64,27 @@ export class SecondFactor {
     } catch (err) {
       // The code was right but the change was refused: not a failed attempt.
       if (passed) await this.uow.run((tx) => tx.sessions.clearFailures(actor.label, actor.source));
+      else if (sessionId && err instanceof DomainError && err.code === 'UNAUTHORIZED') await this.countAgainstSession(sessionId, actor.source, now);
       throw err;
     }
   }
 
+  private async countAgainstSession(sessionId: string, source: string, now: Date): Promise<void> {
+    const key = `session:${sessionId}`;
+    await this.uow.run(async (tx) => {
+      await tx.sessions.recordFailure(key, source, now);
+      if ((await tx.sessions.countFailures(key, new Date(now.getTime() - FAILURE_WINDOW_MINUTES * 60_000))) >= SESSION_WRONG_CODES) {
+        await tx.sessions.end(sessionId, now);
+      }
+    });
+  }
+
   /** The member, locked, after their second factor passed; UNAUTHORIZED otherwise (nothing else changes). */
   async require(tx: TxContext, memberId: string, code: string): Promise<Member> {
-    const member = await tx.members.byId(memberId, true);
+    // The workspace's membership lock first, then the member's row: the order every membership change takes (no deadlock).
+    const found = await tx.members.byId(memberId);
+    if (found) await tx.members.lockMembership(found.workspaceId);
+    const member = found && (await tx.members.byId(memberId, true));
     if (!member) throw new DomainError('UNAUTHORIZED', 'Sign in again');
     if (!(await this.check(tx, member, code))) {
       throw new DomainError('UNAUTHORIZED', 'That authenticator code is wrong or was used already: enter the current code from your app (or a recovery code)', [

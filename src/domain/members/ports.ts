@@ -28,6 +28,9 @@ export interface MemberRepo {
   invitationByTokenHash(tokenHash: string): Promise<Invitation | null>;
   /** Marks an invitation used. */
   acceptInvitation(id: string, at: Date): Promise<void>;
+  /** Revokes the workspace's open invitation (false when there is none), or every open one a member sent. */
+  revokeInvitation(workspaceId: string, id: string, at: Date): Promise<boolean>;
+  revokeInvitationsBy(memberId: string, at: Date): Promise<void>;
   /** Records a member's approval of a withdrawal; false when that member had approved it already (a member counts once). */
   approve(withdrawalId: string, memberId: string, at: Date): Promise<boolean>;
   /** Who approved a withdrawal so far, in order. */
@@ -43,7 +46,11 @@ export interface SessionRepo {
   /** Ends every open session of a member (removed, password changed). */
   endAllOf(memberId: string, at: Date): Promise<void>;
   /** Counts an attempt as failed; callers record it before they check, and forget it (clearFailures) when it succeeds, so parallel attempts cannot race the count. */
-  recordFailure(email: string, source: string, at: Date): Promise<void>;
+  recordFailure(email: string, source: string, at: Date): Promise<string>;
+  /** Forgets one recorded attempt (one refused before it was checked: it must not prolong the lockout). */
+  forgetFailure(id: string): Promise<void>;
+  /** Failures recorded under `key` since a time, from any address (the wrong codes of one session). */
+  countFailures(key: string, since: Date): Promise<number>;
   recentFailures(email: string, source: string, since: Date): Promise<RecentFailures>;
   /** Forgets the pair's failures after a good sign-in. */
   clearFailures(email: string, source: string): Promise<void>;

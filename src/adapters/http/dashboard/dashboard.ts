@@ -99,7 +99,7 @@ export class Dashboard {
         if (!opts.stepUp) return handler(c, input);
         const typed = codeField.parse(code);
         let used = false;
-        await handler({ ...c, stepUp: (work) => ((used = true), this.factor.guard(c.actor, typed, work)) }, input);
+        await handler({ ...c, stepUp: (work) => ((used = true), this.factor.guard(c.actor, typed, work, c.member.session.id)) }, input);
         if (!used) throw new Error(`${path} is declared with a step-up its handler never asked for`);
       }),
     );
@@ -192,6 +192,10 @@ export class Dashboard {
         const retry = (err.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
         if (typeof retry === 'number') res.setHeader('Retry-After', String(retry));
         return this.render(res, { title: 'Not done', member, error: err.message, body: back }, ERROR_STATUS[err.code]);
+      }
+      if (err instanceof URIError) {
+        // express could not decode a path parameter: it names nothing (and is never logged: it may hold an invitation's token).
+        return this.render(res, { title: 'Not found', member, error: 'No such page', body: back }, 404);
       }
       if (err instanceof ZodError) {
         const fields = err.issues.map((i) => `${i.path.map(String).join('.') || 'form'}: ${i.message}`).join('; ');

@@ -10,6 +10,8 @@ import type { Dashboard } from './dashboard.js';
 import { codeField, csrfField, html, table, when } from './html.js';
 
 const inviteForm = z.object({ email: z.string().trim().min(3).max(320), role: z.enum(MEMBER_ROLES) });
+/** The audit page's cursor: a time the database can hold (a page link's own), else the newest page. */
+const auditBefore = z.iso.datetime({ offset: true }).transform((s) => new Date(s)).refine((d) => d.getUTCFullYear() >= 2000 && d.getUTCFullYear() <= 9999);
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
 export function memberPages(d: Dashboard): void {
@@ -23,7 +25,7 @@ export function memberPages(d: Dashboard): void {
       title: 'Members',
       member,
       current: 'members',
-      notice: req.query.done === 'removed' ? 'Member removed; their sessions are ended.' : undefined,
+      notice: req.query.done === 'removed' ? 'Member removed; their sessions are ended and their invitations revoked.' : req.query.done === 'revoked' ? 'Invitation revoked: its link no longer works.' : undefined,
       body: html`<p>OWNER: everything. APPROVER: approve or reject withdrawals, and read. VIEWER: read.</p>
 ${table(
   'Members',
@@ -37,7 +39,18 @@ ${table(
       : '',
   ]),
 )}
-${table('Open invitations', ['Email', 'Role', 'Expires'], r.invitations.map((i) => [i.email, i.role, when(i.expiresAt)]))}
+${table(
+  'Open invitations',
+  ['Email', 'Role', 'Expires', ''],
+  r.invitations.map((i) => [
+    i.email,
+    i.role,
+    when(i.expiresAt),
+    manage
+      ? html`<form method="post" action="/dashboard/members/invitations/${i.id}/revoke" class="inline">${csrfField(member)}<button type="submit" class="secondary" aria-label="Revoke the invitation of ${i.email}">Revoke</button></form>`
+      : '',
+  ]),
+)}
 ${manage
   ? html`<form method="post" action="/dashboard/members/invite" class="card" id="invite-form"><h2>Invite a member</h2>${csrfField(member)}
 <label for="invite-email">Email</label><input id="invite-email" name="email" type="email" required maxlength="320">
@@ -66,8 +79,15 @@ ${codeField('invite-code')}
     res.redirect(303, '/dashboard/members?done=removed');
   }, { stepUp: true });
 
+  // Revoking takes access away: no code asked, like revoking an API key.
+  d.post('/members/invitations/:id/revoke', 'manage', z.object({}), async ({ req, res, member, actor }) => {
+    const id = z.uuid().safeParse(req.params.id);
+    await members.revokeInvitation(member.workspaceId, actor, id.success ? id.data : '00000000-0000-0000-0000-000000000000');
+    res.redirect(303, '/dashboard/members?done=revoked');
+  });
+
   d.get('/audit', 'manage', async ({ req, res, member }) => {
-    const before = typeof req.query.before === 'string' && !Number.isNaN(Date.parse(req.query.before)) ? new Date(req.query.before) : undefined;
+    const before = auditBefore.safeParse(req.query.before).data;
     const entries = await audit.page(member.workspaceId, before);
     const last = entries.at(-1);
     d.render(res, {
