@@ -27,8 +27,9 @@ let serial = 0;
 export function codesOf(secret: string): () => Promise<string> {
   let lastStep = -1;
   return async () => {
-    // The service accepts one step either side of its clock: three codes per 30 s, then a wait.
-    const step = Math.max(Math.floor(Date.now() / 30_000) - 1, lastStep + 1);
+    // The service accepts one step either side of its clock. Never the step before now: on a busy machine it may
+    // have passed by the time the request is read. So two codes per 30 s (now and the next), then a wait.
+    const step = Math.max(Math.floor(Date.now() / 30_000), lastStep + 1);
     while (step > Math.floor(Date.now() / 30_000) + 1) await new Promise((r) => setTimeout(r, 1000));
     lastStep = step;
     return generate({ secret, epoch: step * 30 });
