@@ -74,8 +74,9 @@ export class DashboardClient {
     return this.send('POST', path, body.toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
   }
 
+  /** Signs in with `code`, by default one of the member's recovery codes (a TOTP code may mean waiting for the next step). */
   async signIn(m: TestMember, code?: string): Promise<Answer> {
-    const r = await this.post('/dashboard/sign-in', { email: m.email, password: m.password, code: code ?? (await m.code()) });
+    const r = await this.post('/dashboard/sign-in', { email: m.email, password: m.password, code: code ?? m.recovery() });
     if (r.status === 303 && r.location === '/dashboard/security') await this.get('/dashboard/security');
     return r;
   }
