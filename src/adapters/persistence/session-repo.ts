@@ -84,6 +84,7 @@ export class PgSessionRepo implements SessionRepo {
     await this.sql(`delete from sign_in_failures where id = ?`, [id]);
   }
 
+  /** Keys `session:<id>` count a session's wrong codes; they are left out of the address's count (each wrong code is counted there once already). */
   async countFailures(key: string, since: Date): Promise<number> {
     const [r] = await this.sql<{ n: number }>(`select count(*)::int as n from sign_in_failures where email = ? and at > ?`, [key, since]);
     return r?.n ?? 0;
@@ -93,7 +94,7 @@ export class PgSessionRepo implements SessionRepo {
     const [r] = await this.sql<{ pair: number; pair_oldest: Date | null; source: number; source_oldest: Date | null }>(
       `select count(*) filter (where email = ?)::int as pair, min(at) filter (where email = ?) as pair_oldest,
               count(*)::int as source, min(at) as source_oldest
-         from sign_in_failures where source = ? and at > ?`,
+         from sign_in_failures where source = ? and at > ? and email not like 'session:%'`,
       [email, email, source, since],
     );
     return {
