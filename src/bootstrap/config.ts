@@ -8,6 +8,7 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, sideOf, type Asset, type Network } from '../domain/money/networks.js';
 import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
+import type { WebhookReach } from '../domain/webhooks/url-safety.js';
 import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, SANDBOX_TESTNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -49,7 +50,7 @@ const schema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1000000).default(100),
   AUTH_FAILURE_RATE_PER_SECOND: z.coerce.number().min(0.001).max(100000).default(1),
   AUTH_FAILURE_BURST: z.coerce.number().int().min(1).max(1000000).default(20),
-  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', 'loopback']).optional(),
   RECONCILE_HOLD_PAYOUTS: z.enum(['true', 'false']).default('true'),
   RECONCILE_EVERY_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   RECONCILE_WINDOW_DAYS: z.coerce.number().int().min(1).max(365).default(7),
@@ -109,7 +110,8 @@ export interface Config {
    */
   httpTimeouts: { requestMs: number; headersMs: number; checkEveryMs: number };
   /** Lets webhook endpoints use private addresses and plain http: local receivers in the sandbox and tests only. */
-  webhookAllowPrivate: boolean;
+  /** Which webhook receivers may be called (docs/api.md#webhook-endpoints). */
+  webhookReach: WebhookReach;
   /**
    * The dispatcher: attempts in flight per process, per endpoint and process,
    * how often it looks for due retries and polls for new deliveries, and how
@@ -292,6 +294,14 @@ function seedFromFile(path: string, alsoInEnv: string | undefined): string {
 }
 
 /** Parses the environment. Throws ConfigError with a one-line message. */
+/** WEBHOOK_ALLOW_PRIVATE as a reach: `true` every address, `loopback` this machine's, `false` public only; unset: loopback in development (the sandbox), else public. */
+function webhookReach(setting: 'true' | 'false' | 'loopback' | undefined, nodeEnv: string): WebhookReach {
+  if (setting === 'true') return 'private';
+  if (setting === 'loopback') return 'loopback';
+  if (setting === 'false') return 'public';
+  return nodeEnv === 'development' ? 'loopback' : 'public';
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Config {
   if (env.MASTER_SEED_FILE) env = { ...env, MASTER_SEED: seedFromFile(env.MASTER_SEED_FILE, env.MASTER_SEED) };
   const res = schema.safeParse(env);
@@ -313,8 +323,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       if (!value) throw new ConfigError(`${name}: required in production (NODE_ENV=production)${name === 'MASTER_SEED' ? '; or MASTER_SEED_FILE, a file only its owner may read' : ''}`);
     }
   }
-  if (production && c.WEBHOOK_ALLOW_PRIVATE === 'true') {
-    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE: private webhook receivers are for the local sandbox and tests, never production');
+  if (production && (c.WEBHOOK_ALLOW_PRIVATE === 'true' || c.WEBHOOK_ALLOW_PRIVATE === 'loopback')) {
+    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE: private and loopback webhook receivers are for the local sandbox and tests, never production');
   }
   // Real money only with real custody: outside production the seed and the
   // encryption key are generated into DATA_DIR, fine for testnets, never for
@@ -348,7 +358,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },
-    webhookAllowPrivate: c.WEBHOOK_ALLOW_PRIVATE === 'true',
+    // The local sandbox (development) calls receivers on this machine without a restart; tests and production
+    // call public ones unless told otherwise.
+    webhookReach: webhookReach(c.WEBHOOK_ALLOW_PRIVATE, c.NODE_ENV),
     reconcile: { holdPayouts: c.RECONCILE_HOLD_PAYOUTS === 'true', everyMinutes: c.RECONCILE_EVERY_MINUTES, windowDays: c.RECONCILE_WINDOW_DAYS },
     webhookDispatch: {
       concurrency: c.WEBHOOK_CONCURRENCY,

@@ -145,7 +145,7 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
       ];
     },
     background: (infra) => {
-      const sender = new HttpWebhookSender(config.webhookAllowPrivate);
+      const sender = new HttpWebhookSender(config.webhookReach);
       const loop = deliveryLoop(config, infra, sender);
       dispatch = loop;
       return [

@@ -142,7 +142,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.ReconciliationStore, { useValue: new PgReconciliationStore(orm) });
   container.register(TOKENS.ReconcileOptions, { useValue: { holdPayouts: config.reconcile.holdPayouts, windowDays: config.reconcile.windowDays } });
   container.register(TOKENS.Logger, { useValue: logger });
-  container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookAllowPrivate) });
+  container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookReach) });
   container.register(TOKENS.DeliveryClaims, { useValue: new PgDeliveryClaims(orm, config.webhookDispatch.leaseSeconds) });
   container.register(TOKENS.WebhookHousekeeping, { useValue: new PgWebhookHousekeeping(orm) });
   container.register(TOKENS.MonitoredAddresses, { useValue: new PgMonitoredAddresses(orm) });

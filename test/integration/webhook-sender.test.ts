@@ -35,7 +35,7 @@ describe('webhook sender', () => {
   it('refuses at connect time a host that now resolves to a private address, and sends nothing', async () => {
     const before = receiver.received.length;
     // Registered when it resolved publicly; it now answers with loopback, where a receiver listens.
-    const sender = new HttpWebhookSender(false, fakeDns({ 'rebound.example.test': ['127.0.0.1'] }));
+    const sender = new HttpWebhookSender('public', fakeDns({ 'rebound.example.test': ['127.0.0.1'] }));
     // (plain http is refused outright without private receivers; https reaches the lookup)
     const result = await send(sender, `https://rebound.example.test:${port()}/hooks`);
     expect(result.responseStatus).toBeNull();
@@ -45,12 +45,12 @@ describe('webhook sender', () => {
   });
 
   it('checks every resolved address and hands the socket only the checked ones', async () => {
-    const mixed = checkedLookup(false, fakeDns({ 'mixed.example.test': ['93.184.216.34', '::ffff:10.0.0.1'] }));
+    const mixed = checkedLookup('public', fakeDns({ 'mixed.example.test': ['93.184.216.34', '::ffff:10.0.0.1'] }));
     const err = await new Promise<NodeJS.ErrnoException | null>((r) => mixed('mixed.example.test', { all: true }, (e) => r(e)));
     expect(err?.code).toBe('EUNSAFEADDRESS');
 
     const dns = fakeDns({ 'public.example.test': ['93.184.216.34', '2606:2800:220:1::1'] });
-    const lookup = checkedLookup(false, dns);
+    const lookup = checkedLookup('public', dns);
     const all = await new Promise<unknown>((r) => lookup('public.example.test', { all: true }, (_e, a) => r(a)));
     expect(all).toEqual([
       { address: '93.184.216.34', family: 4 },
@@ -62,7 +62,7 @@ describe('webhook sender', () => {
   });
 
   it('refuses an IP literal that is not public without connecting', async () => {
-    const sender = new HttpWebhookSender(false);
+    const sender = new HttpWebhookSender('public');
     const before = receiver.received.length;
     expect((await send(sender, `https://127.0.0.1:${port()}/hooks`)).error).toMatch(/^refused/);
     expect((await send(sender, `https://[::ffff:127.0.0.1]:${port()}/hooks`)).error).toMatch(/^refused/);
@@ -72,7 +72,7 @@ describe('webhook sender', () => {
 
   it('does not follow a redirect: the attempt fails with the 3xx', async () => {
     const redirecting = await startReceiver(() => 302);
-    const sender = new HttpWebhookSender(true);
+    const sender = new HttpWebhookSender('private');
     const result = await send(sender, redirecting.url);
     expect(result).toMatchObject({ responseStatus: 302 });
     expect(result.error).toMatch(/redirects are not followed/);
@@ -83,7 +83,7 @@ describe('webhook sender', () => {
 
   it('gives up on a receiver that does not answer within the time-out, and delivers on a 2xx', async () => {
     const silent = await startReceiver(() => 'hang');
-    const sender = new HttpWebhookSender(true);
+    const sender = new HttpWebhookSender('private');
     const started = Date.now();
     const result = await send(sender, silent.url, 500);
     expect(result).toMatchObject({ responseStatus: null, error: 'timed out after 0.5 s' });
@@ -105,7 +105,7 @@ describe('webhook sender', () => {
     server.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    const sender = new HttpWebhookSender(true);
+    const sender = new HttpWebhookSender('private');
     const nul = await send(sender, `${base}/nul`);
     expect(nul).toMatchObject({ responseStatus: 500, error: 'HTTP 500: bad thing [31m red' });
     const slow = await send(sender, `${base}/slow`, 500);

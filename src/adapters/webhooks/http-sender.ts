@@ -12,7 +12,7 @@ import type { LookupFunction } from 'node:net';
 import { parseIp } from '../../domain/auth/ip-allowlist.js';
 import { DomainError } from '../../domain/errors.js';
 import type { AttemptResult, WebhookSender } from '../../domain/webhooks/ports.js';
-import { checkWebhookUrl, requirePublic } from '../../domain/webhooks/url-safety.js';
+import { checkWebhookUrl, requirePublic, type WebhookReach } from '../../domain/webhooks/url-safety.js';
 
 /** Resolves every address of a host (the seam tests use to play a rebinding DNS). */
 export type ResolveAll = (host: string, cb: (err: Error | null, addresses: LookupAddress[]) => void) => void;
@@ -20,12 +20,12 @@ export type ResolveAll = (host: string, cb: (err: Error | null, addresses: Looku
 const systemResolve: ResolveAll = (host, cb) => dnsLookup(host, { all: true, verbatim: true }, cb);
 
 /** The agent's lookup: resolve, check every address, connect only to checked ones. */
-export function checkedLookup(allowPrivate: boolean, resolve: ResolveAll = systemResolve): LookupFunction {
+export function checkedLookup(reach: WebhookReach, resolve: ResolveAll = systemResolve): LookupFunction {
   return (host, options, callback) => {
     resolve(host, (err, addresses) => {
       if (err) return callback(err, '', 0);
       try {
-        requirePublic(host, addresses.map((a) => a.address), allowPrivate);
+        requirePublic(host, addresses.map((a) => a.address), reach);
       } catch (e) {
         return callback(Object.assign(new Error((e as Error).message), { code: 'EUNSAFEADDRESS' }), '', 0);
       }
@@ -57,10 +57,10 @@ export class HttpWebhookSender implements WebhookSender {
   private readonly httpAgent: http.Agent;
 
   constructor(
-    private readonly allowPrivate: boolean,
+    private readonly reach: WebhookReach,
     resolve: ResolveAll = systemResolve,
   ) {
-    const lookup = checkedLookup(allowPrivate, resolve);
+    const lookup = checkedLookup(reach, resolve);
     this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 50, lookup } as https.AgentOptions);
     this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 50, lookup } as http.AgentOptions);
   }
@@ -74,10 +74,10 @@ export class HttpWebhookSender implements WebhookSender {
     });
     let url: URL;
     try {
-      url = checkWebhookUrl(req.url, this.allowPrivate);
+      url = checkWebhookUrl(req.url, this.reach);
       // An IP literal is never looked up: check it here.
       const host = url.hostname.replace(/^\[|\]$/g, '');
-      if (parseIp(host)) requirePublic(host, [host], this.allowPrivate);
+      if (parseIp(host)) requirePublic(host, [host], this.reach);
     } catch (err) {
       return done(null, err instanceof DomainError ? `refused: ${err.message}` : 'refused: invalid URL');
     }

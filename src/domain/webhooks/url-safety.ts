@@ -31,15 +31,31 @@ export function isPublicAddress(ip: string): boolean {
   });
 }
 
+/**
+ * Which receivers a deployment may call: `public` (production, and the tests'
+ * default), `loopback` (the local sandbox's default: public receivers, and
+ * plain http to this machine's own loopback addresses, nothing else private)
+ * or `private` (every address, WEBHOOK_ALLOW_PRIVATE=true, never production).
+ */
+export type WebhookReach = 'public' | 'loopback' | 'private';
+
+/** True when `ip` is a loopback address (127.0.0.0/8, ::1, and their IPv4-mapped forms). */
+export function isLoopbackAddress(ip: string): boolean {
+  const parsed = parseIp(ip);
+  return parsed !== null && normalAddress(parsed).range() === 'loopback';
+}
+
+const isLocalhostName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
+
 const invalid = (message: string): DomainError => new DomainError('VALIDATION_ERROR', message, [{ path: 'url', message }]);
 
 /**
  * The URL as the service will call it, or VALIDATION_ERROR: absolute, https
- * (http too when private receivers are allowed), no credentials, no
- * fragment, not `localhost`. Whether its addresses are public is checked
- * when it is resolved.
+ * (http too to a receiver the reach allows: a loopback one, or any private
+ * one), no credentials, no fragment, not `localhost` unless the reach allows
+ * it. Whether its addresses are public is checked when it is resolved.
  */
-export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
+export function checkWebhookUrl(text: string, reach: WebhookReach): URL {
   // The URL parser forgives what a client did not mean to send (it drops tabs and line breaks, reads `\`
   // as `/`, adds a missing slash after the scheme): refused here, so the URL kept is the URL sent.
   // eslint-disable-next-line no-control-regex
@@ -51,24 +67,28 @@ export function checkWebhookUrl(text: string, allowPrivate: boolean): URL {
   } catch {
     throw invalid('must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+  // `localhost.` is `localhost`: the name is judged without its trailing dots.
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
+  const loopbackHost = isLocalhostName(host) || isLoopbackAddress(host);
+  const plainHttpAllowed = reach === 'private' || (reach === 'loopback' && loopbackHost);
+  if (url.protocol !== 'https:' && !(plainHttpAllowed && url.protocol === 'http:')) {
     // A receiver on the developer's own machine is the usual reason for http: name what allows it.
-    throw invalid(url.protocol === 'http:' ? 'must be an https URL (http only on a sandbox started with WEBHOOK_ALLOW_PRIVATE=true)' : 'must be an https URL');
+    throw invalid(url.protocol === 'http:' ? 'must be an https URL (plain http only to a receiver on this machine, 127.0.0.1 or localhost, outside production)' : 'must be an https URL');
   }
   if (url.username || url.password) throw invalid('must not carry credentials');
   if (url.hash || text.includes('#')) throw invalid('must not carry a fragment');
   if (url.port === '0') throw invalid('must not name port 0');
-  // `localhost.` is `localhost`: the name is judged without its trailing dots.
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.+$/, '');
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) throw invalid('must not point at localhost');
-  if (!allowPrivate && parseIp(host) && !isPublicAddress(host)) throw invalid('must resolve to public addresses only');
+  if (reach === 'public' && isLocalhostName(host)) throw invalid('must not point at localhost');
+  if (reach !== 'private' && parseIp(host) && !isPublicAddress(host) && !(reach === 'loopback' && loopbackHost)) {
+    throw invalid('must resolve to public addresses only');
+  }
   return url;
 }
 
-/** Refuses a resolved address that is not public, naming the host. */
-export function requirePublic(host: string, addresses: readonly string[], allowPrivate: boolean): void {
-  if (allowPrivate) return;
+/** Refuses a resolved address the reach does not allow (not public, nor loopback where loopback is allowed), naming the host. */
+export function requirePublic(host: string, addresses: readonly string[], reach: WebhookReach): void {
+  if (reach === 'private') return;
   if (addresses.length === 0) throw invalid(`${host} does not resolve`);
-  const bad = addresses.find((a) => !isPublicAddress(a));
+  const bad = addresses.find((a) => !isPublicAddress(a) && !(reach === 'loopback' && isLoopbackAddress(a)));
   if (bad !== undefined) throw invalid(`must resolve to public addresses only (${host} resolves to ${bad})`);
 }

@@ -50,12 +50,17 @@ describe('configuration', () => {
     expect(messageOf({ ADMIN_PORT: 'x' })).toMatch(/^ADMIN_PORT: /);
   });
 
-  it('allows private webhook receivers only when asked, and never in production', () => {
-    expect(parseConfig({}).webhookAllowPrivate).toBe(false);
-    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+  it('calls loopback webhook receivers in the sandbox without asking, private ones only when asked, neither in production', () => {
+    expect(parseConfig({}).webhookReach).toBe('loopback');
+    expect(parseConfig({ NODE_ENV: 'test' }).webhookReach).toBe('public');
+    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookReach).toBe('public');
+    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookReach).toBe('private');
+    expect(parseConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'loopback' }).webhookReach).toBe('loopback');
     expect(messageOf({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toMatch(/^WEBHOOK_ALLOW_PRIVATE: /);
     const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed };
+    expect(parseConfig(prod).webhookReach).toBe('public');
     expect(messageOf({ ...prod, WEBHOOK_ALLOW_PRIVATE: 'true' })).toMatch(/^WEBHOOK_ALLOW_PRIVATE: /);
+    expect(messageOf({ ...prod, WEBHOOK_ALLOW_PRIVATE: 'loopback' })).toMatch(/^WEBHOOK_ALLOW_PRIVATE: /);
   });
 
   it('throttles failed authentications at 1 a second with a burst of 20 unless told otherwise', () => {

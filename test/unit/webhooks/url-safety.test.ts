@@ -25,7 +25,7 @@ describe('webhook URL safety', () => {
       'mapped.example.com': ['::ffff:127.0.0.1'],
       'metadata.example.com': ['169.254.169.254'],
     };
-    const guard = new DnsWebhookUrlGuard(false, async (host) => dns[host] ?? []);
+    const guard = new DnsWebhookUrlGuard('public', async (host) => dns[host] ?? []);
     expect(await guard.check('https://hooks.example.com/wallet')).toBe('https://hooks.example.com/wallet');
     expect(await guard.check('https://93.184.216.34:8443/x')).toBe('https://93.184.216.34:8443/x');
     // Not resolving now reaches nothing; every attempt resolves and checks it again.
@@ -64,9 +64,31 @@ describe('webhook URL safety', () => {
   });
 
   it('lets local receivers through, over http too, only when private receivers are allowed', async () => {
-    const guard = new DnsWebhookUrlGuard(true, async () => ['127.0.0.1']);
+    const guard = new DnsWebhookUrlGuard('private', async () => ['127.0.0.1']);
     expect(await guard.check('http://127.0.0.1:9999/hook')).toBe('http://127.0.0.1:9999/hook');
     expect(await guard.check('https://localhost/hook')).toBe('https://localhost/hook');
     expect(await codeOf(guard.check('ftp://127.0.0.1/'))).toBe('VALIDATION_ERROR');
+  });
+
+  it('in the sandbox (loopback reach) calls this machine over http, and nothing else private', async () => {
+    const dns: Record<string, string[]> = {
+      localhost: ['127.0.0.1', '::1'],
+      'hooks.example.com': ['93.184.216.34'],
+      'office.example.com': ['10.0.0.7'],
+    };
+    const guard = new DnsWebhookUrlGuard('loopback', async (host) => dns[host] ?? []);
+    for (const url of ['http://127.0.0.1:4000/hooks', 'http://localhost:4000/hooks', 'http://[::1]:4000/hooks', 'http://127.8.9.10/x', 'https://hooks.example.com/x']) {
+      expect(await guard.check(url), url).toBe(url);
+    }
+    for (const url of [
+      'http://hooks.example.com/x', // plain http leaves the machine: refused
+      'http://10.0.0.7/x',
+      'https://10.0.0.7/x',
+      'https://office.example.com/x',
+      'https://169.254.169.254/latest',
+      'http://[::ffff:10.0.0.1]/',
+    ]) {
+      expect(await codeOf(guard.check(url)), url).toBe('VALIDATION_ERROR');
+    }
   });
 });
