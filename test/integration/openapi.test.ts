@@ -93,6 +93,36 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('what the reference page shows', () => {
+  const document = JSON.parse(openApiJson()) as {
+    info: { contact?: { name?: string }; license?: { name?: string } };
+    servers: { url: string }[];
+    tags: { name: string; description?: string }[];
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+    webhooks: Record<string, Record<string, { tags?: string[] }>>;
+  };
+
+  it('lists every tag an operation or event carries, once, each with a description', () => {
+    const listed = document.tags.map((t) => t.name);
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const tag of document.tags) expect(tag.description, tag.name).toBeTruthy();
+    const used = [...Object.values(document.paths), ...Object.values(document.webhooks)].flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? []));
+    expect(used.length).toBeGreaterThan(0);
+    for (const tag of used) expect(listed, tag).toContain(tag);
+    // And no tag groups nothing.
+    expect([...new Set(used)].sort()).toEqual([...listed].sort());
+  });
+
+  it('names whom to contact and the licence, and a relative server so requests go to the origin that served the page', () => {
+    expect(document.info.contact?.name).toBeTruthy();
+    expect(document.info.license).toEqual({ name: 'Proprietary' });
+    expect(document.servers).toHaveLength(1);
+    // The paths carry /v2 themselves: the server is the root of the page's own origin, never a host.
+    expect(document.servers[0]!.url).toBe('/');
+    for (const path of Object.keys(document.paths)) expect(path).toMatch(/^\/v2\//);
+  });
+});
+
 describe('examples', () => {
   it('illustrate the main schemas with real responses, each valid against its schema', () => {
     const document = JSON.parse(openApiJson()) as { components: { schemas: Record<string, { examples?: unknown[] }> } };

@@ -158,14 +158,22 @@ export function openApiDocument(resources: readonly Resource<unknown>[] = RESOUR
   }
   const document = createDocument({
     openapi: '3.1.0',
-    servers: [{ url: '/', description: 'The host serving this document; paths carry the /v2 prefix' }],
+    // Relative, so a request built from the document (the reference page at /docs/reference, a
+    // generated client pointed at the document's URL) goes to the origin that served it. Every path
+    // already carries /v2 (it is the route express serves), so the server is the origin's root.
+    servers: [{ url: '/', description: 'The origin serving this document; every path carries the /v2 prefix' }],
     info: {
       title: 'Wallet service API',
       version: API_VERSION,
       description:
         'Custodial wallet-as-a-service: deposit addresses, balances, fee quotes and API keys on TRON, BSC and Ethereum. ' +
-        'A live key acts on the mainnets, a test key on the testnets. Errors: docs/errors.md.',
+        'A live key acts on the mainnets, a test key on the testnets. Errors: docs/errors.md. Guides: /docs.',
+      // The service is run by an operator for its workspaces: integrators reach the people who issued their keys.
+      contact: { name: 'The operator who issued your API keys (quote the X-Request-Id of the response)' },
+      // No licence is granted: the package is private and the repository has no LICENSE file.
+      license: { name: 'Proprietary' },
     },
+    tags: tagsOf(resources),
     security: [{ ServiceKey: [], ServiceTimestamp: [], ServiceSignature: [] }],
     components: {
       securitySchemes: {
@@ -179,6 +187,32 @@ export function openApiDocument(resources: readonly Resource<unknown>[] = RESOUR
   });
   openResponses(document);
   return document;
+}
+
+/** What each group of operations is for, by the tag its resource declares (route.ts), in the order of the API's documentation. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Meta: 'The description of the API itself, unsigned.',
+  Chains: "The networks of the key's side: their assets, confirmations and whether they are enabled.",
+  'API keys': "The workspace's keys on the calling key's network: create (never more than the calling key holds), list, revoke.",
+  Customers: 'Your end users, by your own reference; wallets belong to them.',
+  Wallets: 'Deposit wallets: a new HD address each; archived ones leave the lists and stay monitored.',
+  Withdrawals: "Sending money out: the amount locked from available at once, the owner's security settings on mainnet, cancel before sending.",
+  'Deposits and transactions': 'Money that arrived at your addresses, and deposits and withdrawals together as transaction records.',
+  Balances: 'Available and locked amounts per asset, from the ledger.',
+  Fees: "Indicative fee quotes from the engine that settles, and the workspace's monthly fee commitment.",
+  Webhooks: 'Endpoints that receive signed events; their secrets, the delivery log, redelivery and recovery.',
+  'Sandbox faucet': 'Test assets for sandbox wallets, credited as normal deposits (test keys only).',
+  Events: 'What the service POSTs to your webhook endpoints: one body schema per event, signed.',
+};
+
+/** One tag per group of operations, each described; a tag a resource declares without a description is a mistake. */
+function tagsOf(resources: readonly Resource<unknown>[]): { name: string; description: string }[] {
+  const names = [...new Set(['Meta', ...resources.map((r) => r.tag), 'Events'])];
+  return names.map((name) => {
+    const description = TAG_DESCRIPTIONS[name];
+    if (!description) throw new Error(`The OpenAPI tag ${name} has no description in TAG_DESCRIPTIONS`);
+    return { name, description };
+  });
 }
 
 const DELIVERY_HEADERS = [
