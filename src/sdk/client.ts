@@ -1,17 +1,27 @@
 // WalletClient: one typed method per endpoint of the API, each a thin call of
-// `request`, which signs, retries and raises typed errors (request-sender.ts).
+// `request`, which signs, retries and raises typed errors (request-sender.ts);
+// iterators over every list (client.wallets.list(...), pagination.ts) and
+// waits for a status (client.waitFor, waiting.ts).
 import { randomUUID } from 'node:crypto';
+import { PageIterator, type ListParams } from './pagination.js';
 import { RequestSender, type HttpMethod, type RequestOptions } from './request-sender.js';
 import type { ApiKey, CreateApiKeyParams, CreatedApiKey, RevokedApiKey } from './resources/api-keys.js';
 import type { BalanceList, GetBalancesParams } from './resources/balances.js';
 import type { ChainList } from './resources/chains.js';
 import type { CreateCustomerParams, Customer, ListCustomersParams, UpdateCustomerParams } from './resources/customers.js';
 import type { CommitmentOverview } from './resources/commitment.js';
-import type { Drip, RequestDripParams } from './resources/faucet.js';
+import type { Drip, DripStatus, RequestDripParams } from './resources/faucet.js';
 import type { FeeQuote, QuoteFeeParams } from './resources/fees.js';
 import type { CreateWalletParams, ListWalletsParams, Wallet } from './resources/wallets.js';
-import type { Deposit, ListDepositsParams, ListTransactionsParams, TransactionRecord } from './resources/deposits.js';
-import type { CreateWithdrawalParams, CreatedWithdrawal, ListWithdrawalsParams, Withdrawal, WithdrawalRecord } from './resources/withdrawals.js';
+import type { Deposit, DepositStatus, ListDepositsParams, ListTransactionsParams, TransactionRecord } from './resources/deposits.js';
+import type {
+  CreateWithdrawalParams,
+  CreatedWithdrawal,
+  ListWithdrawalsParams,
+  Withdrawal,
+  WithdrawalRecord,
+  WithdrawalStatus,
+} from './resources/withdrawals.js';
 import type {
   CreateWebhookEndpointParams,
   CreatedWebhookEndpoint,
@@ -25,8 +35,10 @@ import type {
   WebhookEndpoint,
 } from './resources/webhook-endpoints.js';
 import type { Page, PageParams, WithResponse } from './types.js';
+import { DEPOSIT_LIFECYCLE, DRIP_LIFECYCLE, WITHDRAWAL_LIFECYCLE, waitForStatus, type WaitOptions } from './waiting.js';
 
-export const SDK_VERSION = '0.1.0';
+/** The version of the @wallet-service/sdk package (sdk/package.json), sent in User-Agent. */
+export const SDK_VERSION = '1.0.0';
 
 export interface WalletClientOptions {
   /** Where the API lives, e.g. https://wallet.example.com (a trailing /v2 is allowed: …/v2 means the same). */
@@ -63,8 +75,56 @@ export interface CallOptions {
 
 const segment = (id: string): string => encodeURIComponent(id);
 
+/** What waitFor accepts: a withdrawal (as created, read or listed), a deposit, or a drip. */
+export type WithdrawalRef = Pick<Withdrawal, 'id' | 'requested_at'>;
+export type DepositRef = Pick<Deposit, 'id' | 'detected_at'>;
+export type DripRef = Pick<Drip, 'drip_id'>;
+
 export class WalletClient {
   private readonly sender: RequestSender;
+
+  // --- Iterators over every list (pagination.ts): `for await (const w of client.wallets.list())` ---
+
+  readonly apiKeys = {
+    list: (params: ListParams<PageParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listApiKeys({ ...params, page, limit }, options), params.limit),
+  };
+
+  readonly webhookEndpoints = {
+    list: (params: ListParams<PageParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listWebhookEndpoints({ ...params, page, limit }, options), params.limit),
+    /** The endpoint's delivery log, newest first. */
+    listDeliveries: (endpointId: string, params: ListParams<ListWebhookDeliveriesParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listWebhookDeliveries(endpointId, { ...params, page, limit }, options), params.limit),
+  };
+
+  readonly customers = {
+    list: (params: ListParams<ListCustomersParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listCustomers({ ...params, page, limit }, options), params.limit),
+  };
+
+  readonly wallets = {
+    list: (params: ListParams<ListWalletsParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listWallets({ ...params, page, limit }, options), params.limit),
+  };
+
+  readonly withdrawals = {
+    list: (params: ListParams<ListWithdrawalsParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listWithdrawals({ ...params, page, limit }, options), params.limit),
+    /** GET /v2/transactions/withdrawals (transactions:read). */
+    listRecords: (params: ListParams<ListWithdrawalsParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listWithdrawalRecords({ ...params, page, limit }, options), params.limit),
+  };
+
+  readonly deposits = {
+    list: (params: ListParams<ListDepositsParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listDeposits({ ...params, page, limit }, options), params.limit),
+  };
+
+  readonly transactions = {
+    list: (params: ListParams<ListTransactionsParams> = {}, options: CallOptions = {}) =>
+      this.iterate((page, limit) => this.listTransactions({ ...params, page, limit }, options), params.limit),
+  };
 
   constructor(options: WalletClientOptions) {
     if (!options.keyId || !options.secret) throw new TypeError('keyId and secret are required');
@@ -93,6 +153,51 @@ export class WalletClient {
    */
   request<T extends object>(method: HttpMethod, path: string, options?: RequestOptions): Promise<WithResponse<T>> {
     return this.sender.send<T>(method, path, options);
+  }
+
+  /**
+   * Polls the resource until it has `status` (or a later step on its way to
+   * success: a deposit SWEPT satisfies a wait for CONFIRMED) and returns it
+   * as last read. Polls are at least a second apart, so no two are the same
+   * signed request (REPLAY_DETECTED). Rejects with UnexpectedStatusError when
+   * it ends in another final status (FAILED, CANCELLED, REJECTED) and with
+   * WaitTimeoutError after `timeoutMs` (default two minutes); both carry the
+   * resource as last read.
+   */
+  waitFor(withdrawal: WithdrawalRef, status: WithdrawalStatus, options?: WaitOptions): Promise<WithResponse<Withdrawal>>;
+  waitFor(deposit: DepositRef, status: DepositStatus, options?: WaitOptions): Promise<WithResponse<Deposit>>;
+  waitFor(drip: DripRef, status: DripStatus, options?: WaitOptions): Promise<WithResponse<Drip>>;
+  waitFor(
+    resource: WithdrawalRef | DepositRef | DripRef,
+    status: WithdrawalStatus | DepositStatus | DripStatus,
+    options: WaitOptions = {},
+  ): Promise<WithResponse<Withdrawal> | WithResponse<Deposit> | WithResponse<Drip>> {
+    if ('drip_id' in resource) return this.waitForDrip(resource.drip_id, status as DripStatus, options);
+    if ('requested_at' in resource) return this.waitForWithdrawal(resource.id, status as WithdrawalStatus, options);
+    if ('detected_at' in resource) return this.waitForDeposit(resource.id, status as DepositStatus, options);
+    throw new TypeError('waitFor takes a withdrawal, a deposit or a drip');
+  }
+
+  /** waitFor by id: GET /v2/withdrawals/{id} once a second at most. */
+  waitForWithdrawal(id: string, status: WithdrawalStatus, options: WaitOptions = {}): Promise<WithResponse<Withdrawal>> {
+    const read = (signal: AbortSignal | undefined) => this.getWithdrawal(id, { signal });
+    return waitForStatus({ read, lifecycle: WITHDRAWAL_LIFECYCLE, wanted: status, what: `withdrawal ${id}` }, options);
+  }
+
+  /** waitFor by id: GET /v2/transactions/deposits/{id} once a second at most. */
+  waitForDeposit(id: string, status: DepositStatus, options: WaitOptions = {}): Promise<WithResponse<Deposit>> {
+    const read = (signal: AbortSignal | undefined) => this.getDeposit(id, { signal });
+    return waitForStatus({ read, lifecycle: DEPOSIT_LIFECYCLE, wanted: status, what: `deposit ${id}` }, options);
+  }
+
+  /** waitFor by id: GET /v2/sandbox/faucet/{drip_id} once a second at most. */
+  waitForDrip(dripId: string, status: DripStatus, options: WaitOptions = {}): Promise<WithResponse<Drip>> {
+    const read = (signal: AbortSignal | undefined) => this.getDrip(dripId, { signal });
+    return waitForStatus({ read, lifecycle: DRIP_LIFECYCLE, wanted: status, what: `drip ${dripId}` }, options);
+  }
+
+  private iterate<T extends { id: string }>(fetchPage: (page: number, limit: number) => Promise<WithResponse<Page<T>>>, limit?: number): PageIterator<T> {
+    return new PageIterator(fetchPage, limit);
   }
 
   /** POST that creates a resource: always carries an Idempotency-Key, the same on every retry. */

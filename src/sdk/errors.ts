@@ -1,10 +1,75 @@
 // Errors the client raises: one class per kind of failure, each carrying the
 // API's stable `code` (docs/api.md#errors) so callers branch on code, never on text.
 
+/** Every code the API answers with (docs/errors.md), grouped by HTTP status. */
+export const API_ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'INVALID_JSON',
+  'IDEMPOTENCY_KEY_INVALID',
+  'INVALID_DESTINATION_ADDRESS',
+  'FAUCET_INVALID_ASSET',
+  'FAUCET_INVALID_AMOUNT',
+  'FAUCET_NO_ASSETS',
+  'MISSING_AUTH_HEADERS',
+  'TIMESTAMP_EXPIRED',
+  'INVALID_SIGNATURE',
+  'REPLAY_DETECTED',
+  'INVALID_API_KEY',
+  'API_KEY_EXPIRED',
+  'UNAUTHORIZED',
+  'WORKSPACE_NOT_FOUND',
+  'INSUFFICIENT_SCOPE',
+  'IP_NOT_ALLOWED',
+  'FORBIDDEN',
+  'WORKSPACE_INACTIVE',
+  'FAUCET_ONLY_SANDBOX',
+  'FAUCET_NOT_SANDBOX',
+  'FEATURE_NOT_AVAILABLE',
+  'SYSTEM_WORKSPACE_PROTECTED',
+  'NOT_FOUND',
+  'CONFLICT',
+  'IDEMPOTENCY_CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UNPROCESSABLE',
+  'IDEMPOTENCY_MISMATCH',
+  'INSUFFICIENT_BALANCE',
+  'CHAIN_NOT_ENABLED',
+  'DESTINATION_IS_INTERNAL',
+  'WITHDRAWALS_FROZEN',
+  'WITHDRAWAL_NOT_CANCELLABLE',
+  'AMOUNT_TOO_SMALL',
+  'WITHDRAWAL_POLICY_VIOLATION',
+  'WEBHOOK_LIMIT_REACHED',
+  'FAUCET_ADDRESS_NOT_FOUND',
+  'FAUCET_AMOUNT_OVER_CAP',
+  'FAUCET_TOO_MANY_ITEMS',
+  'FAUCET_DUPLICATE_ASSET',
+  'FAUCET_NATIVE_REQUIRES_DEPOSIT',
+  'FAUCET_NATIVE_BUDGET_EXCEEDED',
+  'FAUCET_RATE_LIMITED',
+  'FAUCET_DISPENSER_EXHAUSTED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'DATABASE_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/**
+ * The SDK's own codes, for failures without an API answer: no response
+ * (CONNECTION_ERROR, TIMEOUT), an answer that is not the API's (UNKNOWN_ERROR,
+ * INVALID_RESPONSE), or a wait that ended without the status asked for.
+ */
+export type ClientErrorCode = 'CONNECTION_ERROR' | 'TIMEOUT' | 'UNKNOWN_ERROR' | 'INVALID_RESPONSE' | 'WAIT_TIMEOUT' | 'UNEXPECTED_STATUS';
+
+/** Codes added to the API later reach older clients as plain strings (docs/api.md#compatibility). */
+export type ErrorCode = ApiErrorCode | ClientErrorCode | (string & {});
+
 export interface WalletApiErrorInit {
   /** HTTP status, or null when no HTTP response arrived. */
   status: number | null;
-  code: string;
+  code: ErrorCode;
   message: string;
   requestId?: string | null;
   details?: unknown;
@@ -16,7 +81,7 @@ export interface WalletApiErrorInit {
 export class WalletApiError extends Error {
   readonly status: number | null;
   /** The API's stable code (INSUFFICIENT_BALANCE, ...) or one of the SDK's own for failures without a response. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** X-Request-Id of the response: quote it to support. */
   readonly requestId: string | null;
   /** Extra structure some codes carry, e.g. VALIDATION_ERROR's `[{ path, message }]`. */
@@ -37,7 +102,10 @@ export class WalletApiError extends Error {
   }
 }
 
-/** 400, 413 and 415: the request itself is malformed (VALIDATION_ERROR, INVALID_JSON, PAYLOAD_TOO_LARGE, ...). */
+/**
+ * 400, 413 and 415: the request itself is malformed (VALIDATION_ERROR, INVALID_JSON, PAYLOAD_TOO_LARGE, ...);
+ * also 408, 417 and 431, which the HTTP server answers before any route runs.
+ */
 export class InvalidRequestError extends WalletApiError {}
 /** 401: missing or bad signature, unknown, revoked or expired key, replay. */
 export class AuthenticationError extends WalletApiError {}
@@ -59,8 +127,17 @@ export class RateLimitError extends WalletApiError {
   }
 }
 
-/** 5xx: the service failed; creates sent with an Idempotency-Key are safe to retry with the same key. */
-export class ApiServerError extends WalletApiError {}
+/**
+ * 5xx: the service failed; creates sent with an Idempotency-Key are safe to
+ * retry with the same key. A 503 SERVICE_UNAVAILABLE says when in `retryAfterSeconds`.
+ */
+export class ApiServerError extends WalletApiError {
+  readonly retryAfterSeconds: number | null;
+  constructor(init: WalletApiErrorInit & { retryAfterSeconds?: number | null }) {
+    super(init);
+    this.retryAfterSeconds = init.retryAfterSeconds ?? null;
+  }
+}
 
 /**
  * No HTTP response: connection refused or reset, DNS failure, TLS error.
@@ -69,6 +146,41 @@ export class ApiServerError extends WalletApiError {}
 export class ApiConnectionError extends WalletApiError {}
 /** The attempt exceeded `timeoutMs`; as unknown an outcome as any other connection failure. */
 export class ApiTimeoutError extends ApiConnectionError {}
+
+/** What a wait (client.waitFor) was after, and what it saw last. */
+export interface WaitErrorInit<R> {
+  message: string;
+  /** The status asked for. */
+  wanted: string;
+  /** The resource as last read; null when no read succeeded. */
+  resource: R | null;
+  cause?: unknown;
+}
+
+/** code WAIT_TIMEOUT: `timeoutMs` passed before the resource reached the status; it may still get there. */
+export class WaitTimeoutError<R = unknown> extends WalletApiError {
+  readonly wanted: string;
+  readonly resource: R | null;
+  constructor(init: WaitErrorInit<R>) {
+    super({ status: null, code: 'WAIT_TIMEOUT', message: init.message, cause: init.cause });
+    this.wanted = init.wanted;
+    this.resource = init.resource;
+  }
+}
+
+/** code UNEXPECTED_STATUS: the resource reached a final status other than the one asked for (`resource.status`); it never will. */
+export class UnexpectedStatusError<R = unknown> extends WalletApiError {
+  readonly wanted: string;
+  readonly resource: R;
+  /** The final status it reached instead. */
+  readonly reached: string;
+  constructor(init: WaitErrorInit<R> & { resource: R; reached: string }) {
+    super({ status: null, code: 'UNEXPECTED_STATUS', message: init.message });
+    this.wanted = init.wanted;
+    this.resource = init.resource;
+    this.reached = init.reached;
+  }
+}
 
 /** Parses Retry-After: delta seconds, or an HTTP date. */
 export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | null {
@@ -104,8 +216,11 @@ export function errorFromResponse(
   };
   switch (status) {
     case 400:
+    case 408:
     case 413:
     case 415:
+    case 417:
+    case 431:
       return new InvalidRequestError(init);
     case 401:
       return new AuthenticationError(init);
@@ -120,6 +235,8 @@ export function errorFromResponse(
     case 429:
       return new RateLimitError({ ...init, retryAfterSeconds: parseRetryAfter(headers.get('retry-after')) });
     default:
-      return status >= 500 ? new ApiServerError(init) : new WalletApiError(init);
+      return status >= 500
+        ? new ApiServerError({ ...init, retryAfterSeconds: parseRetryAfter(headers.get('retry-after')) })
+        : new WalletApiError(init);
   }
 }

@@ -1,6 +1,29 @@
 // Public surface of the client SDK, shipped to integrators as the package's
 // sdk entry point. Everything here stands alone: node built-ins and fetch only.
-export { WalletClient, SDK_VERSION, type WalletClientOptions, type CreateOptions, type CallOptions } from './client.js';
+export {
+  WalletClient,
+  SDK_VERSION,
+  type WalletClientOptions,
+  type CreateOptions,
+  type CallOptions,
+  type WithdrawalRef,
+  type DepositRef,
+  type DripRef,
+} from './client.js';
+export { PageIterator, ITERATION_PAGE_SIZE, type ListParams, type PageFetcher } from './pagination.js';
+export {
+  waitForStatus,
+  hasReached,
+  WITHDRAWAL_LIFECYCLE,
+  DEPOSIT_LIFECYCLE,
+  DRIP_LIFECYCLE,
+  DEFAULT_WAIT_TIMEOUT_MS,
+  MIN_POLL_INTERVAL_MS,
+  type Lifecycle,
+  type PollClock,
+  type StatusWait,
+  type WaitOptions,
+} from './waiting.js';
 export type { HttpMethod, QueryValue, RequestOptions } from './request-sender.js';
 export {
   WalletApiError,
@@ -14,6 +37,13 @@ export {
   ApiServerError,
   ApiConnectionError,
   ApiTimeoutError,
+  WaitTimeoutError,
+  UnexpectedStatusError,
+  API_ERROR_CODES,
+  type ApiErrorCode,
+  type ClientErrorCode,
+  type ErrorCode,
+  type WaitErrorInit,
   type WalletApiErrorInit,
 } from './errors.js';
 export {

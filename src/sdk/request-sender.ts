@@ -189,7 +189,8 @@ export class RequestSender {
     const parsed = text === '' ? {} : parseJson(text);
     if (!res.ok) {
       const error = errorFromResponse(res.status, parsed ?? null, res.headers, idempotencyKey);
-      const retryAfterSeconds = res.status === 429 ? parseRetryAfter(res.headers.get('retry-after')) : null;
+      // 429 RATE_LIMITED and 503 SERVICE_UNAVAILABLE say when to come back; a retry never comes sooner.
+      const retryAfterSeconds = res.status === 429 || res.status >= 500 ? parseRetryAfter(res.headers.get('retry-after')) : null;
       return { ok: false, error, outcome: { kind: 'response', status: res.status, code: error.code, retryAfterSeconds } };
     }
     if (parsed === null || typeof parsed !== 'object') {

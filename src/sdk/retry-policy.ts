@@ -52,7 +52,9 @@ function isRetryable(request: RetriedRequest, outcome: AttemptOutcome): boolean 
  * The wait before retry number `retriesDone + 1`, or null when the failure
  * must reach the caller. Exponential from baseDelayMs, capped at maxDelayMs,
  * with jitter (50–100 %) so many clients do not retry in step; never shorter
- * than the server's Retry-After.
+ * than the server's Retry-After (429, or a 5xx such as 503
+ * SERVICE_UNAVAILABLE), and a Retry-After beyond maxRetryAfterSeconds is not
+ * waited out: the failure goes to the caller.
  */
 export function nextRetryDelayMs(
   request: RetriedRequest,
