@@ -33,6 +33,8 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The docs site (/docs) renders docs/*.md at runtime, found beside package.json.
+COPY docs ./docs
 # Nothing is written to disk in production: secrets come from the environment
 # and the data lives in PostgreSQL, so the process runs unprivileged.
 USER node

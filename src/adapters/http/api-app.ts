@@ -7,6 +7,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { authenticate } from './authenticate.js';
 import { dashboardRouter } from './dashboard/router.js';
+import { docsRouter } from './docs-site/router.js';
 import { requireHost } from './client-error.js';
 import { errorHandler, sendError } from './error-handler.js';
 import { probeRouter, type Probe } from './probes.js';
@@ -69,6 +70,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
 
   // The owners' dashboard: its own router and session sign-in, never on the signed /v2 surface.
   app.use('/dashboard', recordMount('/dashboard'), dashboardRouter({ resolve: deps.resolve, logger: deps.logger, ...deps.dashboard }));
+  // The docs site: guides from docs/*.md and the API reference from the document above, unsigned and read-only.
+  app.use('/docs', recordMount('/docs'), docsRouter({ logger: deps.logger }));
 
   app.use((_req, res) => sendError(res, 'NOT_FOUND', 'No such route'));
   app.use(errorHandler(deps.logger));
