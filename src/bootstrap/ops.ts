@@ -3,43 +3,44 @@
 // embedded server of DATA_DIR (started for the command when `npm start` is
 // not running). Outside production it refuses a DATA_DIR that holds no
 // sandbox, rather than creating a second one whose keys the running service
-// would not know.
+// would not know. Help and a bad command line are answered before any of it:
+// no database is started for them.
 import 'reflect-metadata';
-import { CHAIN_COMMANDS } from '../adapters/cli/chain-commands.js';
-import { DEPOSIT_COMMANDS } from '../adapters/cli/deposit-commands.js';
-import { MEMBER_COMMANDS } from '../adapters/cli/member-commands.js';
-import { createMailer } from '../adapters/mail/mailer.js';
-import { UNEXPECTED_COMMANDS } from '../adapters/cli/unexpected-commands.js';
-import { MONEY_COMMANDS } from '../adapters/cli/money-commands.js';
-import { SECURITY_COMMANDS } from '../adapters/cli/security-commands.js';
-import { SWEEP_COMMANDS } from '../adapters/cli/sweep-commands.js';
-import { TREASURY_COMMANDS } from '../adapters/cli/treasury-commands.js';
-import { WITHDRAWAL_COMMANDS } from '../adapters/cli/withdrawal-commands.js';
-import { FAUCET_COMMANDS } from '../adapters/cli/faucet-commands.js';
-import { COMMITMENT_COMMANDS } from '../adapters/cli/commitment-commands.js';
-import { WORKSPACE_COMMANDS } from '../adapters/cli/workspace-commands.js';
-import { RECONCILE_COMMANDS } from '../adapters/cli/reconcile-commands.js';
-import { TOKENS } from '../application/tokens.js';
-import { findCommand, helpFor, refuseUnknownCommand, reportFailure, runOps } from '../adapters/cli/run-ops.js';
-import type { OpsCommand } from '../adapters/cli/command.js';
-import { createLogger } from '../adapters/logging/logger.js';
+import type { InjectionToken } from 'tsyringe';
+import { findCommand, helpFor, parseCommandLine, refuseCommandLine, refuseUnknownCommand, reportFailure, runParsed } from '../adapters/cli/run-ops.js';
+import type { OpsMode } from '../adapters/cli/command.js';
+import { OPS_COMMANDS } from '../adapters/cli/ops-commands.js';
+import { terminalProgress } from '../adapters/cli/progress.js';
 import type { NodeProbe } from '../domain/chains/node-probe.js';
-import { ConfigError, StartupError, parseConfig, reasonOf, type Config } from './config.js';
-import { openInfrastructure, type Infrastructure } from './infrastructure.js';
-import { prepareDatabase } from './prepare-database.js';
-import { sandboxProblem } from './sandbox-presence.js';
-
-export const OPS_COMMANDS: OpsCommand[] = [...WORKSPACE_COMMANDS, ...CHAIN_COMMANDS, ...MONEY_COMMANDS, ...SECURITY_COMMANDS, ...DEPOSIT_COMMANDS, ...UNEXPECTED_COMMANDS, ...MEMBER_COMMANDS, ...SWEEP_COMMANDS, ...TREASURY_COMMANDS, ...WITHDRAWAL_COMMANDS, ...FAUCET_COMMANDS, ...COMMITMENT_COMMANDS, ...RECONCILE_COMMANDS];
+import type { Config } from './config.js';
+import type { Infrastructure } from './infrastructure.js';
 
 const argv = process.argv.slice(2);
 const json = argv.includes('--json');
 const io = { out: (s: string) => process.stdout.write(`${s}\n`), err: (s: string) => process.stderr.write(`${s}\n`) };
-const help = helpFor(OPS_COMMANDS, argv);
+/** A bare chain (--chain ETH) is the mainnet in production, the testnet elsewhere (production: NODE_ENV, as the configuration reads it). */
+const mode: OpsMode = { side: process.env.NODE_ENV === 'production' ? 'live' : 'test' };
+const help = helpFor(OPS_COMMANDS, argv, mode);
 if (help !== null) {
   io.out(help);
   process.exit(0);
 }
-if (!findCommand(OPS_COMMANDS, argv)) process.exit(refuseUnknownCommand(OPS_COMMANDS, argv, io));
+const command = findCommand(OPS_COMMANDS, argv);
+if (!command) process.exit(refuseUnknownCommand(OPS_COMMANDS, argv, io));
+const parsed = parseCommandLine(command, argv, mode);
+if (!parsed.ok) process.exit(refuseCommandLine(command, parsed.message, json, io, mode));
+
+// The rest loads only for a command to run: help and a refused command line answer in half the time.
+const [{ createMailer }, { TOKENS }, { createLogger }, { ConfigError, StartupError, parseConfig, reasonOf }, { openInfrastructure }, { prepareDatabase }, { sandboxProblem }] =
+  await Promise.all([
+    import('../adapters/mail/mailer.js'),
+    import('../application/tokens.js'),
+    import('../adapters/logging/logger.js'),
+    import('./config.js'),
+    import('./infrastructure.js'),
+    import('./prepare-database.js'),
+    import('./sandbox-presence.js'),
+  ]);
 
 /** A failure before the command runs: with --json still one JSON object on stdout, like every result. */
 function failBeforeRunning(code: string, message: string): never {
@@ -78,7 +79,7 @@ try {
   failBeforeRunning('DATABASE_ERROR', `Startup error: the database is unavailable (${reasonOf(err)})`);
 }
 // The chain adapters (tronweb, viem's clients) load only for the command that reads the nodes: a second less for every other.
-const readsNodes = findCommand(OPS_COMMANDS, argv)?.readsNodes === true;
+const readsNodes = command.readsNodes === true;
 const readers = readsNodes ? await (await import('./chain-ports.js')).balanceReaders(config) : [];
 infra.container.register(TOKENS.BalanceReaders, { useValue: readers });
 // Invitations are mailed from here (ops owner invite), over the operator notices' mailer.
@@ -86,7 +87,8 @@ infra.container.register(TOKENS.Mailer, {
   useValue: createMailer({ ...config.mail, dataDir: config.dataDir, production: config.production }, createLogger({ level: 'warn', name: 'ops', destination: 2 })),
 });
 infra.container.register(TOKENS.NodeProbes, { useValue: readers.filter((r) => typeof (r as Partial<NodeProbe>).probe === 'function') });
-const code = await runOps(OPS_COMMANDS, argv, { resolve: (t) => infra.container.resolve(t), boss: infra.boss }, io).finally(async () => {
+const ctx = { resolve: <T>(t: InjectionToken<T>) => infra.container.resolve(t), boss: infra.boss, mode, progress: terminalProgress(process.stderr) };
+const code = await runParsed(command, parsed.input, json, ctx, io).finally(async () => {
   await infra.close();
   await db.stop();
 });

@@ -11,23 +11,16 @@
 // node, e.g. to see that a withdrawal arrived.
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { TronWeb } from 'tronweb';
-import { z } from 'zod';
-import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
 import { EvmChainPort } from '../adapters/chains/evm-chain.js';
 import { TronChainPort } from '../adapters/chains/tron-chain.js';
 import { readSandboxFile, sandboxFilePath } from '../adapters/sandbox/local-chains.js';
+import { parseSandboxCommandLine } from '../adapters/sandbox/sandbox-cli.js';
 import { Amount } from '../domain/money/amount.js';
-import { ASSETS, ASSET_SPECS, BASE_CHAINS, isAssetOnChain, networkFor, type Asset } from '../domain/money/networks.js';
-import { isDomainError } from '../domain/errors.js';
+import { ASSET_SPECS, type Asset } from '../domain/money/networks.js';
 
-const USAGE = [
-  'usage: npm run sandbox -- send --chain ETH|BSC|TRON --asset ASSET --to ADDRESS --amount AMOUNT [--from outside|cold] [--json]',
-  '       npm run sandbox -- balance --chain ETH|BSC|TRON --asset ASSET [--address ADDRESS | --of outside|cold] [--json]',
-].join('\n');
 const ERC20 = parseAbi([
   'function mint(address to, uint256 value) returns (bool)',
   'function transfer(address to, uint256 value) returns (bool)',
@@ -39,59 +32,18 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-const argv = process.argv.slice(2);
-const command = argv[0];
-if (command !== 'send' && command !== 'balance') fail(USAGE, 2);
-let values: Record<string, unknown>;
-try {
-  ({ values } = parseArgs({
-    args: argv.slice(1),
-    options:
-      command === 'send'
-        ? { chain: { type: 'string' }, asset: { type: 'string' }, to: { type: 'string' }, amount: { type: 'string' }, from: { type: 'string' }, json: { type: 'boolean' } }
-        : { chain: { type: 'string' }, asset: { type: 'string' }, address: { type: 'string' }, of: { type: 'string' }, json: { type: 'boolean' } },
-    strict: true,
-  }));
-} catch (err) {
-  fail(`${(err as Error).message}\n${USAGE}`, 2);
+// Help and every check of the flags come first: they need neither DATA_DIR nor a node.
+const line = parseSandboxCommandLine(process.argv.slice(2));
+if (line.kind === 'help') {
+  process.stdout.write(`${line.text}\n`);
+  process.exit(0);
 }
-
-const address = z.string().min(1).max(128);
-const input = z
-  .object({
-    chain: z.enum(BASE_CHAINS),
-    asset: z.enum(ASSETS),
-    to: command === 'send' ? address : z.never().optional(),
-    amount: command === 'send' ? z.string().min(1).max(64) : z.never().optional(),
-    address: address.optional(),
-    from: z.enum(['outside', 'cold']).optional(),
-    of: z.enum(['outside', 'cold']).optional(),
-    json: z.boolean().optional(),
-  })
-  .refine((v) => v.address === undefined || v.of === undefined, { path: ['of'], message: 'give --address or --of, not both' })
-  .safeParse(values);
-if (!input.success) {
-  const issue = input.error.issues[0]!;
-  fail(`--${String(issue.path[0] ?? 'input')}: ${issue.message}\n${USAGE}`, 2);
-}
-const { chain, asset, json } = input.data;
-if (!isAssetOnChain(chain, asset)) fail(`--asset: ${asset} is not an asset of ${chain}`, 2);
-const addressForm = `${chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'}`;
-const given = input.data.to ?? input.data.address;
-const recipient = given === undefined ? undefined : new ChainAddressCodec().normalize(chain, given);
-if (recipient === null) fail(`--${command === 'send' ? 'to' : 'address'}: not an address of ${chain} (${addressForm})`, 2);
-let amount: Amount = Amount.zero(asset);
-if (command === 'send') {
-  try {
-    amount = Amount.parse(input.data.amount, asset);
-  } catch (err) {
-    fail(isDomainError(err) ? `--${err.message}` : String(err), 2);
-  }
-}
+if (line.kind === 'refused') fail(`${line.message}\n\n${line.usage}`, 2);
+const { command, chain, network, asset, amount, json } = line;
+const recipient = line.address;
 
 const dataDir = process.env.DATA_DIR || '.data';
 const file = readSandboxFile(dataDir);
-const network = networkFor(chain, 'test');
 if (!file) fail(`DATA_DIR: no ${sandboxFilePath(dataDir)}; run this with the DATA_DIR of your running npm start (DATA_DIR=… npm run sandbox -- …), or start the sandbox first`);
 const net = file.networks[network];
 if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (its node is configured elsewhere)`);
@@ -99,7 +51,7 @@ if (!net) fail(`${network} has no local chain in ${sandboxFilePath(dataDir)} (it
 const units = amount.toChainUnits();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Who sends (`--from`), or whose balance is read (`--of`): the outside account, or the cold storage account. */
-const whose = input.data.from ?? input.data.of ?? 'outside';
+const whose = line.whose;
 const sender = whose === 'cold' ? net.cold_account : net.outside_account;
 if (!sender) fail(`${sandboxFilePath(dataDir)} has no cold account for ${network}: restart npm start once to add it`);
 /** Cold storage sends what it holds (a refill); the outside account mints what it sends. */

@@ -6,16 +6,18 @@ import { z } from 'zod';
 import { CheckNodes } from '../../application/chains/check-nodes.js';
 import { SetNetworkEnabled } from '../../application/chains/set-network-enabled.js';
 import type { NodeCheck } from '../../domain/chains/node-probe.js';
-import { NETWORKS } from '../../domain/money/networks.js';
+import type { NodeProbe } from '../../domain/chains/node-probe.js';
+import { TOKENS } from '../../application/tokens.js';
 import { urlLabel } from '../metrics/node-metrics.js';
-import { defineCommand, type OpsCommand } from './command.js';
+import { defineCommand, progressOf, type OpsCommand } from './command.js';
+import { networkFlag } from './network-flag.js';
 
 const toggle = (action: 'enable' | 'disable') =>
   defineCommand({
     path: ['chain', action],
-    summary: `${action === 'enable' ? 'Enable' : 'Disable'} a network for new wallets and withdrawals (--chain ETH_TESTNET)`,
+    summary: `${action === 'enable' ? 'Enable' : 'Disable'} a network for new wallets and withdrawals (--chain ETH_TESTNET, or ETH for the network of this mode)`,
     flags: { chain: { type: 'string' } },
-    input: z.object({ chain: z.enum(NETWORKS) }),
+    input: (mode) => z.object({ chain: networkFlag(mode.side) }),
     async run(ctx, input) {
       await ctx.resolve(SetNetworkEnabled).execute(input.chain, action === 'enable');
       return { chain: input.chain, enabled: action === 'enable' };
@@ -43,11 +45,23 @@ const row = (c: NodeCheck) => ({
 const checkNodes = defineCommand({
   path: ['chains', 'check'],
   readsNodes: true,
+  slow: true,
   summary: 'Probe every node URL for what the scanner and the sender need: logs and their range, history, head lag, chain id [--chain NETWORK]',
   flags: { chain: { type: 'string' } },
-  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  input: (mode) => z.object({ chain: networkFlag(mode.side).optional() }),
   async run(ctx, input) {
-    const checks = await ctx.resolve(CheckNodes).execute(input.chain);
+    // One network at a time is said done as it is (in parallel, as before): a slow or unreachable node shows which.
+    const progress = progressOf(ctx);
+    const networks = [...new Set(ctx.resolve<NodeProbe[]>(TOKENS.NodeProbes).map((p) => p.network))].filter((n) => input.chain === undefined || n === input.chain);
+    if (networks.length > 0) progress(`chains check: probing the node URLs of ${networks.join(', ')}`);
+    const perNetwork = await Promise.all(
+      networks.map(async (network) => {
+        const found = await ctx.resolve(CheckNodes).execute(network);
+        progress(`chains check: ${network} done, ${found.filter((c) => c.usable).length} of ${found.length} URL(s) usable`);
+        return found;
+      }),
+    );
+    const checks = perNetwork.flat();
     const nodes = checks.map(row);
     return { ok: nodes.length > 0 && nodes.every((n) => n.usable), nodes };
   },

@@ -68,9 +68,10 @@ export const COMMITMENT_COMMANDS: OpsCommand[] = [
   ),
   defineCommand({
     path: ['commitment', 'settle'],
+    slow: true,
     summary: 'Settle a closed calendar month (UTC) now, for every commitment that covered it: commitment settle --month YYYY-MM (again: changes nothing)',
     flags: { month: { type: 'string' } },
-    input: z.object({ month: z.string() }),
+    input: z.object({ month: z.string().describe('a closed calendar month, YYYY-MM (UTC)') }),
     async run(ctx, input) {
       return ctx.resolve(SettleCommitments).settleMonth(parseMonth(input.month, 'month')) as Promise<unknown> as Promise<Record<string, unknown>>;
     },

@@ -11,8 +11,9 @@ import { ERROR_CODES, type ErrorCode } from '../../domain/error-catalogue.js';
 import { DomainError } from '../../domain/errors.js';
 import type { UnitOfWork } from '../../domain/ports.js';
 import type { JobPayloads } from '../../domain/jobs/job-names.js';
-import { NETWORKS, baseChainOf, type Network } from '../../domain/money/networks.js';
-import { defineCommand, type OpsCommand, type OpsContext } from './command.js';
+import { baseChainOf, type Network } from '../../domain/money/networks.js';
+import { defineCommand, progressOf, type OpsCommand, type OpsContext } from './command.js';
+import { networkFlag } from './network-flag.js';
 
 const pretty = (r: Record<string, unknown>) => JSON.stringify(r, null, 2);
 const TXID = { ETH: /^0x[0-9a-fA-F]{64}$/, BSC: /^0x[0-9a-fA-F]{64}$/, TRON: /^(0x)?[0-9a-fA-F]{64}$/ } as const;
@@ -38,6 +39,7 @@ export async function inChainWorker<N extends 'deposit.rescan' | 'deposit.credit
   }
   const id = await boss.send(name, data);
   if (!id) throw new DomainError('CONFLICT', `${what} could not be queued`);
+  progressOf(ctx)(`${what} is queued (job ${id}); waiting for the chain-worker scanning ${network}, at most ${CHAIN_WORKER_WAIT_MS / 1000} s`);
   const deadline = Date.now() + CHAIN_WORKER_WAIT_MS;
   while (Date.now() < deadline) {
     const job = await boss.getJobById(name, id);
@@ -98,11 +100,13 @@ export const DEPOSIT_COMMANDS: OpsCommand[] = [
   review('reject'),
   defineCommand({
     path: ['deposit', 'rescan'],
+    slow: true,
     summary: 'Look at one transaction again and record its missed deposits, once (--chain ETH_TESTNET --txid 0x...); runs in the chain-worker',
     flags: { chain: { type: 'string' }, txid: { type: 'string' } },
-    input: z
-      .object({ chain: z.enum(NETWORKS), txid: z.string().min(1).max(100) })
-      .refine((v) => TXID[baseChainOf(v.chain)].test(v.txid), { message: 'not a transaction id of that chain (64 hex digits)', path: ['txid'] }),
+    input: (mode) =>
+      z
+        .object({ chain: networkFlag(mode.side), txid: z.string().min(1).max(100).describe('the transaction id, 64 hex digits (0x first on ETH and BSC)') })
+        .refine((v) => TXID[baseChainOf(v.chain)].test(v.txid), { message: 'not a transaction id of that chain (64 hex digits)', path: ['txid'] }),
     async run(ctx, input) {
       const txid = baseChainOf(input.chain) === 'TRON' ? input.txid.replace(/^0x/, '').toLowerCase() : input.txid.toLowerCase();
       return { chain: input.chain, txid, ...(await inChainWorker(ctx, input.chain, 'deposit.rescan', { network: input.chain, txid }, 'the rescan')) };

@@ -62,6 +62,7 @@ export const MONEY_COMMANDS: OpsCommand[] = [
   }),
   defineCommand({
     path: ['ledger', 'check'],
+    slow: true,
     summary:
       'Reconcile the ledger: every entry balances, cached balances equal the entries, and per network and asset customers are owed no more than the service holds hot, cold and in transit to cold (exit 1 on any difference)',
     flags: {},

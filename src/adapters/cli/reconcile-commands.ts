@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { PayoutHolds } from '../../application/ledger/payout-holds.js';
 import { ReconcileChain, type ReconcileOptions, type ReconcileReport } from '../../application/ledger/reconcile-chain.js';
 import { TOKENS } from '../../application/tokens.js';
-import { NETWORKS } from '../../domain/money/networks.js';
 import type { BalanceReader, ChainSender } from '../../domain/transfers/ports.js';
 import { patiently } from '../chains/url-pool.js';
-import { defineCommand, type OpsCommand } from './command.js';
+import { defineCommand, progressOf, type OpsCommand } from './command.js';
+import { networkFlag } from './network-flag.js';
 
 const reportJson = (r: ReconcileReport) => ({
   network: r.network,
@@ -38,10 +38,12 @@ const reportJson = (r: ReconcileReport) => ({
 const reconcile = defineCommand({
   path: ['ledger', 'reconcile'],
   readsNodes: true,
+  slow: true,
   summary: 'The books against the chain: per network and asset what the ledger says the service holds against the chain at a safe depth (exit 1 on a deficit) [--chain NETWORK]',
   flags: { chain: { type: 'string' } },
-  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  input: (mode) => z.object({ chain: networkFlag(mode.side).optional() }),
   async run(ctx, input) {
+    const progress = progressOf(ctx);
     const senders = ctx
       .resolve<BalanceReader[]>(TOKENS.BalanceReaders)
       .filter((r): r is ChainSender => typeof (r as Partial<ChainSender>).sentReceiptOnEveryNode === 'function')
@@ -49,7 +51,10 @@ const reconcile = defineCommand({
     const opts = ctx.resolve<ReconcileOptions>(TOKENS.ReconcileOptions);
     const networks = [];
     // A passing 429, dropped connection or backend behind is waited out (0.5, 1 and 2 s), as ops chains check does.
-    for (const s of senders) networks.push(reportJson(await patiently(() => ctx.resolve(ReconcileChain).execute(s, opts))));
+    for (const [i, s] of senders.entries()) {
+      progress(`ledger reconcile: ${s.network} (${i + 1} of ${senders.length})`);
+      networks.push(reportJson(await patiently(() => ctx.resolve(ReconcileChain).execute(s, opts))));
+    }
     // Nothing reconciled is not "the chain agrees": a network without a node (or none at all) is said so, exit 1.
     return { ok: networks.length > 0 && networks.every((n) => n.ok), networks };
   },
@@ -90,7 +95,7 @@ const resume = defineCommand({
   path: ['payouts', 'resume'],
   summary: "Let a network's payouts go on after a difference with the chain was looked at (--chain NETWORK)",
   flags: { chain: { type: 'string' } },
-  input: z.object({ chain: z.enum(NETWORKS) }),
+  input: (mode) => z.object({ chain: networkFlag(mode.side) }),
   async run(ctx, input) {
     const released = await ctx.resolve(PayoutHolds).resume(input.chain);
     return { chain: input.chain, resumed: released };

@@ -7,9 +7,9 @@ import { isPolicyAmount } from '../../domain/security/policy-amount.js';
 import type { PublishedOwnerEvent } from '../../application/security/publish-owner-event.js';
 import { COOLING_OFF_HOURS_MAX, SetWithdrawalPolicy } from '../../application/security/set-withdrawal-policy.js';
 import { ShowWithdrawalPolicy } from '../../application/security/show-withdrawal-policy.js';
-import { NETWORKS } from '../../domain/money/networks.js';
 import { QUORUM_MAX } from '../../domain/security/withdrawal-policy.js';
 import { defineCommand, type OpsCommand } from './command.js';
+import { networkFlag } from './network-flag.js';
 
 const amount = z.string().refine(isPolicyAmount, 'a positive decimal with at most 18 places, e.g. 1000 or 2500.5');
 const hours = z
@@ -24,7 +24,8 @@ const quorum = z
   .refine((n) => n >= 1 && n <= QUORUM_MAX, `a whole number of approvers from 1 to ${QUORUM_MAX}`);
 /** Comma-separated; "" clears the allowlist. An empty item is left for the use case to refuse. */
 const addresses = z.string().transform((s) => (s.trim() === '' ? [] : s.split(',').map((a) => a.trim())));
-const destination = z.object({ workspace: z.uuid(), chain: z.enum(NETWORKS), address: z.string().trim().min(1) });
+/** The rules apply to mainnet withdrawals only: a bare chain (--chain TRON) is its mainnet here, in every mode. */
+const destination = z.object({ workspace: z.uuid(), chain: networkFlag('live'), address: z.string().trim().min(1) });
 const destinationFlags = { workspace: { type: 'string' }, chain: { type: 'string' }, address: { type: 'string' } } as const;
 
 const presentEvents = (events: PublishedOwnerEvent[]) => events.map((e) => ({ side: e.side, event_id: e.eventId }));
@@ -101,7 +102,7 @@ export const SECURITY_COMMANDS: OpsCommand[] = [
   }),
   defineCommand({
     path: ['beneficiary', 'add'],
-    summary: 'Add a withdrawal beneficiary on one network (--workspace ID --chain ETH_MAINNET --address A)',
+    summary: 'Add a withdrawal beneficiary on one network (--workspace ID --chain ETH_MAINNET --address A; ETH alone means ETH_MAINNET, where the rules apply)',
     flags: destinationFlags,
     input: destination,
     async run(ctx, input) {

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { ManageSweepPolicy } from '../../application/sweeps/manage-sweep-policy.js';
 import { TreasuryStatus, type NetworkTreasuryStatus } from '../../application/sweeps/treasury-status.js';
 import { TOKENS } from '../../application/tokens.js';
-import { ASSETS, NETWORKS } from '../../domain/money/networks.js';
+import { ASSETS } from '../../domain/money/networks.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { defineCommand, type OpsCommand } from './command.js';
+import { networkFlag } from './network-flag.js';
 
 const policySet = defineCommand({
   path: ['sweep', 'policy'],
@@ -15,21 +16,22 @@ const policySet = defineCommand({
   summary:
     'Set or show the sweep policy: sweep policy set --chain ETH_TESTNET --asset USDT_ETH --minimum 50 [--interval-seconds 600]; sweep policy show [--chain NETWORK] [--asset ASSET]',
   flags: { chain: { type: 'string' }, asset: { type: 'string' }, minimum: { type: 'string' }, 'interval-seconds': { type: 'string' } },
-  input: z.discriminatedUnion('action', [
-    z.object({
-      action: z.literal('set'),
-      chain: z.enum(NETWORKS),
-      asset: z.enum(ASSETS),
-      minimum: z.string({ error: '--minimum is required (a decimal amount of the asset, e.g. 50)' }),
-      'interval-seconds': z
-        .string()
-        .regex(/^(0|[1-9]\d{0,5})$/, 'must be a whole number of seconds, 0 to 604800 (a week)')
-        .transform(Number)
-        .pipe(z.number().max(604_800, 'must be a whole number of seconds, 0 to 604800 (a week)'))
-        .default(0),
-    }),
-    z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional(), asset: z.enum(ASSETS).optional() }),
-  ]),
+  input: (mode) =>
+    z.discriminatedUnion('action', [
+      z.object({
+        action: z.literal('set'),
+        chain: networkFlag(mode.side),
+        asset: z.enum(ASSETS),
+        minimum: z.string({ error: '--minimum is required (a decimal amount of the asset, e.g. 50)' }),
+        'interval-seconds': z
+          .string()
+          .regex(/^(0|[1-9]\d{0,5})$/, 'must be a whole number of seconds, 0 to 604800 (a week)')
+          .transform(Number)
+          .pipe(z.number().max(604_800, 'must be a whole number of seconds, 0 to 604800 (a week)'))
+          .default(0),
+      }),
+      z.object({ action: z.literal('show'), chain: networkFlag(mode.side).optional(), asset: z.enum(ASSETS).optional() }),
+    ]),
   async run(ctx, input) {
     const manage = ctx.resolve(ManageSweepPolicy);
     if (input.action === 'show') return { policies: (await manage.show(input.chain)).filter((p) => !input.asset || p.asset === input.asset) };
@@ -48,9 +50,10 @@ const policySet = defineCommand({
 const treasuryStatus = defineCommand({
   path: ['treasury', 'status'],
   readsNodes: true,
+  slow: true,
   summary: 'The treasury, gas tank and faucet dispenser of each network with their balances on the node [--chain NETWORK]',
   flags: { chain: { type: 'string' } },
-  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  input: (mode) => z.object({ chain: networkFlag(mode.side).optional() }),
   async run(ctx, input) {
     const readers = ctx.resolve<BalanceReader[]>(TOKENS.BalanceReaders);
     return { networks: await ctx.resolve(TreasuryStatus).execute(readers, input.chain) };

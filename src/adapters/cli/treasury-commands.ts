@@ -7,8 +7,9 @@ import { ReconcileCold, type ColdReconciliation } from '../../application/custod
 import { TOKENS } from '../../application/tokens.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { MAX_COOLING_OFF_HOURS } from '../../domain/custody/treasury-policy.js';
-import { ASSETS, NETWORKS } from '../../domain/money/networks.js';
+import { ASSETS } from '../../domain/money/networks.js';
 import { defineCommand, type OpsCommand } from './command.js';
+import { networkFlag } from './network-flag.js';
 
 const amount = (flag: string) => z.string({ error: `--${flag} is required (a decimal amount of the asset, e.g. 100)` }).max(100);
 
@@ -34,25 +35,26 @@ const policy = defineCommand({
     floor: { type: 'string' },
     'cooling-off-hours': { type: 'string' },
   },
-  input: z.discriminatedUnion('action', [
-    z.object({
-      action: z.literal('set'),
-      chain: z.enum(NETWORKS),
-      asset: z.enum(ASSETS),
-      'cold-address': z.string().max(200).optional(),
-      ceiling: amount('ceiling'),
-      float: amount('float'),
-      floor: amount('floor'),
-      'cooling-off-hours': z
-        .string()
-        .regex(/^(0|[1-9]\d{0,4})$/, `must be a whole number of hours, 0 to ${MAX_COOLING_OFF_HOURS}`)
-        .transform(Number)
-        .pipe(z.number().max(MAX_COOLING_OFF_HOURS, `must be a whole number of hours, 0 to ${MAX_COOLING_OFF_HOURS}`))
-        .optional(),
-    }),
-    z.object({ action: z.literal('show'), chain: z.enum(NETWORKS).optional(), asset: z.enum(ASSETS).optional() }),
-    z.object({ action: z.literal('cancel'), chain: z.enum(NETWORKS), asset: z.enum(ASSETS) }),
-  ]),
+  input: (mode) =>
+    z.discriminatedUnion('action', [
+      z.object({
+        action: z.literal('set'),
+        chain: networkFlag(mode.side),
+        asset: z.enum(ASSETS),
+        'cold-address': z.string().max(200).optional(),
+        ceiling: amount('ceiling'),
+        float: amount('float'),
+        floor: amount('floor'),
+        'cooling-off-hours': z
+          .string()
+          .regex(/^(0|[1-9]\d{0,4})$/, `must be a whole number of hours, 0 to ${MAX_COOLING_OFF_HOURS}`)
+          .transform(Number)
+          .pipe(z.number().max(MAX_COOLING_OFF_HOURS, `must be a whole number of hours, 0 to ${MAX_COOLING_OFF_HOURS}`))
+          .optional(),
+      }),
+      z.object({ action: z.literal('show'), chain: networkFlag(mode.side).optional(), asset: z.enum(ASSETS).optional() }),
+      z.object({ action: z.literal('cancel'), chain: networkFlag(mode.side), asset: z.enum(ASSETS) }),
+    ]),
   async run(ctx, input) {
     const manage = ctx.resolve(ManageTreasuryPolicy);
     if (input.action === 'show') return manage.show(input.chain, input.asset) as unknown as Promise<Record<string, unknown>>;
@@ -76,10 +78,11 @@ const policy = defineCommand({
 const reconcile = defineCommand({
   path: ['treasury', 'reconcile'],
   readsNodes: true,
+  slow: true,
   summary:
     "The cold addresses against the books: each one's balance read on the node and what the books hold cold (forwarded, less refilled); a shortfall exits 1, a surplus (received from elsewhere) is reported only [--chain NETWORK]",
   flags: { chain: { type: 'string' } },
-  input: z.object({ chain: z.enum(NETWORKS).optional() }),
+  input: (mode) => z.object({ chain: networkFlag(mode.side).optional() }),
   async run(ctx, input) {
     const readers = ctx.resolve<BalanceReader[]>(TOKENS.BalanceReaders);
     return (await ctx.resolve(ReconcileCold).execute(readers, input.chain)) as unknown as Record<string, unknown>;

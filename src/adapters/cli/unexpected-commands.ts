@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { RecoverUnexpected, arrivalView } from '../../application/deposits/recover-unexpected.js';
 import { DomainError } from '../../domain/errors.js';
 import { UNEXPECTED_STATUSES } from '../../domain/deposits/unexpected-deposit.js';
-import { NETWORKS } from '../../domain/money/networks.js';
 import { defineCommand, type OpsCommand } from './command.js';
+import { networkFlag } from './network-flag.js';
 import { inChainWorker } from './deposit-commands.js';
 
 type ArrivalView = ReturnType<typeof arrivalView>;
@@ -22,24 +22,26 @@ const id = z.uuid({ message: 'must be the id of an unexpected arrival (ops depos
 const unexpected = defineCommand({
   path: ['deposit', 'unexpected'],
   positionals: ['action'],
+  slow: true,
   summary:
     "Money that arrived at a deposit address in another asset than its wallet's: deposit unexpected list [--status LISTED|CREDITED|RETURNING|RETURNED] [--chain NETWORK] [--limit N]; deposit unexpected credit --id ID (a deposit of what it is for the wallet's workspace, once); deposit unexpected return --id ID (sent back to its sender from the deposit address once it has its confirmations, once); credit and return run in the chain-worker, which reads the transaction again",
   flags: { status: { type: 'string' }, chain: { type: 'string' }, limit: { type: 'string' }, id: { type: 'string' } },
-  input: z.discriminatedUnion('action', [
-    z.object({
-      action: z.literal('list'),
-      status: z.enum(UNEXPECTED_STATUSES).optional(),
-      chain: z.enum(NETWORKS).optional(),
-      limit: z
-        .string()
-        .regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 1000')
-        .transform(Number)
-        .pipe(z.number().max(1000, 'must be a whole number from 1 to 1000'))
-        .optional(),
-    }),
-    z.object({ action: z.literal('credit'), id }),
-    z.object({ action: z.literal('return'), id }),
-  ]),
+  input: (mode) =>
+    z.discriminatedUnion('action', [
+      z.object({
+        action: z.literal('list'),
+        status: z.enum(UNEXPECTED_STATUSES).optional(),
+        chain: networkFlag(mode.side).optional(),
+        limit: z
+          .string()
+          .regex(/^[1-9]\d{0,3}$/, 'must be a whole number from 1 to 1000')
+          .transform(Number)
+          .pipe(z.number().max(1000, 'must be a whole number from 1 to 1000'))
+          .optional(),
+      }),
+      z.object({ action: z.literal('credit'), id }),
+      z.object({ action: z.literal('return'), id }),
+    ]),
   async run(ctx, input) {
     const recover = ctx.resolve(RecoverUnexpected);
     if (input.action === 'list') {

@@ -31,6 +31,7 @@ export const WITHDRAWAL_COMMANDS: OpsCommand[] = [
   defineCommand({
     path: ['withdrawal', 'paid'],
     readsNodes: true,
+    slow: true,
     summary:
       'A FAILED and refunded withdrawal whose payout is on chain after all, as ops ledger reconcile names it (--id ID): proved on every node URL, its refund is taken back (available, then receivable); it stays FAILED',
     flags: { id: { type: 'string' } },

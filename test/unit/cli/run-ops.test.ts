@@ -29,6 +29,8 @@ describe('the ops command runner', () => {
     for (const argv of [[], ['--help'], ['-h'], ['help'], ['greet', 'someone', '--help']]) expect(helpFor([greet, wave], argv)).toMatch(/^Usage: npm run ops/);
     expect(helpFor([greet, wave], ['wave', '--help'])).not.toMatch(/greet/);
     expect(helpFor([greet, wave], ['help', 'greet'])).toMatch(/greet someone {2}says hello/);
+    expect(helpFor([greet, wave], ['greet', 'someone', '-h'])).toMatch(/^Usage: npm run ops -- greet someone --name NAME \[--json\]\n\nsays hello\n\nFlags:\n {2}--name NAME {2}required\n/);
+    expect(helpFor([greet, wave], ['help', 'greet', 'someone'])).toBe(helpFor([greet, wave], ['greet', 'someone', '--help']));
     expect(helpFor([greet, wave], ['greet', 'someone'])).toBeNull();
   });
 
@@ -72,7 +74,8 @@ describe('the ops command runner', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/^error: do thing <action>: /);
     expect(missing.err).not.toMatch(/--action/);
-    expect(await run('do', 'thing', 'set', '--count', '-5')).toEqual({ code: 2, err: 'error: --count: must not start with "-" (no amount, count or name here is negative)' });
+    const negative = await run('do', 'thing', 'set', '--count', '-5');
+    expect([negative.code, negative.err.split('\n')[0]]).toEqual([2, 'error: --count: must not start with "-" (no amount, count or name here is negative)']);
     expect((await run('do', 'thing', 'set')).err).toMatch(/^error: --count is required \(/);
   });
 
@@ -82,5 +85,41 @@ describe('the ops command runner', () => {
     const unknown = await ops('greet', 'nobody');
     expect([unknown.code, unknown.out]).toEqual([2, []]);
     expect(unknown.err[0]).toMatch(/^error: unknown command "greet nobody"\n\nUsage: npm run ops/);
+  });
+
+  it('refuses a bad flag or value in one line followed by the command\'s own usage, not the whole list', async () => {
+    const wave = defineCommand({ path: ['wave', 'hand'], summary: 'waves', flags: {}, input: z.object({}), run: async () => ({}) });
+    for (const argv of [
+      ['greet', 'someone', '--nme', 'ada'],
+      ['greet', 'someone', '--name', 'x'],
+      ['greet', 'someone'],
+      ['greet', 'someone', 'extra'],
+    ]) {
+      const err: string[] = [];
+      const code = await runOps([greet, wave], argv, { resolve: () => { throw new Error('unused'); } }, { out: () => undefined, err: (s) => err.push(s) });
+      const [first, blank, ...usage] = err.join('\n').split('\n');
+      expect([code, blank], argv.join(' ')).toEqual([2, '']);
+      expect(first).toMatch(/^error: \S/);
+      expect(usage.join('\n')).toBe(helpFor([greet, wave], ['greet', 'someone', '--help']));
+    }
+  });
+
+  it('says which flag a use case refused with its usage too, but a refusal of another kind in one line alone', async () => {
+    const strict = defineCommand({
+      path: ['greet', 'someone'],
+      summary: 'says hello',
+      flags: { name: { type: 'string' } },
+      input: z.object({ name: z.string() }),
+      async run(_ctx, input) {
+        throw new DomainError(input.name === 'bad' ? 'VALIDATION_ERROR' : 'CONFLICT', `--name: ${input.name} will not do`);
+      },
+    });
+    const run = async (name: string) => {
+      const err: string[] = [];
+      await runOps([strict], ['greet', 'someone', '--name', name], { resolve: () => { throw new Error('unused'); } }, { out: () => undefined, err: (s) => err.push(s) });
+      return err.join('\n');
+    };
+    expect(await run('bad')).toMatch(/^error: --name: bad will not do\n\nUsage: npm run ops -- greet someone --name NAME/);
+    expect(await run('taken')).toBe('error: --name: taken will not do');
   });
 });
