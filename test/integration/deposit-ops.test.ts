@@ -148,7 +148,7 @@ describe('ops deposit rescan', () => {
     const bad = await ops('deposit', 'rescan', '--chain', 'ETH_TESTNET', '--txid', '0x1234');
     expect(bad.code).toBe(2);
     expect(bad.json).toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect((await ops('deposit', 'rescan', '--chain', 'ETH', '--txid', txid())).json).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((await ops('deposit', 'rescan', '--chain', 'ETHER', '--txid', txid())).json).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(await jobs()).toBe(before);
   });
 });
