@@ -15,6 +15,7 @@ function layout(o: { title: string; guides: readonly Guide[]; current?: string; 
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>${o.title} · Wallet service docs</title>
 <link rel="stylesheet" href="/docs/assets/docs.css">
 </head>
@@ -70,6 +71,7 @@ export function referencePage(): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>API reference · Wallet service docs</title>
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 <link rel="stylesheet" href="/docs/assets/reference.css">

@@ -7,7 +7,7 @@ export const DOCS_STYLE = `${STYLE}
 .docs{display:grid;grid-template-columns:16em minmax(0,1fr);gap:1.5em;max-width:84em;margin:0 auto;padding:1em}
 .docs main{max-width:none;margin:0;padding:0}
 .sidebar{font-size:.95em}
-.sidebar ul{list-style:none;margin:0;padding:0}.sidebar li{margin:.2em 0}
+.sidebar ul{display:block;list-style:none;margin:0;padding:0}.sidebar li{margin:.2em 0}
 .sidebar h2{font-size:1em;margin:1em 0 .25em;color:#57606a;text-transform:uppercase;letter-spacing:.04em}
 .sidebar a[aria-current=page]{font-weight:700;color:#1b1f24;text-decoration:none}
 .sidebar .contents{margin-left:.75em;font-size:.9em}
