@@ -51,6 +51,7 @@ export {
   signWebhook,
   WebhookVerificationError,
   WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_EVENTS,
   type VerifyWebhookInput,
   type VerifiedWebhook,
   type WebhookEventName,

@@ -3,22 +3,25 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DateTimeString } from './types.js';
 
-export type WebhookEventName =
-  | 'DEPOSIT_DETECTED'
-  | 'DEPOSIT_CONFIRMED'
-  | 'DEPOSIT_SWEPT'
-  | 'DEPOSIT_FLAGGED'
-  | 'DEPOSIT_REJECTED'
-  | 'WITHDRAWAL_PROCESSING'
-  | 'WITHDRAWAL_CONFIRMED'
-  | 'WITHDRAWAL_FAILED'
-  | 'WITHDRAWAL_CANCELLED'
-  | 'WITHDRAWAL_HELD'
-  | 'WITHDRAWAL_PENDING_APPROVAL'
-  | 'BENEFICIARY_ADDED'
-  | 'BENEFICIARY_REMOVED'
-  | 'WITHDRAWAL_POLICY_CHANGED'
-  | 'COMMITMENT_ADJUSTMENT_EMITTED';
+/** Every event the service sends (docs/api.md#events), e.g. to subscribe an endpoint to all of them. */
+export const WEBHOOK_EVENTS = [
+  'DEPOSIT_DETECTED',
+  'DEPOSIT_CONFIRMED',
+  'DEPOSIT_SWEPT',
+  'DEPOSIT_FLAGGED',
+  'DEPOSIT_REJECTED',
+  'WITHDRAWAL_PROCESSING',
+  'WITHDRAWAL_CONFIRMED',
+  'WITHDRAWAL_FAILED',
+  'WITHDRAWAL_CANCELLED',
+  'WITHDRAWAL_HELD',
+  'WITHDRAWAL_PENDING_APPROVAL',
+  'BENEFICIARY_ADDED',
+  'BENEFICIARY_REMOVED',
+  'WITHDRAWAL_POLICY_CHANGED',
+  'COMMITMENT_ADJUSTMENT_EMITTED',
+] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 const PREFIX = 'sha256=';

@@ -5,8 +5,11 @@ import { SCOPES, type Scope } from '../../../src/domain/auth/scopes.js';
 import type { Asset, BaseChain, Network } from '../../../src/domain/money/networks.js';
 import type { WithdrawalStatus } from '../../../src/domain/withdrawals/withdrawal.js';
 import type { DripItemStatus, DripStatus } from '../../../src/domain/faucet/faucet.js';
+import { EVENT_NAMES, type EventName } from '../../../src/domain/webhooks/events.js';
 import {
   API_KEY_SCOPES,
+  WEBHOOK_EVENTS,
+  type WebhookEventName,
   type Asset as SdkAsset,
   type BaseChain as SdkBaseChain,
   type ResolvedChain,
@@ -26,5 +29,10 @@ describe("the SDK's copies of the API's enumerations", () => {
     expectTypeOf<SdkWithdrawalStatus>().toEqualTypeOf<WithdrawalStatus>();
     expectTypeOf<SdkDripStatus>().toEqualTypeOf<DripStatus>();
     expectTypeOf<SdkDripItemStatus>().toEqualTypeOf<DripItemStatus>();
+  });
+
+  it('match the service: webhook events', () => {
+    expect([...WEBHOOK_EVENTS]).toEqual([...EVENT_NAMES]);
+    expectTypeOf<WebhookEventName>().toEqualTypeOf<EventName>();
   });
 });
