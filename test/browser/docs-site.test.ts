@@ -48,11 +48,9 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // Every violation of the pages' CSP is reported here (the init script is the browser's, outside the page's CSP).
   await context.exposeBinding('reportCspViolation', ({ page }, what: string) => problems.push(`${page.url()}: CSP violation: ${what}`));
-  await context.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) =>
-      (window as unknown as { reportCspViolation: (what: string) => void }).reportCspViolation(`${e.violatedDirective} ${e.blockedURI}`),
-    ),
-  );
+  await context.addInitScript({
+    content: "document.addEventListener('securitypolicyviolation', (e) => window.reportCspViolation(e.violatedDirective + ' ' + e.blockedURI));",
+  });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
@@ -79,10 +77,10 @@ describe('the docs site with the network cut', () => {
     const shown = await page.locator('.opblock-summary-operation-id').allTextContents();
     for (const op of operations) {
       expect(shown, op.id).toContain(op.id);
-      await expect.poll(() => page.locator('.opblock-summary-description', { hasText: op.summary }).count(), op.summary).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.opblock-summary-description', { hasText: op.summary }).count(), { message: op.summary }).toBeGreaterThan(0);
     }
     // Every group of the document is there with its description.
-    for (const tag of document.tags ?? []) await expect.poll(() => page.locator('.opblock-tag', { hasText: tag.name }).count(), tag.name).toBeGreaterThan(0);
+    for (const tag of document.tags ?? []) await expect.poll(() => page.locator('.opblock-tag', { hasText: tag.name }).count(), { message: tag.name }).toBeGreaterThan(0);
     await shot(page, 'reference');
     await page.close();
   }, 300_000);
