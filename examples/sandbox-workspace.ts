@@ -2,7 +2,7 @@
 // the workspace's test key and the sandbox's outside account. In your own
 // project the client comes from your configuration and the import is
 // `from '@wallet-service/sdk'`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { WalletClient, type ResolvedChain } from '../src/sdk/index.js';
 
@@ -22,14 +22,16 @@ function readJson<T>(file: string, hint: string): T {
 
 /**
  * A client signing with WALLET_KEY_ID and WALLET_SECRET, or else with the
- * test key of DATA_DIR/acme.json (the README's First requests create it).
+ * test key of the sandbox's workspace: DATA_DIR/workspace.json, which
+ * `npm start` writes the first time (or the acme.json of an older sandbox).
  */
 export function sandboxClient(): WalletClient {
   let keyId = process.env.WALLET_KEY_ID;
   let secret = process.env.WALLET_SECRET;
   if (!keyId || !secret) {
-    const file = join(dataDir(), 'acme.json');
-    const ws = readJson<{ test_key: { key_id: string; secret: string } }>(file, "create the workspace with the banner's command of npm start, or set WALLET_KEY_ID and WALLET_SECRET");
+    const older = join(dataDir(), 'acme.json');
+    const file = existsSync(older) && !existsSync(join(dataDir(), 'workspace.json')) ? older : join(dataDir(), 'workspace.json');
+    const ws = readJson<{ test_key: { key_id: string; secret: string } }>(file, 'start the sandbox with npm start (same DATA_DIR), or set WALLET_KEY_ID and WALLET_SECRET');
     keyId = ws.test_key.key_id;
     secret = ws.test_key.secret;
   }

@@ -9,6 +9,8 @@
 // `npm run sandbox -- balance --chain ETH --asset USDT_ETH [--address A | --of cold]`:
 // what an address (the outside account by default) holds, read from the
 // node, e.g. to see that a withdrawal arrived.
+// `npm run sandbox -- address --chain ETH [--of cold]`: the outside account's
+// address (or cold storage's), e.g. as a first withdrawal's destination.
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
@@ -54,6 +56,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const whose = line.whose;
 const sender = whose === 'cold' ? net.cold_account : net.outside_account;
 if (!sender) fail(`${sandboxFilePath(dataDir)} has no cold account for ${network}: restart npm start once to add it`);
+if (command === 'address') {
+  process.stdout.write(json ? `${JSON.stringify({ chain, network, of: whose, address: sender!.address })}\n` : `${sender!.address}\n`);
+  process.exit(0);
+}
 /** Cold storage sends what it holds (a refill); the outside account mints what it sends. */
 const mints = whose === 'outside';
 

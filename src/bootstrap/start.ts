@@ -3,7 +3,6 @@
 // OS processes, supervised: a crashed one is restarted with backoff; Ctrl-C or
 // SIGTERM stops the service processes, then the database, and exits 0.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '../adapters/logging/logger.js';
@@ -11,6 +10,7 @@ import { lockDataDir, sandboxHolder, unlockDataDir } from '../adapters/sandbox/s
 import { makeDataDir } from '../adapters/sandbox/cluster.js';
 import { loadConfigOrExit, reasonOf } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
+import { ensureSandboxWorkspace, type SandboxWorkspace } from './sandbox-workspace.js';
 import { firstPortProblem } from './sandbox-ports.js';
 import { resolveSecrets } from './secrets.js';
 import { childEnv, type ChildName } from './child-env.js';
@@ -236,51 +236,53 @@ const readiness = [
   `http://${host}:${config.ports.chainWorker}/readyz`,
   `http://${host}:${config.ports.dispatcher}/readyz`,
 ].map((url) => waitReady(url, 60_000));
-void Promise.all(readiness).then((all) => {
-  const ok = all.every(Boolean);
-  if (ok) {
-    process.stdout.write(
-      [
-        '',
-        'Wallet service sandbox is running.',
-        `  API base URL:  ${apiUrl}/v2`,
-        `  chain-worker:  http://${host}:${config.ports.chainWorker}/healthz`,
-        `  dispatcher:    http://${host}:${config.ports.dispatcher}/healthz`,
-        `  database:      ${shownDatabase}`,
-        ...Object.entries(nodeUrls).map(
-          ([network, url]) => `  ${`${network}:`.padEnd(15)}${url}${imitations.length ? ` (provider imitation in front of ${chains?.rpcUrls[network as Network]})` : ''}`,
-        ),
-        ...(chains ? [`  chains file:   ${sandboxFilePath(dataDir)}`] : []),
-        `  data:          ${dataDir}`,
-        // A restart keeps the workspace made the first time: never invite overwriting the only copy of its secrets.
-        ...(existsSync(join(dataDir, 'acme.json'))
-          ? [`  Workspace keys: ${join(dataDir, 'acme.json')} (made earlier; their secrets are shown only once, keep that file)`]
-          : [
-              '  In another terminal, create a workspace:',
-              `    (umask 077; cd ${sh(process.cwd())} && ${opsEnv.join(' ')} npm run --silent ops -- workspace create --name Acme --json > ${sh(join(dataDir, 'acme.json'))})`,
-              `  Its API keys and their secrets (shown only once) are then in ${join(dataDir, 'acme.json')}; the README's First requests use them.`,
-            ]),
-        `  Dashboard:     ${config.dashboardUrl}`,
-        '    To sign in as the workspace owner, invite yourself (the one-time link is printed, and mailed to a file in DATA_DIR/mail):',
-        `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} DASHBOARD_URL=${sh(config.dashboardUrl)} npm run --silent ops -- owner invite --workspace ${workspaceRef()} --email you@example.com`,
-        '',
-        '',
-      ].join('\n'),
-    );
-  } else if (!stopping) {
-    logger.error('the service processes did not all become ready within 60 s');
+void Promise.all(readiness).then(async (all) => {
+  if (!all.every(Boolean)) {
+    if (!stopping) logger.error('the service processes did not all become ready within 60 s');
+    return;
   }
-});
-
-/** The sandbox workspace's id for a command line: read from acme.json when it is there, else a shell expression that reads it then. */
-function workspaceRef(): string {
-  const file = join(dataDir, 'acme.json');
+  // The sandbox's own workspace, made the first time (its keys go to a file, never to the terminal).
+  let workspace: SandboxWorkspace | null = null;
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { workspace_id: string }).workspace_id;
-  } catch {
-    return `"$(node -p "JSON.parse(require('fs').readFileSync('${file}')).workspace_id")"`;
+    workspace = await ensureSandboxWorkspace({ dataDir, opsEntry: join(here, `ops${ext}`), execArgv, env });
+  } catch (err) {
+    if (stopping) return;
+    logger.error({ err }, 'the sandbox workspace could not be made; create one with npm run ops -- workspace create');
   }
-}
+  if (stopping) return;
+  // Another terminal finds this sandbox by its DATA_DIR and PORT: named when they are not the defaults.
+  const ownSettings = opsEnv.length > 1 || config.dataDir !== '.data' || config.ports.api !== 8080;
+  const invite = `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} DASHBOARD_URL=${sh(config.dashboardUrl)} npm run --silent ops -- owner invite --workspace ${workspace?.workspaceId ?? 'WORKSPACE_ID'} --email you@example.com`;
+  process.stdout.write(
+    [
+      '',
+      'Wallet service sandbox is running.',
+      `  API base URL:  ${apiUrl}/v2`,
+      `  API docs:      ${apiUrl}/docs`,
+      `  chain-worker:  http://${host}:${config.ports.chainWorker}/healthz`,
+      `  dispatcher:    http://${host}:${config.ports.dispatcher}/healthz`,
+      `  database:      ${shownDatabase}`,
+      ...Object.entries(nodeUrls).map(
+        ([network, url]) => `  ${`${network}:`.padEnd(15)}${url}${imitations.length ? ` (provider imitation in front of ${chains?.rpcUrls[network as Network]})` : ''}`,
+      ),
+      ...(chains ? [`  chains file:   ${sandboxFilePath(dataDir)}`] : []),
+      `  data:          ${dataDir}`,
+      ...(workspace
+        ? [
+            `  workspace:     ${workspace.workspaceId} (${workspace.created ? 'made now' : 'made earlier'}), its test and live keys in ${workspace.file} (secrets shown only there: keep that file)`,
+            `  Try it, in another terminal in ${sh(process.cwd())}${ownSettings ? ` (after: export ${[...opsEnv, `PORT=${config.ports.api}`].join(' ')})` : ''}:`,
+            '    npm run api -- GET /v2/balances      (a signed request; docs/quickstart.md)',
+            '    npm run listen                       (the workspace\'s webhooks, verified, on this machine)',
+          ]
+        : []),
+      `  Dashboard:     ${config.dashboardUrl}`,
+      '    To sign in as the workspace owner, invite yourself (the one-time link is printed, and mailed to a file in DATA_DIR/mail):',
+      invite,
+      '',
+      '',
+    ].join('\n'),
+  );
+});
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null

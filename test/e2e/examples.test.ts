@@ -1,13 +1,13 @@
 // The examples of examples/, run as an integrator runs them against `npm
-// start`: a real sandbox in a temporary DATA_DIR with free ports, its
-// workspace in DATA_DIR/acme.json as the README makes it. The webhook
+// start`: a real sandbox in a temporary DATA_DIR with free ports, and the
+// workspace it makes itself (DATA_DIR/workspace.json). The webhook
 // receiver is registered with register.ts and gets the sandbox's real
 // deliveries while deposit-to-withdrawal.ts takes a faucet deposit to a
 // confirmed withdrawal; then a redelivery by the service, the same event
 // under another delivery id, a replayed request, a stale and a forged one.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,10 +59,8 @@ beforeAll(async () => {
   env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: 'loopback' };
   sandbox = spawnEntry('src/bootstrap/start.ts', env);
   await sandbox.waitFor(/API base URL:\s+http:\/\/127\.0\.0\.1:\d+\/v2/, 120_000);
-  const created = await runEntry('src/bootstrap/ops.ts', env, ['workspace', 'create', '--name', 'Acme', '--json']);
-  expect(created.code).toBe(0);
-  writeFileSync(join(dataDir, 'acme.json'), created.stdout, { mode: 0o600 });
-  const ws = JSON.parse(created.stdout) as { test_key: { key_id: string; secret: string } };
+  await sandbox.waitFor(/workspace: .*made now/, 30_000);
+  const ws = JSON.parse(readFileSync(join(dataDir, 'workspace.json'), 'utf8')) as { test_key: { key_id: string; secret: string } };
   client = new WalletClient({ baseUrl: `http://127.0.0.1:${port}/v2`, keyId: ws.test_key.key_id, secret: ws.test_key.secret });
   receiverUrl = `http://127.0.0.1:${await freePort()}/webhooks`;
 }, 180_000);

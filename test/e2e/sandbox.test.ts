@@ -94,24 +94,26 @@ describe('npm start (local sandbox)', () => {
     expect(sandbox!.output()).not.toContain(password);
   });
 
-  it('prints the exact command for a second terminal; pasted into a shell as printed, it gives keys that work', async () => {
-    const command = /In another terminal, create a workspace:\n\s+(.+)\n/.exec(sandbox!.output())?.[1];
-    expect(command).toBeDefined();
-    expect(command).toContain(`DATA_DIR=${dataDir}`);
-    // A shell with none of the sandbox's settings, as a fresh terminal has.
+  it('makes its own workspace the first time: the keys in DATA_DIR/workspace.json (0600), never on the terminal; they work', async () => {
+    const saved = join(dataDir, 'workspace.json');
+    const ws = JSON.parse(readFileSync(saved, 'utf8')) as typeof workspace;
+    expect(statSync(saved).mode & 0o777).toBe(0o600);
+    expect(sandbox!.output()).toContain(`workspace:     ${ws.workspace_id} (made now), its test and live keys in ${saved}`);
+    expect(sandbox!.output()).not.toContain(ws.test_key.secret);
+    expect(sandbox!.output()).not.toContain(ws.live_key.secret);
+    pasted = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
+    const res = await call(base(), pasted, { path: '/v2/chains?pasted=1' });
+    expect(res.status).toBe(200);
+    // The owner's invitation names that workspace: pasted into a fresh shell as printed, it works.
+    const command = /To sign in as the workspace owner.*\n\s+(.+)\n/.exec(sandbox!.output())?.[1];
+    expect(command).toContain(`--workspace ${ws.workspace_id}`);
     const { DATA_DIR: _d, PORT: _p, DATABASE_URL: _u, ...bare } = process.env;
     const shell = spawn('bash', ['-c', command!], { env: bare, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     shell.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const [code] = await once(shell, 'exit');
     expect(code).toBe(0);
-    expect(out).toBe(''); // the secrets go to the file, not to the terminal
-    const saved = join(dataDir, 'acme.json');
-    expect(statSync(saved).mode & 0o777).toBe(0o600);
-    const ws = JSON.parse(readFileSync(saved, 'utf8')) as typeof workspace;
-    pasted = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
-    const res = await call(base(), pasted, { path: '/v2/chains?pasted=1' });
-    expect(res.status).toBe(200);
+    expect(out).toMatch(/\/dashboard\/invitations\//);
     expect(readFileSync(join(dataDir, 'postgres.port'), 'utf8').trim()).toMatch(/^\d+$/);
   }, 60_000);
 
@@ -146,7 +148,7 @@ describe('npm start (local sandbox)', () => {
     const otherEnv = { ...env, DATA_DIR: otherDir, PORT: String(otherPort), MASTER_SEED: SEED };
     const other = spawnEntry('src/bootstrap/start.ts', otherEnv);
     try {
-      await other.waitFor(/In another terminal, create a workspace/, 90_000);
+      await other.waitFor(/workspace: .*made now/, 90_000);
       const created = await runEntry('src/bootstrap/ops.ts', otherEnv, ['workspace', 'create', '--name', 'beside', '--json']);
       expect(created.code).toBe(0);
       const ws = JSON.parse(created.stdout) as typeof workspace;
@@ -274,10 +276,9 @@ describe('npm start (local sandbox)', () => {
     expect(ms).toBeLessThan(10_000);
     sandbox = await startSandbox();
     expect(readyAtBanner).toEqual([200, 200, 200]);
-    // The workspace made after the first start is kept: the banner names its file instead of inviting a second one over it.
-    await sandbox.waitFor(/Workspace keys: /, 10_000);
-    expect(sandbox.output()).toContain(`Workspace keys: ${join(dataDir, 'acme.json')} (made earlier; their secrets are shown only once, keep that file)`);
-    expect(sandbox.output()).not.toContain('create a workspace');
+    // The workspace made at the first start is kept: never a second one over the only copy of its secrets.
+    await sandbox.waitFor(/workspace: .*made earlier/, 10_000);
+    expect(sandbox.output()).toContain(`(made earlier), its test and live keys in ${join(dataDir, 'workspace.json')}`);
     const res = await call(base(), testKey(), { path: '/v2/chains?second=run' });
     expect(res.status).toBe(200);
   }, 120_000);

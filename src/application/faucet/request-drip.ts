@@ -3,6 +3,7 @@
 // lock, so that two parallel drips can never together pass the hour's drip
 // count or a native budget. Nothing is sent here: the chain-worker sends each
 // item from the network's faucet dispenser, and it arrives as a deposit.
+import { addressProblem } from '../../domain/chains/address-problem.js';
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';
@@ -58,8 +59,8 @@ export class RequestDrip {
       // One address rule for every input (docs/api.md#addresses): a TRON base58 or EIP-55 checksummed address, else a validation error.
       const address = this.codec.normalize(cmd.chain, cmd.address);
       if (address === null) {
-        const rule = cmd.chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…';
-        throw new DomainError('VALIDATION_ERROR', `address is not a valid ${cmd.chain} address (${rule})`, [{ path: 'address', message: `must be a ${cmd.chain} address (${rule})` }]);
+        const problem = addressProblem(cmd.chain, cmd.address);
+        throw new DomainError('VALIDATION_ERROR', `address ${problem}`, [{ path: 'address', message: problem }]);
       }
       // An archived wallet still counts: it stays monitored and credited.
       const wallet = (await tx.wallets.byAddresses(network, [address])).find((w) => w.workspaceId === principal.workspaceId);

@@ -4,6 +4,7 @@
 // that exists changes nothing; each real change publishes BENEFICIARY_ADDED
 // or BENEFICIARY_REMOVED (to both sides) and records its actor in the audit
 // log in the same transaction (the CLI and the dashboard call these alike).
+import { addressProblem } from '../../domain/chains/address-problem.js';
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import { OPERATOR, type Actor } from '../../domain/members/audit.js';
@@ -43,7 +44,7 @@ export interface RemovedBeneficiary {
 function addressOn(codec: AddressCodec, chain: Network, address: string): string {
   if (!NETWORKS.includes(chain)) throw new DomainError('VALIDATION_ERROR', `unknown chain ${String(chain)}`);
   const normal = codec.normalize(baseChainOf(chain), address);
-  if (normal === null) throw new DomainError('VALIDATION_ERROR', `address "${address}" is not a valid ${chain} address`);
+  if (normal === null) throw new DomainError('VALIDATION_ERROR', `address "${address}" is not a valid ${chain} address: it ${addressProblem(baseChainOf(chain), address).replace(/^is not an? \w+ address /, 'must be ')}`);
   return normal;
 }
 

@@ -6,6 +6,7 @@
 // workspace's security lock serialises mainnet requests of one workspace;
 // the ledger's non-negative rule the balance). Nothing is sent here: the
 // chain-worker picks PENDING withdrawals up.
+import { addressProblem } from '../../domain/chains/address-problem.js';
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';
@@ -57,7 +58,7 @@ export class CreateWithdrawal {
     if (destination === null) {
       throw new DomainError(
         'INVALID_DESTINATION_ADDRESS',
-        `destination_address is not a valid ${cmd.chain} address (${cmd.chain === 'TRON' ? 'base58, T…' : 'EIP-55 checksummed 0x…'})`,
+        `destination_address ${addressProblem(cmd.chain, cmd.destination)}`,
       );
     }
     // Addresses whose funds nobody can ever move: the zero account (a burn), precompiles and system contracts,

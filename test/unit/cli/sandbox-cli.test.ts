@@ -11,6 +11,14 @@ describe('the sandbox command line', () => {
     expect(sandboxUsage('balance')).toMatch(/\n {2}--of outside\|cold +optional {2}/);
   });
 
+  it('names the outside account (or cold storage) of a chain with address, which takes no asset', () => {
+    expect(parseSandboxCommandLine(['address', '--chain', 'eth'])).toMatchObject({ kind: 'run', command: 'address', chain: 'ETH', network: 'ETH_TESTNET', whose: 'outside', json: false });
+    expect(parseSandboxCommandLine(['address', '--chain', 'TRON', '--of', 'cold', '--json'])).toMatchObject({ kind: 'run', command: 'address', chain: 'TRON', whose: 'cold', json: true });
+    expect(parseSandboxCommandLine(['address', '--chain', 'ETH', '--asset', 'USDT_ETH'])).toMatchObject({ kind: 'refused', message: "Unknown option '--asset'", usage: sandboxUsage('address') });
+    expect(parseSandboxCommandLine(['address'])).toMatchObject({ kind: 'refused', message: '--chain is required' });
+    expect(SANDBOX_USAGE).toContain('npm run sandbox -- address --chain CHAIN [--of outside|cold] [--json]');
+  });
+
   it('takes ETH, eth or ETH_TESTNET for the local ETH chain, and refuses a mainnet naming what it takes', () => {
     for (const chain of ['ETH', 'eth', 'ETH_TESTNET', 'eth_testnet']) {
       expect(parseSandboxCommandLine(['send', '--chain', chain, '--asset', 'USDT_ETH', '--to', to, '--amount', '25', '--json']), chain).toMatchObject({
@@ -43,6 +51,6 @@ describe('the sandbox command line', () => {
       expect(r, argv.join(' ')).toEqual({ kind: 'refused', message, usage: sandboxUsage(argv[0]) });
     }
     expect(parseSandboxCommandLine(['send', '--chain', 'ETH', '--asset', 'USDT_ETH', '--to', to, '--amount', '1.0000001'])).toMatchObject({ kind: 'refused', message: expect.stringMatching(/^--amount: .*6 decimal places/) });
-    expect(parseSandboxCommandLine(['transfer'])).toEqual({ kind: 'refused', message: 'unknown command "transfer": send or balance', usage: SANDBOX_USAGE });
+    expect(parseSandboxCommandLine(['transfer'])).toEqual({ kind: 'refused', message: 'unknown command "transfer": send, balance or address', usage: SANDBOX_USAGE });
   });
 });

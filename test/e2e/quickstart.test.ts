@@ -1,0 +1,255 @@
+// docs/quickstart.md, executed: a sandbox started as `npm start` starts on a
+// developer's machine (no NODE_ENV, no WEBHOOK_ALLOW_PRIVATE), then every
+// shell block of the quickstart, in order, through bash and npm as pasted,
+// with `npm run listen` in the background as the third terminal. Then the
+// integrator's tools at their edges on the same sandbox: `npm run api`
+// (errors, replays, --data, --wait-for) and `npm run listen` (forged
+// deliveries, forwarding, an endpoint left by a killed run, triggers).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signWebhook } from '../../src/sdk/webhooks.js';
+import { removeDataDir } from '../support/data-dir.js';
+import { freePort, freePortBlock } from '../support/free-port.js';
+import { call } from '../support/harness.js';
+import { poll, spawnEntry, type Spawned } from '../support/processes.js';
+
+interface Block {
+  mode: 'run' | 'background' | 'skip';
+  code: string;
+}
+
+/** The shell blocks of the quickstart, each with what the comment before it says of it. */
+export function quickstartBlocks(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const re = /(?:<!-- quickstart: ([^>]*?) -->\n)?```sh\n([\s\S]*?)```/g;
+  for (const m of markdown.matchAll(re)) {
+    const note = m[1] ?? '';
+    blocks.push({ mode: note.startsWith('not run') ? 'skip' : note.startsWith('in the background') ? 'background' : 'run', code: m[2]! });
+  }
+  return blocks;
+}
+
+/** A command line as a terminal runs it: its own process group, so a "Ctrl-C" reaches npm and node alike. */
+function terminal(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; out: () => string; err: () => string; done: Promise<number | null> } {
+  const child = spawn('bash', ['-c', script], { env, cwd: process.cwd(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const done = once(child, 'exit').then(([code]) => code as number | null);
+  return { child, out: () => out, err: () => err, done };
+}
+
+const ctrlC = (child: ChildProcess) => process.kill(-child.pid!, 'SIGINT');
+
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let port: number;
+let sandbox: Spawned | undefined;
+let key: { keyId: string; secret: string };
+const base = () => `http://127.0.0.1:${port}`;
+const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => {
+  const t = terminal(`npm run -s api -- ${args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}`, { ...env, ...extra });
+  return t.done.then((code) => ({ code, stdout: t.out(), stderr: t.err() }));
+};
+const endpoints = async () => (await call(base(), key, { path: '/v2/webhooks?limit=100' })).body.data as { id: string; url: string; is_active: boolean }[];
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-quickstart-'));
+  port = await freePortBlock(7);
+  // A developer's terminal: no NODE_ENV (vitest sets "test"), no webhook setting.
+  const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, NODE_ENV: _n, WEBHOOK_ALLOW_PRIVATE: _w, ...clean } = process.env;
+  env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
+  sandbox = spawnEntry('src/bootstrap/start.ts', env);
+  await sandbox.waitFor(/workspace: .*made now/, 120_000);
+  const ws = JSON.parse(readFileSync(join(dataDir, 'workspace.json'), 'utf8')) as { test_key: { key_id: string; secret: string } };
+  key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
+}, 180_000);
+
+afterAll(async () => {
+  if (sandbox && sandbox.child.exitCode === null) {
+    sandbox.child.kill('SIGTERM');
+    await sandbox.exit();
+  }
+  removeDataDir(dataDir);
+});
+
+describe('docs/quickstart.md, executed', () => {
+  it('runs every block as pasted: a verified DEPOSIT_CONFIRMED and a CONFIRMED withdrawal, and again with nothing changed; Ctrl-C removes the endpoint', async () => {
+    const blocks = quickstartBlocks(readFileSync('docs/quickstart.md', 'utf8'));
+    expect(blocks.map((b) => b.mode)).toEqual(['skip', 'run', 'background', 'run', 'run', 'run', 'run']);
+    expect(blocks[0]!.code).toContain('npm start');
+    const first = blocks.findIndex((b) => b.mode === 'background');
+    const before = blocks.slice(0, first).filter((b) => b.mode === 'run');
+    const after = blocks.slice(first + 1).filter((b) => b.mode === 'run');
+    for (const b of before) {
+      const t = terminal(`set -euo pipefail\n${b.code}`, env);
+      expect(await t.done, t.err()).toBe(0);
+      expect(t.out()).toContain('ETH_TESTNET');
+    }
+
+    const listen = terminal(blocks[first]!.code, env);
+    await poll(async () => (/Ready: /.test(listen.err()) ? true : undefined), 60_000, 'npm run listen to be ready');
+    const [registered] = await endpoints();
+    expect(registered!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/npm-run-listen$/);
+
+    // The rest, as one terminal: the variables of one block are used by the next. Each run prints the customer.
+    const script = `set -euo pipefail\n${after.map((b) => b.code).join('\n')}\necho "customer=$CUSTOMER withdrawal=$WITHDRAWAL"\n`;
+    const pasted = terminal(script, env);
+    expect(await pasted.done, `${pasted.out()}\n${pasted.err()}`).toBe(0);
+    const ids = /customer=(\S+) withdrawal=(\S+)/.exec(pasted.out())!;
+    expect(pasted.out()).toMatch(/"status": "CONFIRMED"/);
+    expect(pasted.err()).toMatch(/^201 Created · request \S+ · Idempotency-Key signup-user-42$/m);
+    const balances = (await call(base(), key, { path: '/v2/balances' })).body as { data: { asset: string; chain: string; available?: string }[] };
+    expect(JSON.stringify(balances)).toContain('77');
+
+    await poll(async () => (/verified\s+WITHDRAWAL_CONFIRMED/.test(listen.out()) ? true : undefined), 30_000, 'WITHDRAWAL_CONFIRMED at the listener');
+    for (const event of ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_SWEPT', 'WITHDRAWAL_PROCESSING', 'WITHDRAWAL_CONFIRMED']) {
+      expect(listen.out()).toMatch(new RegExp(`verified\\s+${event}\\s`));
+    }
+    expect(listen.out()).not.toContain('REFUSED');
+
+    // Pasted again: the same customer and withdrawal (idempotent creates), a second drip swept, exit 0.
+    const again = terminal(script, env);
+    expect(await again.done, `${again.out()}\n${again.err()}`).toBe(0);
+    expect(/customer=(\S+) withdrawal=(\S+)/.exec(again.out())!.slice(1)).toEqual(ids.slice(1));
+    expect(again.err()).toMatch(/· replayed$/m);
+
+    ctrlC(listen.child);
+    expect(await listen.done).toBe(0);
+    expect(listen.err()).toContain(`Removed endpoint ${registered!.id}.`);
+    expect(await endpoints()).toEqual([]);
+  }, 300_000);
+});
+
+describe('npm run api', () => {
+  it('prints the status and request id on stderr and the JSON on stdout; an error answer exits 1 with its code; a bad command line exits 2 and sends nothing', async () => {
+    const ok = await run(['GET', 'chains']);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toMatch(/^200 OK · request [\w-]+\n$/);
+    expect((JSON.parse(ok.stdout) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+
+    const missing = await run(['GET', '/v2/withdrawals/00000000-0000-4000-8000-000000000000']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^404 Not Found · request /);
+    expect(JSON.parse(missing.stdout).code).toBe('NOT_FOUND');
+
+    const lowercase = await run(['POST', '/v2/withdrawals', 'chain=ETH', 'asset=USDT_ETH', 'amount=1', 'destination_address=0xabcdefabcdefabcdefabcdefabcdefabcdefabcd']);
+    expect(lowercase.code).toBe(1);
+    expect(JSON.parse(lowercase.stdout).error).toMatch(/checksum/i);
+
+    for (const [args, message] of [
+      [['FETCH', '/v2/chains'], /METHOD: FETCH is not one of/],
+      [['GET'], /give a METHOD and a PATH/],
+      [['POST', '/v2/customers', 'external_ref'], /fields are name=value/],
+      [['POST', '/v2/customers', '--data', '{nope'], /--data: not JSON/],
+      [['GET', '/v2/chains', '--bogus'], /Unknown option '--bogus'/],
+      [['POST', '/v2/customers', '--wait-for', 'ACTIVE'], /--wait-for repeats a GET only/],
+    ] as const) {
+      const bad = await run([...args]);
+      expect([bad.code, bad.stdout], args.join(' ')).toEqual([2, '']);
+      expect(bad.stderr.split('\n')[0]).toMatch(message);
+      expect(bad.stderr).toContain('usage: npm run api');
+    }
+    const help = await run(['--help']);
+    expect([help.code, help.stdout]).toEqual([0, expect.stringContaining('usage: npm run api')]);
+    const nowhere = await run(['GET', '/v2/chains'], { WALLET_API_URL: `http://127.0.0.1:${await freePort()}` });
+    expect(nowhere.code).toBe(3);
+    expect(nowhere.stderr).toMatch(/cannot be reached \(ECONNREFUSED\)/);
+  }, 60_000);
+
+  it('sends a body from a file, and the same signed request twice in one second is sent again in the next instead of failing as a replay', async () => {
+    const file = join(dataDir, 'customer.json');
+    writeFileSync(file, JSON.stringify({ external_ref: 'from-a-file' }));
+    const created = await run(['POST', '/v2/customers', '--data', `@${file}`, '--idempotency-key', 'file-1', '--get', 'external_ref']);
+    expect([created.code, created.stdout]).toEqual([0, 'from-a-file\n']);
+    // Both in the same second: one of them meets REPLAY_DETECTED and is signed again a second later.
+    const twice = await Promise.all([run(['GET', '/v2/balances']), run(['GET', '/v2/balances'])]);
+    expect(twice.map((t) => t.code)).toEqual([0, 0]);
+  }, 60_000);
+});
+
+describe('npm run listen', () => {
+  const listening = async (args: string[]) => {
+    const t = terminal(`exec npm run -s listen -- ${args.join(' ')}`, env);
+    await poll(async () => (/Ready: /.test(t.err()) ? true : t.child.exitCode !== null ? false : undefined), 60_000, 'listen ready');
+    const url = /arrive at (\S+) /.exec(t.err())?.[1];
+    return { ...t, url: url! };
+  };
+
+  it('refuses a delivery whose signature does not verify, forwards verified ones with their own headers, and prints JSON with --json', async () => {
+    const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const target = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => target.listen(0, '127.0.0.1', () => r()));
+    const forwardTo = `http://127.0.0.1:${(target.address() as AddressInfo).port}/hooks`;
+    const t = await listening(['--json', '--forward-to', forwardTo, '--trigger', 'DEPOSIT_CONFIRMED', '--events', 'DEPOSIT_CONFIRMED']);
+    try {
+      const body = JSON.stringify({ event: 'DEPOSIT_CONFIRMED', created_at: new Date().toISOString(), data: {} });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const forged = await fetch(t.url, {
+        method: 'POST',
+        body,
+        headers: { 'x-service-timestamp': String(timestamp), 'x-service-signature': signWebhook({ secret: 'whsec_not-the-endpoints', timestamp, rawBody: body }), 'x-service-delivery': 'forged-1' },
+      });
+      expect(forged.status).toBe(400);
+      const lines = await poll(async () => {
+        const l = t.out().trim().split('\n').filter(Boolean).map((s) => JSON.parse(s) as Record<string, unknown>);
+        return l.some((x) => x.verified === true) ? l : undefined;
+      }, 60_000, 'the triggered DEPOSIT_CONFIRMED');
+      expect(lines.find((x) => x.delivery_id === 'forged-1')).toMatchObject({ verified: false, reason: expect.stringMatching(/^SIGNATURE_MISMATCH/) });
+      const real = lines.find((x) => x.verified === true)!;
+      expect(real).toMatchObject({ event: 'DEPOSIT_CONFIRMED', data: { status: 'CONFIRMED', amount: '25.000000', asset: 'USDT_ETH' }, forwarded: { status: 204 } });
+      // The forward carries the delivery as the service sent it: its body and its own signature headers.
+      const passed = got.find((g) => g.headers['x-service-delivery'] === real.delivery_id)!;
+      expect(JSON.parse(passed.body).event).toBe('DEPOSIT_CONFIRMED');
+      expect(passed.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(got.some((g) => g.headers['x-service-delivery'] === 'forged-1')).toBe(false);
+    } finally {
+      ctrlC(t.child);
+      await t.done;
+      target.close();
+    }
+    expect(await endpoints()).toEqual([]);
+  }, 120_000);
+
+  it('removes an endpoint a killed run left behind, and stops by itself after --max-events', async () => {
+    const killed = await listening([]);
+    process.kill(-killed.child.pid!, 'SIGKILL');
+    await killed.done;
+    const [left] = await endpoints();
+    expect(left!.url).toBe(killed.url);
+
+    const t = terminal('exec npm run -s listen -- --trigger WITHDRAWAL_POLICY_CHANGED --events WITHDRAWAL_POLICY_CHANGED --max-events 2', env);
+    expect(await t.done, t.err()).toBe(0);
+    expect(t.err()).toContain(`Removed endpoint ${left!.id}, left by an earlier npm run listen.`);
+    expect(t.out().match(/verified\s+WITHDRAWAL_POLICY_CHANGED\s+changed approval_quorum/g)).toHaveLength(2);
+    expect(await endpoints()).toEqual([]);
+  }, 120_000);
+
+  it('refuses a command line it cannot honour, in one line and its usage, exit 2', async () => {
+    for (const [args, message] of [
+      [['--events', 'NOPE'], /--events: NOPE is not an event/],
+      [['--trigger', 'DEPOSIT_SWEPT'], /--trigger: one of DEPOSIT_CONFIRMED, WITHDRAWAL_POLICY_CHANGED/],
+      [['--forward-to', 'ftp://x'], /--forward-to: must be an http or https URL/],
+      [['--trigger', 'DEPOSIT_CONFIRMED', '--events', 'WITHDRAWAL_HELD'], /none of which --events asks for/],
+    ] as const) {
+      const t = terminal(`exec npm run -s listen -- ${args.join(' ')}`, env);
+      expect(await t.done).toBe(2);
+      expect(t.err().split('\n')[0]).toMatch(message);
+      expect(t.err()).toContain('usage: npm run listen');
+    }
+  }, 60_000);
+});
