@@ -143,8 +143,12 @@ export function fieldOf(json: unknown, path: string): unknown {
   return at;
 }
 
-/** Statuses a resource never leaves: waiting for another one past them is waiting forever. */
-const FINAL = new Set(['CONFIRMED', 'SWEPT', 'FAILED', 'CANCELLED', 'REJECTED', 'REVERTED', 'EXPIRED', 'COMPLETED', 'DELIVERED']);
+/** Statuses that end a resource's life in failure: waiting past one of them is waiting forever. */
+const FAILED = new Set(['FAILED', 'CANCELLED', 'REJECTED', 'REVERTED', 'EXPIRED']);
+/** The order resources move in: a wait for one status is met by a later one (a deposit already SWEPT was CONFIRMED). */
+const PROGRESS = ['QUEUED', 'PENDING', 'PENDING_APPROVAL', 'DETECTED', 'PROCESSING', 'SENT', 'CONFIRMED', 'SWEPT', 'COMPLETED'];
+const passed = (now: unknown, wanted: string): boolean =>
+  typeof now === 'string' && PROGRESS.includes(wanted) && PROGRESS.indexOf(now) > PROGRESS.indexOf(wanted);
 
 function readOrFail(io: Pick<CliIo, 'readFile'>, path: string): string {
   try {
@@ -241,9 +245,13 @@ async function waitUntil(want: NonNullable<Planned['waitFor']>, first: SignedAns
     if (res.status < 200 || res.status >= 300) return res;
     const now = fieldOf(res.json, want.field);
     if (String(now) === want.value) return res;
+    if (passed(now, want.value)) {
+      io.err(`${want.field} is ${String(now)}, past ${want.value}`);
+      return res;
+    }
     if (now !== last) io.err(`waiting for ${want.field} ${want.value}: now ${now === undefined ? '(none yet)' : String(now)}`);
     last = now;
-    if (typeof now === 'string' && FINAL.has(now)) throw new WaitError(`${want.field} is ${now}, which it never leaves: it will not become ${want.value}`);
+    if (typeof now === 'string' && FAILED.has(now)) throw new WaitError(`${want.field} is ${now}, which it never leaves: it will not become ${want.value}`);
     if (Date.now() > deadline) throw new WaitError(`${want.field} is still ${String(now)} after ${want.timeoutMs / 1000} s, not ${want.value}`);
     await new Promise((r) => setTimeout(r, 1100));
     res = await send();
