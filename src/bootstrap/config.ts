@@ -45,6 +45,7 @@ const schema = z.object({
     .optional()
     .refine((s) => !s || validateMnemonic(s.trim().split(/\s+/).join(' '), wordlist), 'must be a valid BIP-39 English mnemonic'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60000).default(8000),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0.01).max(100000).default(50),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1000000).default(100),
@@ -101,6 +102,8 @@ export interface Config {
   previousEncryptionKeys: string[];
   masterSeed: string | undefined;
   logLevel: string;
+  /** `pretty` or `json` as asked (never pretty in production); unset: pretty when npm start's stdout is a terminal. */
+  logFormat: 'json' | 'pretty' | undefined;
   shutdownTimeoutMs: number;
   rateLimit: { perSecond: number; burst: number };
   /**
@@ -355,6 +358,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       : [],
     masterSeed: c.MASTER_SEED?.trim() || undefined, // empty is unset (docker compose passes ${VAR:-} as "")
     logLevel: c.LOG_LEVEL,
+    // Readable lines only where a person reads the sandbox's terminal; JSON otherwise, and always in production.
+    logFormat: production ? 'json' : c.LOG_FORMAT,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },

@@ -24,7 +24,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const execArgv = ext === '.ts' ? ['--import', 'tsx'] : [];
 const config = loadConfigOrExit();
-const logger = createLogger({ level: config.logLevel, name: 'supervisor' });
+// A person at the terminal reads lines, a machine reads JSON (the processes always write JSON; the supervisor formats).
+const prettyLogs = config.logFormat === 'pretty' || (config.logFormat === undefined && process.stdout.isTTY === true);
+// Loaded only here: pino-pretty is sandbox tooling (a dev dependency).
+const pretty = prettyLogs ? await import('../adapters/sandbox/pretty-logs.js') : null;
+const formatLine = pretty?.prettyFormatter(process.stdout.isTTY === true && !process.env.NO_COLOR) ?? null;
+const logger = createLogger({ level: config.logLevel, name: 'supervisor', stream: formatLine ? pretty!.prettyDestination(process.stdout, formatLine) : undefined });
 const dataDir = resolve(config.dataDir);
 
 /** A start-up failure: one line naming the cause and the setting that moves it, exit 1. */
@@ -77,7 +82,11 @@ function spawnChild(name: ChildName, env: NodeJS.ProcessEnv): ChildProcess {
   // Own process group (detached): a terminal's Ctrl-C reaches only this
   // supervisor, which then stops the children in order. Only the
   // chain-worker gets the seed (childEnv).
-  return fork(join(here, `${name}${ext}`), [], { execArgv, env: childEnv(name, env), detached: true, stdio: 'inherit' });
+  if (!formatLine) return fork(join(here, `${name}${ext}`), [], { execArgv, env: childEnv(name, env), detached: true, stdio: 'inherit' });
+  const child = fork(join(here, `${name}${ext}`), [], { execArgv, env: childEnv(name, env), detached: true, stdio: ['inherit', 'pipe', 'pipe', 'ipc'] });
+  pretty!.pipePretty(child.stdout!, process.stdout, formatLine);
+  pretty!.pipePretty(child.stderr!, process.stderr, formatLine);
+  return child;
 }
 
 async function startDatabase(): Promise<{ url: string; child: ChildProcess | null }> {
@@ -197,6 +206,11 @@ function launch(p: Supervised): void {
 }
 
 processes.forEach(launch);
+// The sandbox's own workspace, made the first time (its keys go to a file, never to the terminal), while the
+// processes start: it needs only the database. A failure is reported with the banner.
+const workspaceMade: Promise<SandboxWorkspace | Error> = ensureSandboxWorkspace({ dataDir, opsEntry: join(here, `ops${ext}`), execArgv, env }).catch(
+  (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+);
 
 async function waitReady(url: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -241,15 +255,10 @@ void Promise.all(readiness).then(async (all) => {
     if (!stopping) logger.error('the service processes did not all become ready within 60 s');
     return;
   }
-  // The sandbox's own workspace, made the first time (its keys go to a file, never to the terminal).
-  let workspace: SandboxWorkspace | null = null;
-  try {
-    workspace = await ensureSandboxWorkspace({ dataDir, opsEntry: join(here, `ops${ext}`), execArgv, env });
-  } catch (err) {
-    if (stopping) return;
-    logger.error({ err }, 'the sandbox workspace could not be made; create one with npm run ops -- workspace create');
-  }
+  const made = await workspaceMade;
   if (stopping) return;
+  const workspace = made instanceof Error ? null : made;
+  if (made instanceof Error) logger.error({ err: made }, 'the sandbox workspace could not be made; create one with npm run ops -- workspace create');
   // Another terminal finds this sandbox by its DATA_DIR and PORT: named when they are not the defaults.
   const ownSettings = opsEnv.length > 1 || config.dataDir !== '.data' || config.ports.api !== 8080;
   const invite = `    cd ${sh(process.cwd())} && ${opsEnv.join(' ')} DASHBOARD_URL=${sh(config.dashboardUrl)} npm run --silent ops -- owner invite --workspace ${workspace?.workspaceId ?? 'WORKSPACE_ID'} --email you@example.com`;
@@ -305,6 +314,7 @@ async function shutdown(signal: string): Promise<void> {
     dbChild.kill('SIGTERM');
     await exited(dbChild);
   }
+  process.stdout.write(`Wallet service sandbox stopped (${signal}${timedOut ? ', a process killed after 12 s' : ''}); its data is kept in ${dataDir}.\n`);
   process.exit(0);
 }
 

@@ -72,10 +72,11 @@ const endpoints = async (): Promise<{ id: string; url: string; is_active: boolea
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-e2e-quickstart-'));
   port = await freePortBlock(7);
-  // A developer's terminal: no NODE_ENV (vitest sets "test"), no webhook setting.
+  // A developer's terminal: no NODE_ENV (vitest sets "test"), no webhook setting; its log lines for a person
+  // (what a TTY gets; LOG_FORMAT=pretty asks for it through a pipe).
   const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, NODE_ENV: _n, WEBHOOK_ALLOW_PRIVATE: _w, ...clean } = process.env;
   env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
-  sandbox = spawnEntry('src/bootstrap/start.ts', env);
+  sandbox = spawnEntry('src/bootstrap/start.ts', { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
   await sandbox.waitFor(/workspace: .*made now/, 120_000);
   const ws = JSON.parse(readFileSync(join(dataDir, 'workspace.json'), 'utf8')) as { test_key: { key_id: string; secret: string } };
   key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
@@ -87,6 +88,15 @@ afterAll(async () => {
     await sandbox.exit();
   }
   removeDataDir(dataDir);
+});
+
+describe('npm start for a person', () => {
+  it('prints readable log lines, not JSON, the request lines naming their route', () => {
+    const lines = sandbox!.output().split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: api: api listening \{"url":"http:\/\/127\.0\.0\.1:\d+"/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\] INFO: chain-worker: scanning for deposits/));
+    expect(lines.filter((l) => l.startsWith('{"level"'))).toEqual([]);
+  });
 });
 
 describe('docs/quickstart.md, executed', () => {

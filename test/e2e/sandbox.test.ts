@@ -148,7 +148,7 @@ describe('npm start (local sandbox)', () => {
     const otherEnv = { ...env, DATA_DIR: otherDir, PORT: String(otherPort), MASTER_SEED: SEED };
     const other = spawnEntry('src/bootstrap/start.ts', otherEnv);
     try {
-      await other.waitFor(/workspace: .*made now/, 90_000);
+      await other.waitFor(/workspace: .*made now/, 120_000);
       const created = await runEntry('src/bootstrap/ops.ts', otherEnv, ['workspace', 'create', '--name', 'beside', '--json']);
       expect(created.code).toBe(0);
       const ws = JSON.parse(created.stdout) as typeof workspace;
@@ -167,7 +167,7 @@ describe('npm start (local sandbox)', () => {
       removeDataDir(otherDir);
     }
     expect((await call(base(), pasted, { path: '/v2/chains?after=beside' })).status).toBe(200);
-  }, 150_000);
+  }, 180_000);
 
   it('ops refuses a DATA_DIR that holds no sandbox, in one line naming DATA_DIR, and creates nothing', async () => {
     const empty = join(tmpdir(), `wallet-e2e-none-${process.pid}`);
@@ -274,6 +274,8 @@ describe('npm start (local sandbox)', () => {
     const { code, ms } = await stopSandbox(sandbox!);
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
+    // One line for the person at the terminal, whatever the log format.
+    expect(sandbox!.output().trimEnd().split('\n').at(-1)).toBe(`Wallet service sandbox stopped (SIGTERM); its data is kept in ${dataDir}.`);
     sandbox = await startSandbox();
     expect(readyAtBanner).toEqual([200, 200, 200]);
     // The workspace made at the first start is kept: never a second one over the only copy of its secrets.
@@ -294,7 +296,7 @@ describe('npm start under npm', () => {
     npm.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     npm.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     try {
-      await poll(async () => (/In another terminal/.test(out) ? true : undefined), 90_000, `the banner; output:\n${out}`);
+      await poll(async () => (/workspace: .*made now/.test(out) ? true : undefined), 90_000, `the banner; output:\n${out}`);
       expect(existsSync(join(dir, 'sandbox.pid'))).toBe(true);
       npm.kill('SIGTERM');
       await poll(

@@ -254,6 +254,20 @@ describe('request bodies and errors', () => {
     expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*method="POST",route="\/v2\/customers",status="400"\}/);
     expect(metrics).not.toMatch(/route="\/(:id)?"/);
   });
+
+  it('names the route a request refused at authentication was for, never the path as sent', async () => {
+    const bad = { keyId: test.keyId, secret: 'not-the-secret' };
+    const refused = await call(api.baseUrl, bad, { method: 'GET', path: '/v2/withdrawals/11111111-2222-4333-8444-555555555555' });
+    expect(refused.status).toBe(401);
+    expect((await fetch(`${api.baseUrl}/v2/balances`)).status).toBe(401);
+    const metrics = await (await fetch(`${api.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*method="GET",route="\/v2\/withdrawals\/:id",status="401"\}/);
+    expect(metrics).toMatch(/http_request_duration_seconds_count\{[^}]*method="GET",route="\/v2\/balances",status="401"\}/);
+    expect(metrics).not.toContain('11111111-2222');
+    // A path no route declares stays unmatched: a client cannot mint labels.
+    expect((await fetch(`${api.baseUrl}/v2/nothing-here/123`)).status).toBe(401);
+    expect(await (await fetch(`${api.baseUrl}/metrics`)).text()).not.toContain('nothing-here');
+  });
 });
 
 describe('unexpected failures', () => {

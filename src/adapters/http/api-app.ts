@@ -40,7 +40,8 @@ export function buildApiApp(deps: ApiAppDeps): Express {
   app.set('etag', false);
   app.set('case sensitive routing', true);
   app.set('trust proxy', deps.trustProxy);
-  app.use(requestContext(deps.logger, deps.metrics));
+  // Routes are declared below; a request refused before routing (authentication) is named by its declaration.
+  app.use(requestContext(deps.logger, deps.metrics, () => (app.locals.declaredRoutes as DeclaredRoute[] | undefined) ?? []));
   // Probes first: a load balancer's health check may be HTTP/1.0 without Host (HAProxy's default).
   app.use(probeRouter({ registry: deps.metrics.registry, ready: deps.ready }, deps.probes));
   app.use(requireHost);

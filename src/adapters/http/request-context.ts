@@ -27,7 +27,34 @@ export function routeLabel(req: Request, mountPath?: unknown): string {
   return full.length > 1 && full.endsWith('/') ? full.slice(0, -1) : full;
 }
 
-export function requestContext(logger: Logger, metrics: Metrics): RequestHandler {
+/** A declared route's method and template (`/v2/withdrawals/:id`). */
+export interface RouteTemplate {
+  method: string;
+  path: string;
+}
+
+const compiled = new Map<string, RegExp>();
+const templateRegex = (path: string): RegExp => {
+  let re = compiled.get(path);
+  if (!re) compiled.set(path, (re = compileTemplate(path)));
+  return re;
+};
+const compileTemplate = (path: string): RegExp =>
+  new RegExp(`^${path.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+
+/**
+ * The declared route a request was for when it was refused before any router
+ * matched it (authentication runs first): failed sign-ins and refused keys are
+ * then logged and counted under the route they tried, never under a path as
+ * sent (which would let a client mint labels, and may carry a token).
+ */
+export function declaredRouteOf(req: Request, routes: readonly RouteTemplate[]): string | null {
+  const path = req.originalUrl.split('?')[0]!;
+  const hit = routes.find((r) => r.method.toUpperCase() === req.method && templateRegex(r.path).test(path));
+  return hit ? hit.path : null;
+}
+
+export function requestContext(logger: Logger, metrics: Metrics, routes: () => readonly RouteTemplate[] = () => []): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get('X-Request-Id');
     const requestId = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
@@ -36,7 +63,8 @@ export function requestContext(logger: Logger, metrics: Metrics): RequestHandler
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(req, res.locals.mountPath);
+      const matched = routeLabel(req, res.locals.mountPath);
+      const route = matched === 'unmatched' ? (declaredRouteOf(req, routes()) ?? matched) : matched;
       metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       if (!PROBES.has(req.path)) {
         logger.info(

@@ -27,7 +27,8 @@ export function serializeError(err: unknown): unknown {
   return out;
 }
 
-export function createLogger(opts: { level: string; name: string; destination?: 1 | 2 }): Logger {
+/** `stream`: somewhere else than fd 1 or 2 (the sandbox's terminal formats the supervisor's lines). */
+export function createLogger(opts: { level: string; name: string; destination?: 1 | 2; stream?: pino.DestinationStream }): Logger {
   return pino(
     {
     name: opts.name,
@@ -48,6 +49,6 @@ export function createLogger(opts: { level: string; name: string; destination?: 
       censor: '[redacted]',
     },
     },
-    pino.destination({ fd: opts.destination ?? 1, sync: true }),
+    opts.stream ?? pino.destination({ fd: opts.destination ?? 1, sync: true }),
   );
 }

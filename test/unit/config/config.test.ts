@@ -50,6 +50,15 @@ describe('configuration', () => {
     expect(messageOf({ ADMIN_PORT: 'x' })).toMatch(/^ADMIN_PORT: /);
   });
 
+  it('formats logs for a person only where asked or at a terminal, never in production', () => {
+    expect(parseConfig({}).logFormat).toBeUndefined();
+    expect(parseConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(parseConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(messageOf({ LOG_FORMAT: 'colour' })).toMatch(/^LOG_FORMAT: /);
+    const prod = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', SECRET_ENCRYPTION_KEY: key, MASTER_SEED: seed };
+    expect(parseConfig({ ...prod, LOG_FORMAT: 'pretty' }).logFormat).toBe('json');
+  });
+
   it('calls loopback webhook receivers in the sandbox without asking, private ones only when asked, neither in production', () => {
     expect(parseConfig({}).webhookReach).toBe('loopback');
     expect(parseConfig({ NODE_ENV: 'test' }).webhookReach).toBe('public');
