@@ -1,6 +1,14 @@
 // One PostgreSQL for the whole run: DATABASE_URL's server when set, else an
 // embedded one in a temporary directory. A template database is migrated once;
 // every test file clones its own database from it (see database.ts).
+// Everything the run puts in the temporary directory (that server, every
+// test's DATA_DIR and the clusters they keep under /var/tmp) lives in one
+// directory of its own, TMPDIR for the test processes: removed at the end,
+// and by a detached reaper when the run is interrupted (Ctrl-C).
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../src/bootstrap/prepare-database.js';
@@ -23,6 +31,11 @@ function withDatabase(url: string, database: string): string {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const runDir = mkdtempSync(join(tmpdir(), 'wallet-test-run-'));
+  chmodSync(runDir, 0o755); // as root, the embedded servers run as the postgres user, who must pass through it
+  process.env.TMPDIR = runDir; // the test processes, and what they start, inherit it
+  const reaper = spawn(process.execPath, [join(import.meta.dirname, 'reaper.mjs'), String(process.pid), runDir], { detached: true, stdio: 'ignore' });
+  reaper.unref();
   let adminUrl: string;
   let stopServer = async () => {};
   if (process.env.DATABASE_URL) {
@@ -52,5 +65,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const r of rows) await c.query(`drop database if exists "${r.datname}" with (force)`);
     await c.end();
     await stopServer();
+    rmSync(runDir, { recursive: true, force: true });
+    reaper.kill();
   };
 }
