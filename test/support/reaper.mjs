@@ -9,6 +9,8 @@
 //   node test/support/reaper.mjs <runner pid> <run directory>
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const [runner, runDir] = [Number(process.argv[2]), process.argv[3]];
 const alive = (pid) => {
@@ -19,7 +21,6 @@ const alive = (pid) => {
     return err.code === 'EPERM';
   }
 };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Directories under `dir` (a few levels down) holding a postmaster.pid or a postgres.cluster marker. */
 function clusters(dir, depth = 4, found = []) {
