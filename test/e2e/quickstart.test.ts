@@ -156,6 +156,29 @@ describe('docs/quickstart.md, executed', () => {
   }, 300_000);
 });
 
+describe('the other copies of these commands', () => {
+  it("the README's First requests are the quickstart's commands, so the quickstart's run covers them", () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## First requests'), readme.indexOf('## Using the SDK'));
+    const quickstart = readFileSync('docs/quickstart.md', 'utf8');
+    const lines = quickstartBlocks(section).flatMap((b) => b.code.split('\n').filter(Boolean));
+    expect(lines.length).toBeGreaterThanOrEqual(9);
+    for (const line of lines) expect(quickstart, line).toContain(line);
+  });
+
+  it("the curl and openssl signing of docs/api.md works as pasted: the GET answers, the POST creates then replays", async () => {
+    const api = readFileSync('docs/api.md', 'utf8');
+    const section = api.slice(api.indexOf('### Signing with curl and openssl'), api.indexOf('### Time window and replays'));
+    const [get, post] = quickstartBlocks(section);
+    const t = terminal(`set -euo pipefail\n${get!.code}\necho\n${post!.code}\necho\nsleep 1\n${post!.code.replace('curl -s', 'curl -s -i')}\n`, env);
+    expect(await t.done, t.err()).toBe(0);
+    const [chains, created] = t.out().split('\n');
+    expect((JSON.parse(chains!) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    expect(JSON.parse(created!).external_ref).toBe('user-42');
+    expect(t.out()).toMatch(/idempotent-replay: true/i);
+  }, 60_000);
+});
+
 describe('npm run api', () => {
   it('prints the status and request id on stderr and the JSON on stdout; an error answer exits 1 with its code; a bad command line exits 2 and sends nothing', async () => {
     const ok = await run(['GET', 'chains']);
