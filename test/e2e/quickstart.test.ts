@@ -132,8 +132,9 @@ describe('docs/quickstart.md, executed', () => {
     const ids = /customer=(\S+) withdrawal=(\S+)/.exec(pasted.out())!;
     expect(pasted.out()).toMatch(/"status": "CONFIRMED"/);
     expect(pasted.err()).toMatch(/^201 Created · request \S+ · Idempotency-Key signup-user-42$/m);
-    const balances = (await call(base(), key, { path: '/v2/balances' })).body as { data: { asset: string; chain: string; available?: string }[] };
-    expect(JSON.stringify(balances)).toContain('77');
+    // 100 deposited less its fee (3), less the withdrawal's 20 (its fee inside): as the quickstart says.
+    const balances = (await call(base(), key, { path: '/v2/balances?asset=USDT_ETH' })).body as { data: { asset: string; chain: string; available: string; total: string }[] };
+    expect(balances.data).toEqual([expect.objectContaining({ chain: 'ETH_TESTNET', asset: 'USDT_ETH', available: '77.000000', total: '77.000000' })]);
 
     await poll(async () => (/verified\s+WITHDRAWAL_CONFIRMED/.test(listen.out()) ? true : undefined), 30_000, 'WITHDRAWAL_CONFIRMED at the listener');
     for (const event of ['DEPOSIT_DETECTED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_SWEPT', 'WITHDRAWAL_PROCESSING', 'WITHDRAWAL_CONFIRMED']) {

@@ -83,6 +83,8 @@ describe('the docs site', () => {
       const res = await get(`/docs/${g.slug}`);
       expect(res.status, g.slug).toBe(200);
       expect(res.text).toContain(`<h1>${g.title.replace("'", '&#39;')}</h1>`);
+      // No editor's comment shown.
+      expect(res.text, g.slug).not.toMatch(/&lt;!--|<!--/);
       pages.set(`/docs/${g.slug}`, res.text);
     }
     pages.set('/docs', (await get('/docs')).text);
@@ -101,6 +103,12 @@ describe('the docs site', () => {
     expect(checked).toBeGreaterThan(100);
   });
 
+  it("shows a whole file's own title once, as the page's title", async () => {
+    const page = (await get('/docs/quickstart')).text;
+    expect(page.match(/>Quickstart<\/h\d>/g)).toEqual(['>Quickstart</h1>']);
+    expect(page).toMatch(/<h2 id="1-start-the-sandbox">1\. Start the sandbox<\/h2>/);
+  });
+
   it('rewrites a cross-link to the guide that carries its section, and a link to what the site does not carry to plain text', async () => {
     // api.md's Idempotency links to #withdrawals of the same file: the withdrawals guide.
     expect((await get('/docs/idempotency')).text).toContain('<a href="/docs/withdrawals#withdrawals">');
@@ -110,7 +118,7 @@ describe('the docs site', () => {
     expect((await get('/docs/api-guide')).text).toContain('<a href="/v2/openapi.json">');
     // The README and the ADRs are not on the site: their links are words, not dead links.
     const guide = (await get('/docs/api-guide')).text;
-    expect(guide).toContain('A signed request made with <code>curl</code> is in the\nREADME.');
+    expect(guide).toContain('The TypeScript client <code>@wallet-service/sdk</code> (<code>src/sdk</code>)');
     for (const page of await Promise.all(present.map((g) => get(`/docs/${g.slug}`)))) {
       expect(hrefsOf(page.text).filter((h) => /\.md|README|adr\/|\.\.\//.test(h))).toEqual([]);
     }

@@ -48,7 +48,9 @@ export class MarkdownRenderer {
           return escapeHtml(token.text);
         },
         html(token) {
-          return escapeHtml(token.text);
+          // Comments are notes for whoever edits the file (and the quickstart's test), not for readers.
+          const shown = token.text.replace(/<!--[\s\S]*?-->/g, '');
+          return shown.trim() ? escapeHtml(shown) : '';
         },
       },
     });

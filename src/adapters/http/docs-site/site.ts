@@ -86,6 +86,16 @@ export function buildDocsSite(docsDir: string, guides: readonly Guide[] = GUIDES
   const served = guides.filter((g) => g.parts.every((p) => files.has(p.file)));
   const ranges = rangesOf(served, files);
 
+  // A page opening with a whole file whose own title (its h1) is the page's title shows it once: the page's.
+  const repeatedTitles = new Map<Guide, Tokens.Heading>();
+  for (const guide of served) {
+    const first = ranges.get(guide)![0];
+    const opening = first?.file.tokens.slice(first.start, first.end).find((t) => t.type !== 'html' && t.type !== 'space');
+    if (opening?.type === 'heading' && (opening as Tokens.Heading).depth === 1 && plainText(opening as Tokens.Heading).toLowerCase() === guide.title.toLowerCase()) {
+      repeatedTitles.set(guide, opening as Tokens.Heading);
+    }
+  }
+
   // Where each heading and each file lives on the site: the first guide to carry it.
   const anchors = new Map<string, string>();
   const fileHomes = new Map<string, string>();
@@ -93,7 +103,7 @@ export function buildDocsSite(docsDir: string, guides: readonly Guide[] = GUIDES
     const used = new Set<string>();
     for (const { file, start, end, rest } of ranges.get(guide)!) {
       if (start === 0 && !fileHomes.has(file.name)) fileHomes.set(file.name, guidePath(guide.slug));
-      const inRange = file.headings.filter((h) => h.index >= start && h.index < end);
+      const inRange = file.headings.filter((h) => h.index >= start && h.index < end && h.token !== repeatedTitles.get(guide));
       const shift = inRange.length && !rest ? 2 - Math.min(...inRange.map((h) => h.token.depth)) : 0;
       for (const h of inRange) {
         let id = used.has(h.slug) ? `${file.name.replace(/\.md$/, '').replace(/[^a-z0-9]+/gi, '-')}-${h.slug}` : h.slug;
@@ -123,10 +133,11 @@ export function buildDocsSite(docsDir: string, guides: readonly Guide[] = GUIDES
   const pages = new Map<string, GuidePage>();
   for (const guide of served) {
     const parts = ranges.get(guide)!;
-    const html = parts.map(({ file, start, end }) => markdown.render(file.tokens.slice(start, end) as Token[])).join('\n');
+    const repeated = repeatedTitles.get(guide) ?? null;
+    const html = parts.map(({ file, start, end }) => markdown.render(file.tokens.slice(start, end).filter((t) => t !== repeated) as Token[])).join('\n');
     const contents = parts.flatMap(({ file, start, end }) =>
       file.headings
-        .filter((h) => h.index >= start && h.index < end && plan.headingDepths.get(h.token) === 2)
+        .filter((h) => h.index >= start && h.index < end && h.token !== repeated && plan.headingDepths.get(h.token) === 2)
         .map((h) => ({ id: plan.headingIds.get(h.token)!, text: plainText(h.token) })),
     );
     pages.set(guide.slug, { guide, html, contents });
