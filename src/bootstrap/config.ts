@@ -297,12 +297,14 @@ function seedFromFile(path: string, alsoInEnv: string | undefined): string {
 }
 
 /** Parses the environment. Throws ConfigError with a one-line message. */
-/** WEBHOOK_ALLOW_PRIVATE as a reach: `true` every address, `loopback` this machine's, `false` public only; unset: loopback in development (the sandbox), else public. */
-function webhookReach(setting: 'true' | 'false' | 'loopback' | undefined, nodeEnv: string): WebhookReach {
+/**
+ * WEBHOOK_ALLOW_PRIVATE as a reach: `true` every address, `loopback` this machine's, `false` or unset public
+ * only. `npm start` sets `loopback` for its processes; a deployment that forgets NODE_ENV stays public.
+ */
+function webhookReach(setting: 'true' | 'false' | 'loopback' | undefined): WebhookReach {
   if (setting === 'true') return 'private';
   if (setting === 'loopback') return 'loopback';
-  if (setting === 'false') return 'public';
-  return nodeEnv === 'development' ? 'loopback' : 'public';
+  return 'public';
 }
 
 export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Config {
@@ -363,9 +365,9 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     rateLimit: { perSecond: c.RATE_LIMIT_PER_SECOND, burst: c.RATE_LIMIT_BURST },
     httpTimeouts: { requestMs: 30_000, headersMs: 10_000, checkEveryMs: 2_000 },
-    // The local sandbox (development) calls receivers on this machine without a restart; tests and production
-    // call public ones unless told otherwise.
-    webhookReach: webhookReach(c.WEBHOOK_ALLOW_PRIVATE, c.NODE_ENV),
+    // The local sandbox (npm start sets loopback) calls receivers on this machine without a restart; everything
+    // else calls public ones unless told otherwise.
+    webhookReach: webhookReach(c.WEBHOOK_ALLOW_PRIVATE),
     reconcile: { holdPayouts: c.RECONCILE_HOLD_PAYOUTS === 'true', everyMinutes: c.RECONCILE_EVERY_MINUTES, windowDays: c.RECONCILE_WINDOW_DAYS },
     webhookDispatch: {
       concurrency: c.WEBHOOK_CONCURRENCY,

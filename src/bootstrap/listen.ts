@@ -5,6 +5,8 @@ import { runListen } from '../adapters/devtools/listen.js';
 const stop = new Promise<string>((resolve) => {
   process.once('SIGINT', () => resolve('Ctrl-C'));
   process.once('SIGTERM', () => resolve('SIGTERM'));
+  // The terminal closed: the endpoint goes too, before its port can be someone else's.
+  process.once('SIGHUP', () => resolve('SIGHUP'));
 });
 const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
 process.exitCode = await runListen(

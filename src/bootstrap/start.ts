@@ -182,6 +182,9 @@ for (const [network, url] of Object.entries(nodeUrls)) env[`${network}_RPC_URL`]
 // The local sandbox confirms after 2 blocks unless told otherwise
 // (docs/operations.md#the-local-sandbox).
 for (const network of ['ETH_TESTNET', 'BSC_TESTNET', 'TRON_TESTNET']) env[`${network}_CONFIRMATIONS`] ??= '2';
+// Webhooks to a receiver on this machine (npm run listen) without a restart; nothing else private
+// (docs/api.md#webhook-endpoints). Set here, not by default: only the sandbox does it.
+if (!config.production) env.WEBHOOK_ALLOW_PRIVATE ??= 'loopback';
 const processes: Supervised[] = (['api', 'chain-worker', 'dispatcher'] as const).map((name) => ({
   name,
   child: null,

@@ -168,7 +168,8 @@ export class RequestSender {
     let res: Response;
     let text: string;
     try {
-      res = await this.#config.fetch(url, { method, headers, body, signal });
+      // A redirect is never followed: it would resend the signed request, body and all, to another host.
+      res = await this.#config.fetch(url, { method, headers, body, signal, redirect: 'manual' });
       text = await res.text();
     } catch (err) {
       if (callerSignal?.aborted) throw callerSignal.reason;

@@ -123,7 +123,7 @@ describe('docs/quickstart.md, executed', () => {
     });
     await poll(async () => (/Ready: /.test(listen.err()) ? true : undefined), 60_000, 'npm run listen to be ready');
     const [registered] = await endpoints();
-    expect(registered!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/npm-run-listen$/);
+    expect(registered!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/npm-run-listen\/[0-9a-f]{32}$/);
 
     // The rest, as one terminal: the variables of one block are used by the next. Each run prints the customer.
     const script = `set -euo pipefail\n${after.map((b) => b.code).join('\n')}\necho "customer=$CUSTOMER withdrawal=$WITHDRAWAL"\n`;
@@ -200,7 +200,7 @@ describe('npm run api', () => {
       [['FETCH', '/v2/chains'], /METHOD: FETCH is not one of/],
       [['GET'], /give a METHOD and a PATH/],
       [['POST', '/v2/customers', 'external_ref'], /fields are name=value/],
-      [['POST', '/v2/customers', '--data', '{nope'], /--data: not JSON/],
+      [['POST', '/v2/customers', '--data', '{nope'], /--data: not JSON \(5 bytes\)$/],
       [['GET', '/v2/chains', '--bogus'], /Unknown option '--bogus'/],
       [['POST', '/v2/customers', '--wait-for', 'ACTIVE'], /--wait-for repeats a GET only/],
     ] as const) {
@@ -214,6 +214,23 @@ describe('npm run api', () => {
     const nowhere = await run(['GET', '/v2/chains'], { WALLET_API_URL: `http://127.0.0.1:${await freePort()}` });
     expect(nowhere.code).toBe(3);
     expect(nowhere.stderr).toMatch(/cannot be reached \(ECONNREFUSED\)/);
+  }, 60_000);
+
+  it('never follows a redirect: the signed request is not resent to the host it names', async () => {
+    let elsewhere = 0;
+    const other = createServer((_req, res) => (elsewhere++, res.writeHead(200).end('{}')));
+    await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+    const redirecting = createServer((req, res) => res.writeHead(307, { location: `http://127.0.0.1:${(other.address() as AddressInfo).port}${req.url}` }).end());
+    await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', () => r()));
+    try {
+      const r = await run(['POST', '/v2/customers', 'external_ref=redirected'], { WALLET_API_URL: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/v2` });
+      expect([r.code, r.stdout]).toEqual([1, '']);
+      expect(r.stderr).toMatch(/answered 307 \(a redirect to http:\/\/127\.0\.0\.1:\d+\/v2\/customers\), not followed/);
+      expect(elsewhere).toBe(0);
+    } finally {
+      other.close();
+      redirecting.close();
+    }
   }, 60_000);
 
   it('sends a body from a file, and the same signed request twice in one second is sent again in the next instead of failing as a replay', async () => {
@@ -231,7 +248,7 @@ describe('npm run listen', () => {
   const listening = async (args: string[]) => {
     const t = terminal(`exec npm run -s listen -- ${args.join(' ')}`, env);
     await poll(async () => (/Ready: /.test(t.err()) ? true : t.child.exitCode !== null ? false : undefined), 60_000, 'listen ready');
-    const url = /arrive at (\S+) /.exec(t.err())?.[1];
+    const url = /delivered to (\S+) /.exec(t.err())?.[1];
     return { ...t, url: url! };
   };
 
@@ -269,6 +286,12 @@ describe('npm run listen', () => {
       expect(JSON.parse(passed.body).event).toBe('DEPOSIT_CONFIRMED');
       expect(passed.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
       expect(got.some((g) => g.headers['x-service-delivery'] === 'forged-1')).toBe(false);
+      // That delivery sent to the listener again (a replay: the service never repeats an answered one): reported, not forwarded again.
+      const replayHeaders = Object.fromEntries(Object.entries(passed.headers).filter(([k]) => k.startsWith('x-service-')).map(([k, v]) => [k, String(v)]));
+      const replay = await fetch(t.url, { method: 'POST', body: passed.body, headers: replayHeaders });
+      expect([replay.status, await replay.text()]).toEqual([200, 'already received\n']);
+      await poll(async () => (t.out().includes('"repeated":true') ? true : undefined), 5_000, 'the repeat reported');
+      expect(got.filter((g) => g.headers['x-service-delivery'] === real.delivery_id)).toHaveLength(1);
     } finally {
       ctrlC(t.child);
       await t.done;
@@ -289,6 +312,41 @@ describe('npm run listen', () => {
     expect(t.err()).toContain(`Removed endpoint ${left!.id}, left by an earlier npm run listen.`);
     expect(t.out().match(/verified\s+WITHDRAWAL_POLICY_CHANGED\s+changed approval_quorum/g)).toHaveLength(2);
     expect(await endpoints()).toEqual([]);
+  }, 120_000);
+
+  it('outlasts hostile local clients: a body cut short, an oversized one, no delivery headers, a replayed delivery; keeps endpoints it did not make', async () => {
+    // An endpoint of the integrator's own that merely looks like a listener's: never removed.
+    const own = await call(base(), key, { method: 'POST', path: '/v2/webhooks', body: JSON.stringify({ url: 'http://127.0.0.1:9/npm-run-listen', events: ['DEPOSIT_SWEPT'] }) });
+    expect(own.status).toBe(201);
+    const t = await listening(['--json', '--trigger', 'DEPOSIT_CONFIRMED', '--events', 'DEPOSIT_CONFIRMED']);
+    try {
+      const { hostname, port: p } = new URL(t.url);
+      // Hangs up in the middle of its body.
+      const { connect } = await import('node:net');
+      await new Promise<void>((resolve) => {
+        const s = connect(Number(p), hostname, () => {
+          s.write(`POST ${new URL(t.url).pathname} HTTP/1.1\r\nHost: x\r\nX-Service-Timestamp: 1\r\nX-Service-Signature: sha256=00\r\nContent-Length: 100\r\n\r\n0123456789`);
+          setTimeout(() => (s.destroy(), resolve()), 200);
+        });
+      });
+      const headers = { 'x-service-timestamp': String(Math.floor(Date.now() / 1000)), 'x-service-signature': `sha256=${'0'.repeat(64)}` };
+      expect((await fetch(t.url, { method: 'POST', body: 'x'.repeat(300 * 1024), headers })).status).toBe(413);
+      expect((await fetch(t.url, { method: 'POST', body: '{}' })).status).toBe(400);
+      expect((await fetch(t.url.replace(/[0-9a-f]{32}$/, 'f'.repeat(32)), { method: 'POST', body: '{}', headers })).status).toBe(404);
+      // Still listening: the triggered deposit arrives, verified.
+      const real = await poll(async () => {
+        const l = t.out().trim().split('\n').filter(Boolean).map((x) => JSON.parse(x) as Record<string, unknown>);
+        return l.find((x) => x.verified === true && x.event === 'DEPOSIT_CONFIRMED');
+      }, 60_000, 'the triggered DEPOSIT_CONFIRMED');
+      expect(real.repeated).toBeUndefined();
+      const deliveries = await call(base(), key, { path: `/v2/webhooks/${(await endpoints()).find((e) => e.url === t.url)!.id}/deliveries` });
+      expect(deliveries.body.data[0]).toMatchObject({ id: real.delivery_id, status: 'DELIVERED' });
+    } finally {
+      ctrlC(t.child);
+      await t.done;
+    }
+    expect((await endpoints()).map((e) => e.id)).toEqual([own.body.id]);
+    expect((await call(base(), key, { method: 'DELETE', path: `/v2/webhooks/${own.body.id}` })).status).toBe(200);
   }, 120_000);
 
   it('refuses a command line it cannot honour, in one line and its usage, exit 2', async () => {

@@ -115,7 +115,10 @@ export function commandList(commands: OpsCommand[]): string {
   return [
     `Usage: ${PROGRAM} <command> [--flags] [--json]`,
     '',
-    ...commands.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`),
+    // A group's commands together, groups in the order they first appear.
+    ...[...commands]
+      .sort((a, b) => commands.findIndex((c) => c.path[0] === a.path[0]) - commands.findIndex((c) => c.path[0] === b.path[0]))
+      .map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`),
     '',
     `${PROGRAM} <command> --help shows a command's flags.`,
   ].join('\n');

@@ -101,7 +101,8 @@ export function planRequest(argv: string[], io: Pick<CliIo, 'readStdin' | 'readF
     try {
       JSON.parse(body);
     } catch {
-      throw new UsageError(`--data: not JSON (${body.length > 60 ? `${body.slice(0, 60)}…` : body})`);
+      // Never echoed: a file given by mistake may hold a secret (or terminal escape sequences).
+      throw new UsageError(`--data: not JSON (${Buffer.byteLength(body)} bytes${values.data.startsWith('@') ? ` read from ${values.data.slice(1)}` : ''})`);
     }
   } else if (fields.length > 0) {
     body = JSON.stringify(bodyOfFields(fields));
@@ -132,6 +133,10 @@ export function planRequest(argv: string[], io: Pick<CliIo, 'readStdin' | 'readF
     waitFor,
   };
 }
+
+/** Text from elsewhere as it may reach a terminal: control characters (escape sequences) shown as \u escapes. */
+// eslint-disable-next-line no-control-regex -- neutralising control characters is the point
+const printable = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A dotted path into JSON: `data.0.status`. */
 export function fieldOf(json: unknown, path: string): unknown {
@@ -216,6 +221,10 @@ export async function runApiRequest(argv: string[], io: CliIo, fetchImpl: typeof
     io.err(`error: ${creds.origin} cannot be reached (${cause}); is npm start running? (another PORT? set PORT or WALLET_API_URL)`);
     return 3;
   }
+  if (res.status >= 300 && res.status < 400) {
+    io.err(`error: ${creds.origin} answered ${res.status} (a redirect${res.headers.get('location') ? ` to ${printable(res.headers.get('location')!)}` : ''}), not followed: a signed request goes only to the API it was signed for; check WALLET_API_URL`);
+    return 1;
+  }
   const parts = [`${res.status} ${res.statusText || ''}`.trim(), `request ${res.headers.get('x-request-id') ?? '-'}`];
   if (plan.idempotencyKey) parts.push(`Idempotency-Key ${plan.idempotencyKey}${plan.generatedKey ? ' (made for this request)' : ''}`);
   if (res.headers.get('idempotent-replay') === 'true') parts.push('replayed');
@@ -227,9 +236,9 @@ export async function runApiRequest(argv: string[], io: CliIo, fetchImpl: typeof
       io.err(`error: the answer has no field ${plan.get}`);
       return 1;
     }
-    io.out(typeof value === 'string' ? value : JSON.stringify(value));
+    io.out(typeof value === 'string' ? printable(value) : JSON.stringify(value));
   } else if (res.text) {
-    io.out(res.json === null ? res.text : JSON.stringify(res.json, null, 2));
+    io.out(res.json === null ? printable(res.text) : JSON.stringify(res.json, null, 2));
   }
   return ok ? 0 : 1;
 }

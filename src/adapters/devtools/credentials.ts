@@ -40,9 +40,11 @@ export function originOf(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new CredentialsError(`WALLET_API_URL: not a URL (${baseUrl}); e.g. http://127.0.0.1:8080/v2`);
+    // Not echoed: a secret pasted into the wrong variable must not reach the terminal or a CI log.
+    throw new CredentialsError('WALLET_API_URL: not a URL; e.g. http://127.0.0.1:8080/v2');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CredentialsError(`WALLET_API_URL: must be http or https (${baseUrl})`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CredentialsError('WALLET_API_URL: must be an http or https URL');
+  if (url.username || url.password) throw new CredentialsError('WALLET_API_URL: must not carry a user or password');
   return url.origin + url.pathname.replace(/\/+$/, '').replace(/\/v2$/, '');
 }
 

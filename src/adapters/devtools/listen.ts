@@ -6,6 +6,7 @@
 // local URL, and removes the endpoint when it stops. The local sandbox calls
 // loopback receivers without a restart (WEBHOOK_ALLOW_PRIVATE=loopback);
 // production never does, so this is a sandbox tool.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs, styleText } from 'node:util';
@@ -31,8 +32,16 @@ export const LISTEN_USAGE = [
   'Ctrl-C stops it and removes its endpoint.',
 ].join('\n');
 
-/** The path every listen endpoint's URL ends with: how a later run recognises one an earlier run left behind. */
+/**
+ * Every listen endpoint's URL is /npm-run-listen/<token>, the token random per
+ * run: how a later run tells one an earlier run left behind (and checks that
+ * its receiver is that run, not whatever now answers on the port) without
+ * ever touching an integrator's own endpoint.
+ */
 export const LISTEN_PATH = '/npm-run-listen';
+const LISTEN_URL = /^\/npm-run-listen\/([0-9a-f]{32})$/;
+/** The largest delivery accepted: far above any event's body, far below what would hurt the machine. */
+const MAX_BODY_BYTES = 256 * 1024;
 
 export interface ListenIo {
   out: (s: string) => void;
@@ -134,7 +143,17 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
   let verified = 0;
   let finish: (reason: string) => void = () => {};
   const done = new Promise<string>((resolve) => (finish = resolve));
-  const server = createServer((req, res) => void receive(req, res));
+  const token = randomBytes(16).toString('hex');
+  const path = `${LISTEN_PATH}/${token}`;
+  // Whatever reaches the port (a client that hangs up mid-body, a slow one, garbage) ends that request, never the listener.
+  const server = createServer((req, res) => {
+    req.on('error', () => res.destroy());
+    receive(req, res).catch(() => res.destroy());
+  });
+  server.requestTimeout = 15_000;
+  server.headersTimeout = 10_000;
+  server.maxConnections = 64;
+  server.on('clientError', (_err, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, '127.0.0.1', () => resolve());
@@ -142,32 +161,57 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
     io.err(`error: cannot listen on 127.0.0.1:${opts.port} (${err.code ?? err.message})`);
   });
   if (!server.listening) return 2;
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${LISTEN_PATH}`;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+
+  /** Delivery ids answered 200 already: a repeat is reported, not applied or forwarded again. */
+  const answered = new Set<string>();
 
   async function receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks);
-    if (req.method !== 'POST') {
-      // A later run asks whether this receiver is alive before it removes its endpoint.
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('npm run listen\n');
+    const refuse = (status: number, text: string) => {
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(`${text}\n`);
+    };
+    if (req.url !== path) return refuse(404, 'not here');
+    if (req.method === 'GET') {
+      // A later run asks whether this receiver is alive (and is this run) before it removes its endpoint.
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`npm run listen ${token}\n`);
       return;
     }
+    if (req.method !== 'POST') return refuse(405, 'POST only');
+    // Headers first: what cannot be a delivery is refused before its body is read.
+    if (!header(req, 'x-service-timestamp') || !header(req, 'x-service-signature')) return refuse(400, 'not a delivery: no X-Service-Timestamp or X-Service-Signature');
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return refuse(413, 'too large');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of req) {
+      size += (c as Buffer).length;
+      if (size > MAX_BODY_BYTES) return refuse(413, 'too large');
+      chunks.push(c as Buffer);
+    }
+    const raw = Buffer.concat(chunks);
     const at = new Date();
     const secret = await secretKnown;
+    const o = opts as Options;
+    const deliveryId = header(req, 'x-service-delivery');
     let event;
     try {
       event = verifyWebhook({ rawBody: raw, headers: req.headers, secret });
     } catch (err) {
       const reason = err instanceof WebhookVerificationError ? `${err.reason}: ${err.message}` : (err as Error).message;
-      if (opts !== 'help' && opts.json) io.out(JSON.stringify({ received_at: at.toISOString(), verified: false, reason, delivery_id: header(req, 'x-service-delivery') }));
-      else io.out(`${time(at)}  ${paint('red', 'REFUSED')}  ${reason}  ${paint('gray', `delivery ${header(req, 'x-service-delivery') ?? '-'}`)}`);
-      res.writeHead(400, { 'content-type': 'text/plain' }).end('signature not verified\n');
+      if (o.json) io.out(JSON.stringify({ received_at: at.toISOString(), verified: false, reason, delivery_id: deliveryId }));
+      else io.out(`${time(at)}  ${paint('red', 'REFUSED')}  ${reason}  ${paint('gray', `delivery ${printable(deliveryId ?? '-')}`)}`);
+      return refuse(400, 'signature not verified');
+    }
+    if (event.deliveryId !== null && answered.has(event.deliveryId)) {
+      // Verified, but answered already: the service does not repeat an answered delivery, so this is a replay.
+      if (o.json) io.out(JSON.stringify({ received_at: at.toISOString(), verified: true, repeated: true, delivery_id: event.deliveryId, event: event.event }));
+      else io.out(`${time(at)}  ${paint('yellow', 'repeated')}  ${event.event} delivery ${event.deliveryId} was received already: not applied or forwarded again`);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('already received\n');
       return;
     }
-    const o = opts as Options;
     let forwarded: { status: number | null; ms: number; error?: string } | null = null;
     if (o.forwardTo) forwarded = await forward(o.forwardTo, req, raw);
+    const status = forwarded ? (forwarded.status !== null && forwarded.status >= 200 && forwarded.status < 300 ? 200 : 502) : 200;
+    if (status === 200 && event.deliveryId !== null) answered.add(event.deliveryId);
     verified++;
     if (o.json) {
       io.out(JSON.stringify({ received_at: at.toISOString(), verified: true, delivery_id: event.deliveryId, event: event.event, created_at: event.created_at, data: event.data, ...(forwarded ? { forwarded } : {}) }));
@@ -175,7 +219,6 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
       const fwd = forwarded ? `  → ${forwarded.status ?? forwarded.error} from ${o.forwardTo!.href} (${forwarded.ms} ms)` : '';
       io.out(`${time(at)}  ${paint('green', 'verified')}  ${paint('bold', event.event.padEnd(27))} ${summary(event.data)}  ${paint('gray', `delivery ${event.deliveryId ?? '-'}`)}${fwd}`);
     }
-    const status = forwarded ? (forwarded.status !== null && forwarded.status >= 200 && forwarded.status < 300 ? 200 : 502) : 200;
     res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok\n' : 'forward failed\n');
     if (o.maxEvents !== null && verified >= o.maxEvents) finish('max-events');
   }
@@ -192,7 +235,7 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
     haveSecret(endpoint.secret);
     const events = opts.events.length === EVENT_NAMES.length ? 'every event' : opts.events.join(', ');
     io.err(
-      `Ready: ${events} of ${creds.workspaceId ? `workspace ${creds.workspaceId}` : `key ${creds.keyId}`} (${opts.side} side) arrive at ${url} (endpoint ${endpoint.id}); every delivery's signature is verified.${opts.forwardTo ? ` Forwarding to ${opts.forwardTo.href}.` : ''} Ctrl-C stops and removes the endpoint.`,
+      `Ready: ${events} of ${creds.workspaceId ? `workspace ${creds.workspaceId}` : `key ${creds.keyId}`} (${opts.side} side) will be delivered to ${url} (endpoint ${endpoint.id}); every delivery's signature is verified.${opts.forwardTo ? ` Forwarding to ${opts.forwardTo.href}.` : ''} Ctrl-C stops and removes the endpoint.`,
     );
     try {
       if (opts.trigger) {
@@ -225,20 +268,28 @@ async function removeEndpoint(api: (m: string, t: string, b?: unknown) => Promis
   io.err(`Endpoint ${id} has a delivery still pending: deactivated (no new deliveries); the next npm run listen removes it.`);
 }
 
-/** Endpoints an earlier run left behind (stopped with SIGKILL, or with a delivery pending): removed when their receiver is gone. */
+/**
+ * Endpoints an earlier run left behind (killed, or stopped with a delivery pending): those at 127.0.0.1 under
+ * /npm-run-listen/<token>, removed unless that very run still answers there with its token.
+ */
 async function removeLeftovers(api: (m: string, t: string, b?: unknown) => Promise<SignedAnswer>, io: ListenIo): Promise<void> {
   const page = await api('GET', '/v2/webhooks?limit=100');
   if (page.status !== 200) return;
-  const mine = ((page.json as { data?: { id: string; url: string; is_active: boolean }[] }).data ?? []).filter((e) => {
+  for (const e of (page.json as { data?: { id: string; url: string; is_active: boolean }[] }).data ?? []) {
+    let runToken: string | undefined;
     try {
       const u = new URL(e.url);
-      return u.hostname === '127.0.0.1' && u.pathname === LISTEN_PATH;
+      runToken = u.hostname === '127.0.0.1' && u.protocol === 'http:' ? LISTEN_URL.exec(u.pathname)?.[1] : undefined;
     } catch {
-      return false;
+      runToken = undefined;
     }
-  });
-  for (const e of mine) {
-    const alive = e.is_active && (await fetch(e.url, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false));
+    if (runToken === undefined) continue;
+    const alive =
+      e.is_active &&
+      (await fetch(e.url, { signal: AbortSignal.timeout(1000), redirect: 'manual' }).then(
+        async (r) => r.ok && (await r.text()) === `npm run listen ${runToken}\n`,
+        () => false,
+      ));
     if (alive) continue;
     const gone = await api('DELETE', `/v2/webhooks/${e.id}`);
     if (gone.status === 200) io.err(`Removed endpoint ${e.id}, left by an earlier npm run listen.`);
@@ -267,6 +318,10 @@ const header = (req: IncomingMessage, name: string): string | null => {
 };
 
 const time = (d: Date): string => d.toISOString().slice(11, 19);
+
+/** Text from a request as it may reach a terminal: control characters (escape sequences) shown as \u escapes. */
+// eslint-disable-next-line no-control-regex -- neutralising control characters is the point
+const printable = (text: string): string => text.slice(0, 200).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The resource an event is about, in a few words: its id, amount and asset, status. */
 function summary(data: Record<string, unknown>): string {

@@ -31,7 +31,8 @@ export async function signedFetch(creds: Credentials, req: SignedRequest, fetchI
       ...authHeaders(creds.keyId, { secret: creds.secret, method: req.method, path: req.target, body }),
     };
     if (body) headers['content-type'] = 'application/json';
-    const res = await fetchImpl(`${creds.origin}${req.target}`, { method: req.method, headers, body: body || undefined, signal: AbortSignal.timeout(30_000) });
+    // A redirect is never followed: it would resend the signed request, body and all, to whatever host it names.
+    const res = await fetchImpl(`${creds.origin}${req.target}`, { method: req.method, headers, body: body || undefined, signal: AbortSignal.timeout(30_000), redirect: 'manual' });
     const text = await res.text();
     let json: unknown;
     try {

@@ -59,9 +59,11 @@ describe('configuration', () => {
     expect(parseConfig({ ...prod, LOG_FORMAT: 'pretty' }).logFormat).toBe('json');
   });
 
-  it('calls loopback webhook receivers in the sandbox without asking, private ones only when asked, neither in production', () => {
-    expect(parseConfig({}).webhookReach).toBe('loopback');
+  it('calls loopback webhook receivers only when asked (npm start asks), private ones only when asked, neither in production', () => {
+    // A deployment that forgets NODE_ENV calls public receivers only.
+    expect(parseConfig({}).webhookReach).toBe('public');
     expect(parseConfig({ NODE_ENV: 'test' }).webhookReach).toBe('public');
+    expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'loopback' }).webhookReach).toBe('loopback');
     expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookReach).toBe('public');
     expect(parseConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookReach).toBe('private');
     expect(parseConfig({ NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'loopback' }).webhookReach).toBe('loopback');
