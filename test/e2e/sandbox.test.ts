@@ -208,12 +208,17 @@ describe('npm start (local sandbox)', () => {
     expect(res.body.data.every((c: { required_confirmations: number }) => c.required_confirmations === 2)).toBe(true);
   });
 
-  it('accepts a webhook URL on a public address and refuses https://127.0.0.1/ (private receivers are off by default)', async () => {
+  it('accepts a webhook URL on a public address and one on this machine (npm start sets loopback), and refuses any other private one', async () => {
     const body = (url: string) => JSON.stringify({ url, events: ['WITHDRAWAL_POLICY_CHANGED'] });
     const ok = await call(base(), testKey(), { method: 'POST', path: '/v2/webhooks', body: body('https://93.184.216.34/hooks') });
     expect(ok.status).toBe(201);
-    const refused = await call(base(), testKey(), { method: 'POST', path: '/v2/webhooks', body: body('https://127.0.0.1/') });
-    expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const local = await call(base(), testKey(), { method: 'POST', path: '/v2/webhooks', body: body('http://127.0.0.1:9/hooks') });
+    expect(local.status).toBe(201);
+    for (const url of ['https://10.0.0.1/', 'http://192.168.1.10/hooks', 'https://169.254.169.254/latest']) {
+      const refused = await call(base(), testKey(), { method: 'POST', path: '/v2/webhooks', body: body(url) });
+      expect([refused.status, refused.body.code], url).toEqual([400, 'VALIDATION_ERROR']);
+    }
+    for (const id of [ok.body.id, local.body.id]) expect((await call(base(), testKey(), { method: 'DELETE', path: `/v2/webhooks/${id}` })).status).toBe(200);
   });
 
   it('runs the chain-worker on PORT+1 and the dispatcher on PORT+2, each consuming its heartbeat', async () => {
