@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { printable } from './terminal-text.js';
 import { CredentialsError, loadCredentials } from './credentials.js';
 import { signedFetch, type SignedAnswer } from './signed-fetch.js';
 
@@ -134,9 +135,6 @@ export function planRequest(argv: string[], io: Pick<CliIo, 'readStdin' | 'readF
   };
 }
 
-/** Text from elsewhere as it may reach a terminal: control characters (escape sequences) shown as \u escapes. */
-// eslint-disable-next-line no-control-regex -- neutralising control characters is the point
-const printable = (text: string): string => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A dotted path into JSON: `data.0.status`. */
 export function fieldOf(json: unknown, path: string): unknown {
@@ -236,9 +234,9 @@ export async function runApiRequest(argv: string[], io: CliIo, fetchImpl: typeof
       io.err(`error: the answer has no field ${plan.get}`);
       return 1;
     }
-    io.out(typeof value === 'string' ? printable(value) : JSON.stringify(value));
+    io.out(typeof value === 'string' ? printable(value, { lines: true }) : JSON.stringify(value));
   } else if (res.text) {
-    io.out(res.json === null ? printable(res.text) : JSON.stringify(res.json, null, 2));
+    io.out(res.json === null ? printable(res.text, { lines: true }) : JSON.stringify(res.json, null, 2));
   }
   return ok ? 0 : 1;
 }

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs, styleText } from 'node:util';
 import { EVENT_NAMES } from '../../domain/webhooks/events.js';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks.js';
+import { printable } from './terminal-text.js';
 import { CredentialsError, loadCredentials, type Credentials } from './credentials.js';
 import { errorCodeOf, signedFetch, type SignedAnswer } from './signed-fetch.js';
 import { TRIGGERS, runTrigger, type TriggerName } from './listen-triggers.js';
@@ -198,7 +199,7 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
     } catch (err) {
       const reason = err instanceof WebhookVerificationError ? `${err.reason}: ${err.message}` : (err as Error).message;
       if (o.json) io.out(JSON.stringify({ received_at: at.toISOString(), verified: false, reason, delivery_id: deliveryId }));
-      else io.out(`${time(at)}  ${paint('red', 'REFUSED')}  ${reason}  ${paint('gray', `delivery ${printable(deliveryId ?? '-')}`)}`);
+      else io.out(`${time(at)}  ${paint('red', 'REFUSED')}  ${reason}  ${paint('gray', `delivery ${printable((deliveryId ?? '-').slice(0, 200))}`)}`);
       return refuse(400, 'signature not verified');
     }
     if (event.deliveryId !== null && answered.has(event.deliveryId)) {
@@ -319,9 +320,6 @@ const header = (req: IncomingMessage, name: string): string | null => {
 
 const time = (d: Date): string => d.toISOString().slice(11, 19);
 
-/** Text from a request as it may reach a terminal: control characters (escape sequences) shown as \u escapes. */
-// eslint-disable-next-line no-control-regex -- neutralising control characters is the point
-const printable = (text: string): string => text.slice(0, 200).replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The resource an event is about, in a few words: its id, amount and asset, status. */
 function summary(data: Record<string, unknown>): string {
