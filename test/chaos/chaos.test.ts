@@ -428,6 +428,14 @@ describe('chaos', () => {
       });
     } catch (err) {
       for (const p of procs) log(`${p.name} (${p.starts} starts), current output:\n${p.current?.output().slice(-3000) ?? '(not running)'}`);
+      const open = await query(
+        `select 'withdrawals' as t, status, count(*)::int as n from withdrawals group by status
+         union all select 'deliveries', status, count(*)::int from webhook_deliveries group by status
+         union all select 'sweeps ' || network || ' ' || asset, status, count(*)::int from sweeps group by network, asset, status
+         union all select 'transfers ' || network || ' ' || kind, status, count(*)::int from outgoing_transfers group by network, kind, status
+         union all select 'deposits ' || asset, status, count(*)::int from deposits group by asset, status order by 1, 2`,
+      ).catch((e: unknown) => [String(e)]);
+      log(`what is open, by table and status:\n${JSON.stringify(open, null, 1)}`);
       throw err;
     }
 

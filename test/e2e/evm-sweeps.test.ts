@@ -253,19 +253,20 @@ describe('sweeps on a real anvil', () => {
   it('replaces a top-up stuck under the base fee at the same nonce, and it is confirmed once', async () => {
     const usdt = chain.tokens[0]!;
     const w = await wallet('USDT_ETH');
-    await chain.sendToken(usdt, w.address, 70_000_000n);
-    await poll(async () => ((await depositsOf(w.id))[0]?.status === 'CONFIRMED' ? true : undefined), 30_000, 'credited');
     // The earlier tests' transfers must be final first: one still pending from the gas tank would hold
     // this top-up's nonce back once mining pauses (seen on a loaded CI machine).
     await poll(async () => {
-      const [open] = await sql<{ n: string }>(
-        `select count(*)::text as n from outgoing_transfers where status not in ('CONFIRMED', 'FAILED') and from_address <> ? and to_address <> ?`,
-        [w.address, w.address],
-      );
+      const [open] = await sql<{ n: string }>(`select count(*)::text as n from outgoing_transfers where status not in ('CONFIRMED', 'FAILED')`);
       return open!.n === '0' ? true : undefined;
     }, 60_000, 'the earlier transfers final');
+    // Blocks only by hand from here: the deposit's block and its confirmation, then none, so its sweep's
+    // top-up can only wait in the pool (with blocks still coming, a loaded machine saw it mined first).
     await keepMining(false);
     try {
+      await chain.sendToken(usdt, w.address, 70_000_000n);
+      await chain.mine();
+      await chain.mine();
+      await poll(async () => ((await depositsOf(w.id))[0]?.status === 'CONFIRMED' ? true : undefined), 30_000, 'credited');
       await replacedAndSwept(w);
     } finally {
       await keepMining(true); // whatever happens here, the next tests need blocks
@@ -276,7 +277,9 @@ describe('sweeps on a real anvil', () => {
     const [topUp] = await poll(async () => {
       const t = await transfersOf(w.address);
       return t[0]?.kind === 'GAS_TOPUP' && t[0].status === 'BROADCAST' ? t : undefined;
-    }, 30_000, 'the top-up broadcast');
+    }, 30_000, 'the top-up broadcast').catch((err: unknown) => {
+      throw new Error(`${String(err)}\n${worker!.output().slice(-3000)}`);
+    });
     const [first] = await attemptsOf(topUp!.id);
     const tankNonce = await nonceOf(gasTank);
     // Mining is paused: the top-up is still in the pool, at the nonce the gas tank is at.
