@@ -15,7 +15,7 @@ import { firstPortProblem } from './sandbox-ports.js';
 import { resolveSecrets } from './secrets.js';
 import { childEnv, type ChildName } from './child-env.js';
 import { LocalHdSigner } from '../adapters/signer/hd-signer.js';
-import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, writeSandboxNetworks, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
+import { LOCAL_EVM_CHAINS, sandboxFilePath, startLocalChains, tronStandinTimingsFromEnv, writeSandboxNetworks, type LocalChainSpec, type RunningLocalChains } from '../adapters/sandbox/local-chains.js';
 import { servicePath } from '../domain/custody/derivation.js';
 import { baseChainOf, type Network } from '../domain/money/networks.js';
 import { parseImitationOption, startProviderImitation, type ProviderImitation } from '../adapters/sandbox/provider-imitation.js';
@@ -135,6 +135,7 @@ if (localSpecs.length > 0 || tronPort !== undefined) {
       host: '127.0.0.1',
       specs: localSpecs,
       tronPort,
+      tron: tronStandinTimingsFromEnv(process.env),
       serviceAddresses: (network) => Promise.all(roles.map((r) => signer.deriveAddress(baseChainOf(network), servicePath(network, r)))),
     });
   } catch (err) {

@@ -15,7 +15,7 @@ import type { Asset, Network } from '../../domain/money/networks.js';
 import { evmAddressFromBytes, evmBytesFromTronAddress, tronAddressFromEvmBytes } from '../chains/address-codec.js';
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { SANDBOX_DEPLOYER_KEY, deploySandboxTokens, type TokenSpec } from './contracts/sandbox-token.js';
-import { startTronStandin, type RunningTronStandin } from './tron-standin.js';
+import { startTronStandin, type RunningTronStandin, type TronStandinOptions } from './tron-standin.js';
 
 /** anvil's well-known account #8 (test mnemonic): the sandbox's outside account. Public, local chains only. */
 export const OUTSIDE_ACCOUNT_KEY: Hex = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
@@ -69,6 +69,23 @@ export interface RunningLocalChains {
   rpcUrls: Partial<Record<Network, string>>;
   file: SandboxFile;
   stop(): Promise<void>;
+}
+
+export type TronStandinTimings = Pick<TronStandinOptions, 'resourceWindowSeconds' | 'unfreezeDelaySeconds'>;
+
+/**
+ * The TRON stand-in's timings from the sandbox's environment: TRON_STANDIN_RESOURCE_WINDOW_SECONDS (how long
+ * used energy and bandwidth take to come back) and TRON_STANDIN_UNFREEZE_DELAY_SECONDS (how long unstaked TRX
+ * waits), each a positive whole number of seconds; unset keeps TRON's.
+ */
+export function tronStandinTimingsFromEnv(env: NodeJS.ProcessEnv): TronStandinTimings {
+  const seconds = (name: string): number | undefined => {
+    const text = env[name];
+    if (text === undefined || text === '') return undefined;
+    if (!/^[1-9]\d{0,9}$/.test(text)) throw new Error(`${name}: a positive whole number of seconds, not ${text}`);
+    return Number(text);
+  };
+  return { resourceWindowSeconds: seconds('TRON_STANDIN_RESOURCE_WINDOW_SECONDS'), unfreezeDelaySeconds: seconds('TRON_STANDIN_UNFREEZE_DELAY_SECONDS') };
 }
 
 /** Native currency given to each service address and the outside account (wei). */
@@ -182,6 +199,8 @@ export async function startLocalChains(opts: {
   specs: LocalChainSpec[];
   /** The TRON stand-in's HTTP port; none starts no TRON_TESTNET. */
   tronPort?: number;
+  /** The TRON stand-in's resource timings (its defaults are TRON's: a 24 h window, a 14-day unfreeze delay). */
+  tron?: TronStandinTimings;
   serviceAddresses: (network: Network) => Promise<string[]>;
 }): Promise<RunningLocalChains> {
   const dir = join(opts.dataDir, 'chains');
@@ -211,7 +230,7 @@ export async function startLocalChains(opts: {
     const tronPort = opts.tronPort;
     tasks.push(
       (async (): Promise<[Network, SandboxNetwork, string]> => {
-        const standin = await startTronStandin({ port: tronPort, host: opts.host, stateFile: join(dir, 'tron_testnet.json') }).catch((err: unknown) => {
+        const standin = await startTronStandin({ port: tronPort, host: opts.host, stateFile: join(dir, 'tron_testnet.json'), ...opts.tron }).catch((err: unknown) => {
           throw new Error(`TRON_TESTNET: the local stand-in did not start on port ${tronPort} (${(err as Error).message})`, { cause: err });
         });
         running.push(standin);

@@ -12,14 +12,20 @@
 // block number followed by 24 bytes of anvil's hash, so rolling anvil back
 // (`rollback`) rolls this chain back. Never on the production path.
 //
-// Resources are charged as java-tron burns TRX for them when an account has
-// nothing staked (the stand-in grants no free bandwidth: the worst case):
-// bandwidth for every byte of a transaction; energy for a contract call at
-// the chain's energy price, at most its fee_limit, the call running out of
-// energy (included, failed, the fee burnt) when the limit or the balance
-// does not cover it; and the creation of an account never activated, paid
-// by the sender of the TRX that creates it. An account that does not exist
-// cannot call a contract. The burnt TRX is the transaction info's `fee`.
+// Resources follow TRON's Stake 2.0 rules (tron-resources.ts): an account
+// stakes TRX for energy (FreezeBalanceV2), delegates it (DelegateResource),
+// takes it back (UnDelegateResource), unstakes it (UnfreezeBalanceV2) and,
+// after the unfreeze delay, withdraws it (WithdrawExpireUnfreeze). A contract
+// call spends the caller's staked energy first and burns TRX at the chain's
+// energy price for the rest, all of it capped by its fee_limit; the call runs
+// out of energy (included, failed, the fee burnt) when the limit or the
+// balance does not cover it. A transaction's bytes use the owner's free
+// bandwidth (600 bytes a window) when it covers them all, else are burnt; the
+// creation of an account never activated is paid by the sender of the TRX
+// that creates it. An account that does not exist cannot call a contract. The
+// burnt TRX is the transaction info's `fee`. Staked TRX sits at a vault
+// address of the backing node; the resource state is kept beside the
+// transactions' journal and is not undone by `rollback`.
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -29,6 +35,10 @@ import { z } from 'zod';
 import { tronJson } from '../chains/tron-chain.js';
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { freePort } from './local-ports.js';
+import { evmOf, requestAddress, shownAddress, strip0x, tronHex } from './tron-addresses.js';
+import { fromJournal, noCost, toJournal, type Cost } from './tron-costs.js';
+import { MAINNET_LIKE_RULES, TronResources, chargeCall } from './tron-resources.js';
+import { STAKE_BUILD_ROUTES, STAKE_READ_ROUTES, STAKE_TYPES, accountStakeFields, buildRefusal, planStake, shownValue, stakeValue, type StakeType } from './tron-stake.js';
 
 const { txJsonToPb, txPbToRawDataHex } = tronUtils.transaction;
 const { deserializeTransaction } = tronUtils.deserializeTx;
@@ -64,8 +74,21 @@ const REVERT_ENERGY = 30_000n;
  * are the stand-in's bookkeeping and are not shown as TRON transactions.
  */
 const BURN: Hex = '0x000000000000000000000000000000000000dead';
-const SUPPORTED = ['TriggerSmartContract', 'TransferContract'] as const;
+/**
+ * Where staked TRX sits on the backing node. A Stake 2.0 transaction is one
+ * backing transaction from its owner to the vault (carrying the stake, or
+ * nothing), shown as that contract; what the vault pays back (withdrawn
+ * unfreezings) is bookkeeping, queued after it and not shown, like the burns.
+ */
+const VAULT: Hex = '0x000000000000000000000000000000000000beef';
+const SUPPORTED = ['TriggerSmartContract', 'TransferContract', ...STAKE_TYPES] as const;
 type ContractType = (typeof SUPPORTED)[number];
+/** TRC-20 transfer(address,uint256): charged mainnet-like energy, not the backing node's gas. */
+const TRANSFER_SELECTOR = 'a9059cbb';
+const BALANCE_OF_SELECTOR = '70a08231';
+/** A USDT transfer's energy on TRON mainnet: to a holder, and to an address holding none (a new storage slot). */
+const TRANSFER_ENERGY = 65_000n;
+const FIRST_HOLDER_TRANSFER_ENERGY = 130_000n;
 
 interface EvmTx {
   hash: Hex;
@@ -97,16 +120,6 @@ interface EvmReceipt {
   logs: EvmLog[];
 }
 
-/** What a transaction burnt (sun) and how it ended, as its transaction info shows it. */
-interface Cost {
-  fee: bigint;
-  net_fee: bigint;
-  energy_fee: bigint;
-  energy_usage_total: bigint;
-  /** OUT_OF_ENERGY when the call ran out of energy. */
-  result?: string;
-}
-
 /** A TRON transaction as the HTTP API shows it. */
 export interface TronTransaction {
   txID: string;
@@ -116,28 +129,11 @@ export interface TronTransaction {
   visible?: boolean;
 }
 
-const strip0x = (h: string) => (h.startsWith('0x') ? h.slice(2) : h);
-const tronHex = (evm: string) => `41${strip0x(evm).toLowerCase()}`;
-const evmOf = (tron: string): Hex => `0x${tron.slice(2)}` as Hex;
 const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 const hexText = (s: string) => Buffer.from(s, 'utf8').toString('hex');
 
 /** The TRON block id: the number in 8 bytes, then the last 24 bytes of the backing block's hash. */
 export const blockIdOf = (number: bigint, evmHash: string) => number.toString(16).padStart(16, '0') + strip0x(evmHash).slice(16);
-
-/** A TRON hex address (41…) from the request's form: hex, or base58 when `visible`. */
-function requestAddress(value: unknown, visible: boolean): string | null {
-  if (typeof value !== 'string') return null;
-  if (visible || value.startsWith('T')) {
-    try {
-      const hex = tronUtils.address.toHex(value);
-      return /^41[0-9a-f]{40}$/i.test(hex) ? hex.toLowerCase() : null;
-    } catch {
-      return null;
-    }
-  }
-  return /^41[0-9a-fA-F]{40}$/.test(value) ? value.toLowerCase() : null;
-}
 
 export { tronJson } from '../chains/tron-chain.js';
 
@@ -160,6 +156,14 @@ export interface TronStandinOptions {
   stateFile?: string;
   /** Seconds between blocks; null mines only when asked (the tests). */
   blockTimeSeconds?: number | null;
+  /** Seconds over which used energy and bandwidth come back (TRON: 24 h); shorter for the sandbox and tests. */
+  resourceWindowSeconds?: number;
+  /** Seconds unstaked TRX waits before it can be withdrawn (TRON: 14 days). */
+  unfreezeDelaySeconds?: number;
+  /** The network's energy per window (TRON mainnet: 180,000,000,000). */
+  totalEnergyCurrentLimit?: bigint;
+  /** Whole TRX staked for energy by "the rest of the network" (default: 1 staked TRX gives 10 energy a window). */
+  baselineEnergyWeight?: bigint;
 }
 
 export interface RunningTronStandin {
@@ -184,7 +188,22 @@ export async function startTronStandin(opts: TronStandinOptions): Promise<Runnin
     // No gas is charged (TRX balances stay exact); any account may send (each transaction's signature is checked here).
     args: ['--base-fee', '0', '--gas-price', '0', '--disable-min-priority-fee', '--auto-impersonate', '--balance', '0', ...(opts.stateFile ? ['--state-interval', '10'] : [])],
   });
-  const standin = new TronStandin(anvil.rpcUrl, opts.stateFile ? `${opts.stateFile}.transactions.jsonl` : null);
+  const seconds = (v: number | undefined, fallback: bigint, name: string) => {
+    if (v === undefined) return fallback;
+    if (!Number.isSafeInteger(v) || v <= 0) throw new Error(`${name} must be a positive whole number of seconds`);
+    return BigInt(v) * 1000n;
+  };
+  const resources = new TronResources(
+    {
+      ...MAINNET_LIKE_RULES,
+      windowMs: seconds(opts.resourceWindowSeconds, MAINNET_LIKE_RULES.windowMs, 'resourceWindowSeconds'),
+      unfreezeDelayMs: seconds(opts.unfreezeDelaySeconds, MAINNET_LIKE_RULES.unfreezeDelayMs, 'unfreezeDelaySeconds'),
+      totalEnergyCurrentLimit: opts.totalEnergyCurrentLimit ?? MAINNET_LIKE_RULES.totalEnergyCurrentLimit,
+      baselineEnergyWeight: opts.baselineEnergyWeight ?? MAINNET_LIKE_RULES.baselineEnergyWeight,
+    },
+    opts.stateFile ? `${opts.stateFile}.resources.json` : null,
+  );
+  const standin = new TronStandin(anvil.rpcUrl, opts.stateFile ? `${opts.stateFile}.transactions.jsonl` : null, resources);
   const server = createServer((req, res) => void standin.handle(req, res));
   try {
     await new Promise<void>((resolve, reject) => {
@@ -229,6 +248,7 @@ class TronStandin {
   constructor(
     private readonly node: string,
     private readonly journal: string | null,
+    private readonly resources: TronResources,
   ) {
     if (!journal) return;
     let text: string;
@@ -270,7 +290,10 @@ class TronStandin {
         if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
       }
       const path = (req.url ?? '/').split('?')[0]!.replace(/^\/(wallet|walletsolidity)\//, '/');
-      const route = ROUTES[path];
+      const build = STAKE_BUILD_ROUTES[path.slice(1)];
+      const read = STAKE_READ_ROUTES[path.slice(1)];
+      const exists = async (a: string) => (await this.account(a)) !== null;
+      const route: Route | undefined = build ? (b) => this.buildStake(build, b) : read ? (b) => read(this.resources, b, exists) : ROUTES[path];
       if (!route) return send(404, { Error: `not served by the sandbox stand-in: ${req.url}` });
       send(200, await route.call(this, body));
     } catch (err) {
@@ -292,6 +315,18 @@ class TronStandin {
     if (block.transactions.length === 0) return new Map();
     const list = await this.call<EvmReceipt[]>('eth_getBlockReceipts', [block.hash]);
     return new Map(list.map((r) => [r.transactionHash.toLowerCase(), r]));
+  }
+
+  /**
+   * The block's transactions as TRON shows them: burns and the vault's payments are the stand-in's
+   * bookkeeping; a transaction to the vault is shown only as the Stake 2.0 transaction it carried.
+   */
+  private shownTransactions(block: EvmBlock): EvmTx[] {
+    return block.transactions.filter((tx) => {
+      const to = tx.to?.toLowerCase();
+      if (to === BURN || tx.from.toLowerCase() === VAULT) return false;
+      return to !== VAULT || this.byHash.has(tx.hash.toLowerCase());
+    });
   }
 
   /** The TRON transaction a backing transaction ran, or one described from it (the sandbox's own set-up transactions). */
@@ -328,7 +363,7 @@ class TronStandin {
         witness_signature: '',
       },
     };
-    const shown = shownTransactions(block);
+    const shown = this.shownTransactions(block);
     if (detail && shown.length > 0) out.transactions = shown.map((tx) => this.transactionOf(tx, receipts.get(tx.hash.toLowerCase())));
     return out;
   }
@@ -347,17 +382,21 @@ class TronStandin {
     const cost = this.costs.get(t.txID.toLowerCase());
     const energy = cost?.energy_usage_total ?? BigInt(receipt.gasUsed);
     const result = ok ? 'SUCCESS' : (cost?.result ?? 'REVERT');
+    // As java-tron's TransactionInfo: zero fields are left out; a system contract's receipt has no energy.
+    const nonZero = (o: Record<string, bigint>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== 0n));
+    const net = nonZero({ net_usage: cost?.net_usage ?? 0n, net_fee: cost?.net_fee ?? 0n });
     return {
       id: t.txID,
-      fee: cost?.fee ?? 0n,
+      ...nonZero({ fee: cost?.fee ?? 0n }),
       blockNumber: Number(BigInt(block.number)),
       blockTimeStamp: Number(BigInt(block.timestamp)) * 1000,
       contractResult: [''],
       ...(type === 'TriggerSmartContract' && tx.to ? { contract_address: tronHex(tx.to) } : {}),
+      ...(cost?.withdraw_expire_amount ? { withdraw_expire_amount: cost.withdraw_expire_amount } : {}),
       receipt:
-        type === 'TransferContract'
-          ? { net_fee: cost?.net_fee ?? 0n, net_usage: 0 }
-          : { energy_fee: cost?.energy_fee ?? 0n, energy_usage_total: energy, net_fee: cost?.net_fee ?? 0n, net_usage: 0, result },
+        type !== 'TriggerSmartContract'
+          ? net
+          : { ...nonZero({ energy_usage: cost?.energy_usage ?? 0n, energy_fee: cost?.energy_fee ?? 0n, energy_usage_total: energy }), ...net, result },
       ...(receipt.logs.length ? { log: receipt.logs.map((l) => ({ address: strip0x(l.address).toLowerCase(), topics: l.topics.map(strip0x), data: strip0x(l.data) })) } : {}),
       ...(ok ? {} : { result: 'FAILED', resMessage: hexText('REVERT opcode executed') }),
     };
@@ -428,7 +467,7 @@ class TronStandin {
     const block = await this.evmBlock(BigInt(body.num as number));
     if (!block) return [];
     const receipts = await this.receipts(block);
-    return Promise.all(shownTransactions(block).map((tx) => this.info(tx, receipts.get(tx.hash.toLowerCase())!, block)));
+    return Promise.all(this.shownTransactions(block).map((tx) => this.info(tx, receipts.get(tx.hash.toLowerCase())!, block)));
   }
 
   /**
@@ -449,7 +488,7 @@ class TronStandin {
     if (!address) return { Error: 'invalid address' };
     const balance = await this.account(address);
     if (balance === null) return {}; // never activated
-    return { address: body.visible === true ? tronUtils.address.fromHex(address) : address, balance };
+    return { address: shownAddress(address, body.visible === true), ...(balance ? { balance } : {}), ...accountStakeFields(this.resources, address) };
   }
 
   async getchainparameters() {
@@ -459,23 +498,40 @@ class TronStandin {
         { key: 'getTransactionFee', value: BANDWIDTH_FEE },
         { key: 'getCreateAccountFee', value: CREATE_ACCOUNT_FEE },
         { key: 'getCreateNewAccountFeeInSystemContract', value: CREATE_NEW_ACCOUNT_FEE },
+        { key: 'getTotalEnergyCurrentLimit', value: this.resources.rules.totalEnergyCurrentLimit },
+        { key: 'getFreeNetLimit', value: this.resources.rules.freeNetLimit },
+        // Whole days, as java-tron reports it; a shortened delay (the sandbox's option) shows as the 14 it stands for.
+        { key: 'getUnfreezeDelayDays', value: 14 },
       ],
     };
   }
 
-  /** The energy a call uses: the backing node's gas estimate (a call that would revert uses a nominal amount). */
+  /**
+   * The energy a call uses: a token transfer as on TRON mainnet (twice as much to an address holding
+   * none of the token), anything else the backing node's gas estimate (a call that would revert uses a
+   * nominal amount).
+   */
   private async energyOf(from: Hex, to: Hex, data: string, value = 0n): Promise<bigint> {
+    let gas: bigint;
     try {
-      return BigInt(await this.call<Hex>('eth_estimateGas', [{ from, to, data: `0x${data}`, value: `0x${value.toString(16)}` }]));
+      gas = BigInt(await this.call<Hex>('eth_estimateGas', [{ from, to, data: `0x${data}`, value: `0x${value.toString(16)}` }]));
     } catch {
       return REVERT_ENERGY;
+    }
+    if (!data.startsWith(TRANSFER_SELECTOR) || data.length !== 8 + 128) return gas;
+    try {
+      const held = await this.call<Hex>('eth_call', [{ to, data: `0x${BALANCE_OF_SELECTOR}${data.slice(8, 72)}` }, 'pending']);
+      if (!/^0x[0-9a-fA-F]{64}$/.test(held)) return gas; // not a token: its gas
+      return BigInt(held) === 0n ? FIRST_HOLDER_TRANSFER_ENERGY : TRANSFER_ENERGY;
+    } catch {
+      return gas;
     }
   }
 
   // ---- building ------------------------------------------------------------
 
   /** raw_data of a new transaction referencing the latest block, as java-tron builds it. */
-  private async newTransaction(type: ContractType, value: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<TronTransaction> {
+  private async newTransaction(type: ContractType, value: Record<string, unknown>, extra: Record<string, unknown> = {}, visible = false): Promise<TronTransaction> {
     const head = (await this.evmBlock('latest'))!;
     const number = BigInt(head.number);
     const id = blockIdOf(number, head.hash);
@@ -492,7 +548,30 @@ class TronStandin {
     const pb = txJsonToPb(tx);
     tx.raw_data_hex = txPbToRawDataHex(pb).toLowerCase();
     tx.txID = sha256Hex(tx.raw_data_hex);
+    // A `visible` request gets the same bytes, its JSON's addresses in base58 (as java-tron answers it).
+    if (visible) {
+      tx.visible = true;
+      raw_data.contract[0]!.parameter.value = shownValue(value, true);
+    }
     return tx;
+  }
+
+  /** A Stake 2.0 transaction, validated as java-tron validates it when it builds one (refused with its message). */
+  private async buildStake(type: StakeType, body: Record<string, unknown>) {
+    const built = stakeValue(type, body);
+    if ('error' in built) return buildRefusal(built.error);
+    const owner = String(built.value.owner_address);
+    const balance = await this.account(owner);
+    if (balance === null) return buildRefusal(`Account[${owner}] not exists`);
+    const plan = await planStake(type, built.value, this.resources, { balance, receiver: (a) => this.facts(a) });
+    if ('error' in plan) return buildRefusal(plan.error);
+    return this.newTransaction(type, built.value, {}, body.visible === true);
+  }
+
+  /** Whether an address is an activated account, and whether it is a contract. */
+  private async facts(address: string) {
+    const [balance, code] = await Promise.all([this.account(address, 'pending'), this.call<Hex>('eth_getCode', [evmOf(address), 'pending'])]);
+    return { exists: balance !== null, isContract: code !== '0x' && code !== '0x0' };
   }
 
   async createtransaction(body: Record<string, unknown>) {
@@ -596,7 +675,7 @@ class TronStandin {
         /* another type */
       }
     }
-    if (!decoded) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'the sandbox runs TransferContract and TriggerSmartContract only');
+    if (!decoded) return refusal('CONTRACT_VALIDATE_ERROR', txID, `the sandbox runs ${SUPPORTED.join(', ')} only`);
     const owner = String(decoded.value.owner_address ?? '').toLowerCase();
     let signer: string;
     try {
@@ -613,10 +692,17 @@ class TronStandin {
     }
     const from = evmOf(owner);
     const balance = await this.account(owner, 'pending');
-    // Bandwidth: every byte of the signed transaction and its result allowance, burnt as TRX.
-    const bandwidth = (BigInt(rawHex.length / 2) + 65n * BigInt(t.signature.length) + RESULT_BYTES) * BANDWIDTH_FEE;
+    // Bandwidth: every byte of the signed transaction and its result allowance, from the free
+    // bandwidth when it covers them all, burnt as TRX otherwise.
+    const bytes = BigInt(rawHex.length / 2) + 65n * BigInt(t.signature.length) + RESULT_BYTES;
+    const free = balance !== null && this.resources.freeNetCovers(owner, bytes);
+    const bandwidth = free ? 0n : bytes * BANDWIDTH_FEE;
+    const netUsage = free ? bytes : 0n;
     let request: Record<string, unknown>;
     let cost: Cost;
+    /** What runs once the backing transactions are queued: the resource model's own changes. */
+    let commit: () => void;
+    let payback = 0n;
     if (decoded.type === 'TransferContract') {
       const to = String(decoded.value.to_address ?? '').toLowerCase();
       const amount = BigInt(decoded.value.amount as number);
@@ -625,9 +711,10 @@ class TronStandin {
       const creates = (await this.account(to, 'pending')) === null;
       const fee = creates ? CREATE_NEW_ACCOUNT_FEE + CREATE_ACCOUNT_FEE : bandwidth;
       if ((balance ?? 0n) < amount + fee) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TransferContract error, balance is not sufficient.');
-      cost = { fee, net_fee: fee, energy_fee: 0n, energy_usage_total: 0n };
+      cost = { ...noCost, fee, net_fee: fee, net_usage: creates ? 0n : netUsage };
+      commit = () => !creates && free && this.resources.consumeFreeNet(owner, bytes);
       request = { from, to: evmOf(to), value: `0x${amount.toString(16)}`, gas: '0x5208' };
-    } else {
+    } else if (decoded.type === 'TriggerSmartContract') {
       const contract = String(decoded.value.contract_address ?? '').toLowerCase();
       if (!/^41[0-9a-f]{40}$/.test(contract)) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'contract_address is required');
       if (balance === null) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TriggerSmartContract error, no OwnerAccount.');
@@ -635,30 +722,58 @@ class TronStandin {
       const callValue = BigInt((decoded.value.call_value as number | undefined) ?? 0);
       const data = String(decoded.value.data ?? '').toLowerCase();
       const feeLimit = Number.isSafeInteger(decoded.raw.fee_limit) ? BigInt(decoded.raw.fee_limit as number) : 0n; // the decoder's int64, exact below 2^53
-      // Energy is burnt up to the fee_limit and what the balance holds after the bandwidth; a call needing more runs out of it.
-      const payable = balance - bandwidth - callValue < feeLimit ? balance - bandwidth - callValue : feeLimit;
       const energy = await this.energyOf(from, evmOf(contract), data, callValue);
-      const enough = energy * ENERGY_FEE <= payable;
-      const energyFee = enough ? energy * ENERGY_FEE : payable > 0n ? payable : 0n;
+      const { used, fromStake, energyFee, enough } = chargeCall({
+        energy,
+        staked: this.resources.energyAvailable(owner),
+        spendable: balance - bandwidth - callValue,
+        feeLimit,
+        price: ENERGY_FEE,
+      });
       cost = {
         fee: bandwidth + energyFee,
         net_fee: bandwidth,
+        net_usage: netUsage,
         energy_fee: energyFee,
-        energy_usage_total: enough ? energy : energyFee / ENERGY_FEE,
+        energy_usage: fromStake,
+        energy_usage_total: used,
         ...(enough ? {} : { result: 'OUT_OF_ENERGY' }),
+      };
+      commit = () => {
+        if (free) this.resources.consumeFreeNet(owner, bytes);
+        this.resources.consumeEnergy(owner, fromStake);
       };
       const gas = enough ? CALL_GAS : OUT_OF_ENERGY_GAS;
       request = { from, to: evmOf(contract), data: `0x${data}`, value: `0x${callValue.toString(16)}`, gas: `0x${gas.toString(16)}` };
+    } else {
+      // A Stake 2.0 contract: bandwidth only, then java-tron's validation of the contract itself.
+      if (balance === null) {
+        const tail = decoded.type === 'UnDelegateResourceContract' || decoded.type === 'UnfreezeBalanceV2Contract' ? '] does not exist' : '] not exists';
+        return refusal('CONTRACT_VALIDATE_ERROR', txID, `Account[${owner}${tail}`);
+      }
+      if (balance < bandwidth) return refusal('BANDWITH_ERROR', txID, 'Account resource insufficient error.');
+      const plan = await planStake(decoded.type, decoded.value, this.resources, { balance: balance - bandwidth, receiver: (a) => this.facts(a) });
+      if ('error' in plan) return refusal('CONTRACT_VALIDATE_ERROR', txID, plan.error);
+      payback = plan.fromVault;
+      cost = { ...noCost, fee: bandwidth, net_fee: bandwidth, net_usage: netUsage, ...(payback ? { withdraw_expire_amount: payback } : {}) };
+      commit = () => {
+        if (free) this.resources.consumeFreeNet(owner, bytes);
+        plan.commit();
+      };
+      request = { from, to: VAULT, value: `0x${plan.toVault.toString(16)}`, gas: '0x5208' };
     }
     const tx: TronTransaction = { txID, raw_data: t.raw_data, raw_data_hex: rawHex, signature: t.signature, visible: false };
-    // The burn, then the transaction, queued in that order from the owner (broadcasts run one at a time).
+    // The burn, then the transaction, queued in that order from the owner (broadcasts run one at a time);
+    // then what the vault pays back, from the vault.
     let hash: Hex;
     try {
       if (cost.fee > 0n) await this.call<Hex>('eth_sendTransaction', [{ from, to: BURN, value: `0x${cost.fee.toString(16)}`, gas: '0x5208', gasPrice: '0x0' }]);
       hash = await this.call<Hex>('eth_sendTransaction', [{ ...request, gasPrice: '0x0' }]);
+      if (payback > 0n) await this.call<Hex>('eth_sendTransaction', [{ from: VAULT, to: from, value: `0x${payback.toString(16)}`, gas: '0x5208', gasPrice: '0x0' }]);
     } catch (err) {
       return refusal('CONTRACT_VALIDATE_ERROR', txID, (err as Error).message);
     }
+    commit();
     this.remember(hash, tx, cost);
     if (this.journal) appendFileSync(this.journal, `${tronJson({ hash, tx, cost: toJournal(cost) })}\n`);
     return { result: true, txid: txID };
@@ -676,17 +791,7 @@ class TronStandin {
   }
 }
 
-/** The block's transactions as TRON shows them: the burns are the stand-in's bookkeeping. */
-const shownTransactions = (block: EvmBlock): EvmTx[] => block.transactions.filter((tx) => tx.to?.toLowerCase() !== BURN);
 
-const toJournal = (c: Cost): Record<string, string> => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, String(v)]));
-const fromJournal = (c: Record<string, string>): Cost => ({
-  fee: BigInt(c.fee ?? 0),
-  net_fee: BigInt(c.net_fee ?? 0),
-  energy_fee: BigInt(c.energy_fee ?? 0),
-  energy_usage_total: BigInt(c.energy_usage_total ?? 0),
-  ...(c.result ? { result: c.result } : {}),
-});
 
 type Route = (this: TronStandin, body: Record<string, unknown>) => Promise<unknown>;
 const proto = TronStandin.prototype as unknown as Record<string, Route>;
