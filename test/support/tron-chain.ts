@@ -4,7 +4,7 @@
 import { TronWeb } from 'tronweb';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
 import { deploySandboxTokens } from '../../src/adapters/sandbox/contracts/sandbox-token.js';
-import { startTronStandin, type RunningTronStandin } from '../../src/adapters/sandbox/tron-standin.js';
+import { startTronStandin, type RunningTronStandin, type TronStandinOptions } from '../../src/adapters/sandbox/tron-standin.js';
 import { freePort } from './free-port.js';
 
 /** anvil's well-known account #2 (test mnemonic): the outside TRON sender of the tests. */
@@ -27,8 +27,9 @@ export interface TestTron {
   stop(): Promise<void>;
 }
 
-export async function startTestTron(): Promise<TestTron> {
-  const standin = await startTronStandin({ port: await freePort(), blockTimeSeconds: null });
+/** `options`: the stand-in's resource settings and state file (a shortened window, a kept state). */
+export async function startTestTron(options: Omit<TronStandinOptions, 'port' | 'blockTimeSeconds'> = {}): Promise<TestTron> {
+  const standin = await startTronStandin({ port: await freePort(), blockTimeSeconds: null, ...options });
   const node = standin.anvil.rpcUrl;
   const [usdt] = await deploySandboxTokens(node, [{ name: 'Tether', symbol: 'USDT', decimals: 6 }], { gasPrice: 0n });
   const tronWeb = new TronWeb({ fullHost: standin.url, privateKey: TRON_OUTSIDE_KEY });
