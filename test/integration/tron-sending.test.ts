@@ -96,7 +96,8 @@ describe('sending on TRON through the node', () => {
     await tron.mine();
     const receipt = await port.sentReceipt(signed.txid);
     expect(receipt?.status).toBe('success');
-    expect(receipt!.feePaid).toBeGreaterThan(burn.energy);
+    // The energy is burnt in full (nothing staked); the bandwidth fits the account's 600 free bytes of the day.
+    expect(receipt!.feePaid).toBe(burn.energy);
     expect(receipt!.feePaid).toBeLessThanOrEqual(budget.required);
     expect(before - (await trx(fresh))).toBe(receipt!.feePaid);
     expect(await port.tokenBalance('USDT_TRON', tank)).toBe(12_000_000n);
