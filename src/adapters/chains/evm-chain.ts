@@ -211,6 +211,7 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
   private chainId: Promise<number> | undefined;
 
   async sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction> {
+    if (tx.stake) throw new Error(`${this.network}: staking for energy is TRON's; an EVM network signs transfers only`);
     if (tx.nonce === null || tx.gasLimit === null || tx.fees === null) throw new Error(`${this.network}: a transaction needs a nonce, a gas limit and fees`);
     // Signed for the network's own chain id when it is known: a node of another chain then refuses the bytes.
     this.chainId ??= this.expectedChainId !== undefined ? Promise.resolve(this.expectedChainId) : this.call<Hex>('eth_chainId', []).then((id) => Number(BigInt(id)));

@@ -10,14 +10,12 @@
 //   memo), txID to be its sha256 and the JSON to encode to the same bytes:
 //   the node's answer is never signed on trust. No nonce: an attempt expires
 //   (raw_data.expiration), and the pipeline signs a new one only once a block
-//   past the finality depth is later than every expiration.
-import { createHash } from 'node:crypto';
-import { utils as tronUtils } from 'tronweb';
+//   past the finality depth is later than every expiration. The checks are
+//   tron-transactions.ts's; the Stake 2.0 transactions are tron-staking.ts's.
 import { decodeErrorResult } from 'viem';
 import {
   BroadcastRejected,
   type ChainSender,
-  type DigestSignature,
   type SentReceipt,
   type SignDigest,
   type SignedTransaction,
@@ -30,20 +28,14 @@ import { ChainUnavailableError, type BlockRef } from '../../domain/chains/chain-
 import { evmBytesFromTronAddress } from './address-codec.js';
 import { refusalText } from './tron-node.js';
 import { HEX_ID, infoFailed, TronChainReader, type TronInfo } from './tron-reading.js';
+import type { EnergyChain, TronAccountResources, TronEnergyStake } from '../../domain/energy/resources.js';
+import { TronStaking } from './tron-staking.js';
+import { exactInt, lower, signVerified, type BuiltTransaction, type TronContractType } from './tron-transactions.js';
 
 export { tronJson } from './tron-node.js';
 export type { TronChainOptions } from './tron-reading.js';
 
-/** An int64 the decoder gave as a JS number, as a bigint; null when it may not be exact. */
-const exactInt = (v: unknown): bigint | null => (typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null);
-
-const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 const word = (hex: string) => hex.padStart(64, '0');
-const { txJsonToPb, txPbToRawDataHex } = tronUtils.transaction;
-const { deserializeTransaction } = tronUtils.deserializeTx;
-/** java-tron's Transaction.raw protobuf, which tronweb registers on globalThis: the contracts counted in the bytes themselves. */
-const RawTransaction = (globalThis as unknown as { TronWebProto: { Transaction: { raw: { deserializeBinary(b: Uint8Array): { getContractList(): unknown[] } } } } })
-  .TronWebProto.Transaction.raw;
 
 /** The selector of TRC-20 transfer(address,uint256). */
 const TRANSFER_SELECTOR = 'a9059cbb';
@@ -56,13 +48,6 @@ const TRANSFER_BYTES = 300n;
 const CONTRACT_CALL_BYTES = 400n;
 /** Chain parameters are read again after this long. */
 const PARAMETERS_TTL_MS = 10 * 60_000;
-/**
- * The node's own transactions expire a minute after its head block; one
- * expiring later than this is refused before signing (a node could otherwise
- * hold back the bytes and stall the transfer until then).
- */
-const MAX_EXPIRATION_MS = 10 * 60_000;
-
 /** Codes of broadcasttransaction (java-tron's response_code) and what they mean for the bytes. */
 const BUSY_CODES = new Set(['SERVER_BUSY', 'NO_CONNECTION', 'NOT_ENOUGH_EFFECTIVE_CONNECTION', 'BLOCK_UNSOLIDIFIED']);
 const DEAD_CODES = new Set(['TRANSACTION_EXPIRATION_ERROR', 'TAPOS_ERROR']);
@@ -77,12 +62,26 @@ interface ChainParameters {
   createNewAccountFee: bigint;
 }
 
-export class TronChainPort extends TronChainReader implements ChainSender {
+export class TronChainPort extends TronChainReader implements ChainSender, EnergyChain {
   // The sending side (ChainSender): what the outgoing-transfer pipeline needs.
 
   private parameters: { at: number; value: Promise<ChainParameters> } | null = null;
   /** Transfers whose dry run reverted though the sender held the amount: the head block when first seen. */
   private readonly suspectedRefusals = new Map<string, bigint>();
+  /** Stake 2.0: the energy account's resources, stake and delegations, and its transactions. */
+  private readonly staking = new TronStaking(this.network, (path, body) => this.post(path, body), (address) => this.hexAddress(address));
+
+  resources(address: string): Promise<TronAccountResources | null> {
+    return this.staking.resources(address);
+  }
+
+  stake(address: string): Promise<TronEnergyStake | null> {
+    return this.staking.stake(address);
+  }
+
+  delegatedTo(from: string, to: string): Promise<bigint> {
+    return this.staking.delegatedTo(from, to);
+  }
 
   /** EVM fees: none on TRON (energy and bandwidth are burnt, see burnEstimate). */
   async feeQuote(): Promise<null> {
@@ -224,10 +223,11 @@ export class TronChainPort extends TronChainReader implements ChainSender {
   }
 
   async sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction> {
+    if (tx.stake) return this.staking.sign(tx.from, tx.stake, sign);
     const owner = this.hexAddress(tx.from);
-    let built: { txID?: unknown; raw_data?: unknown; raw_data_hex?: unknown };
+    let built: BuiltTransaction;
     let expect: (value: Record<string, unknown>, raw: Record<string, unknown>) => boolean;
-    let type: 'TransferContract' | 'TriggerSmartContract';
+    let type: TronContractType;
     if (tx.asset === 'TRX') {
       if (tx.amount <= 0n || tx.amount > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${this.network}: a TRX amount of ${tx.amount} sun cannot be sent exactly`);
       const to = this.hexAddress(tx.to);
@@ -259,54 +259,7 @@ export class TronChainPort extends TronChainReader implements ChainSender {
         !v.token_id &&
         exactInt(raw.fee_limit) === tx.feeLimit;
     }
-    const { txID, rawData, rawHex, expiration } = this.verified(built, type, owner, expect);
-    const signature = signatureHex(await sign(Uint8Array.from(Buffer.from(txID, 'hex'))));
-    const raw = JSON.stringify({ visible: false, txID, raw_data: rawData, raw_data_hex: rawHex, signature: [signature] });
-    return { txid: txID, raw, expiresAt: expiration };
-  }
-
-  /** What the node built, checked against what was asked before anything is signed. */
-  private verified(
-    built: { txID?: unknown; raw_data?: unknown; raw_data_hex?: unknown },
-    type: 'TransferContract' | 'TriggerSmartContract',
-    owner: string,
-    expect: (value: Record<string, unknown>, raw: Record<string, unknown>) => boolean,
-  ): { txID: string; rawData: Record<string, unknown>; rawHex: string; expiration: number } {
-    const refuse = (why: string): never => {
-      throw new ChainUnavailableError(this.network, 'bad_response', `the node built a transaction that ${why}: not signed`);
-    };
-    const rawHex = typeof built.raw_data_hex === 'string' && /^([0-9a-fA-F]{2})+$/.test(built.raw_data_hex) ? built.raw_data_hex.toLowerCase() : refuse('has no raw_data_hex');
-    const rawData = built.raw_data && typeof built.raw_data === 'object' ? (built.raw_data as Record<string, unknown>) : refuse('has no raw_data');
-    const txID = sha256Hex(rawHex);
-    if (typeof built.txID !== 'string' || built.txID.toLowerCase() !== txID) refuse('has a txID other than the sha256 of its bytes');
-    let decoded: Record<string, unknown> & { contract?: unknown[] };
-    let jsonHex: string;
-    try {
-      decoded = deserializeTransaction(type, rawHex) as typeof decoded;
-      // Broadcast as JSON: the JSON must encode to the very bytes checked here and signed.
-      jsonHex = txPbToRawDataHex(txJsonToPb({ raw_data: rawData, visible: false })).toLowerCase();
-    } catch (err) {
-      return refuse(`cannot be decoded (${(err as Error).message})`);
-    }
-    if (jsonHex !== rawHex) refuse('says something else in its JSON than in its bytes');
-    // tronweb's decoder shows the first contract only: the count comes from the bytes.
-    let count: number;
-    try {
-      count = RawTransaction.deserializeBinary(Buffer.from(rawHex, 'hex')).getContractList().length;
-    } catch (err) {
-      return refuse(`cannot be decoded (${(err as Error).message})`);
-    }
-    const contract = (decoded.contract ?? [])[0] as { parameter?: { value?: Record<string, unknown>; type_url?: string }; Permission_id?: number } | undefined;
-    const value = contract?.parameter?.value;
-    const shown = Array.isArray(rawData.contract) ? rawData.contract.length : 0;
-    if (count !== 1 || shown !== 1 || !value || contract.Permission_id) refuse('is not a single contract of the owner');
-    if (contract!.parameter!.type_url !== `type.googleapis.com/protocol.${type}`) refuse('names another contract type');
-    if (lower(value!.owner_address) !== owner) refuse('has another owner');
-    if (decoded.data || decoded.scripts) refuse('carries a memo or a script');
-    if (!expect(value!, decoded)) refuse('differs from the transfer asked for');
-    const expiration = decoded.expiration;
-    if (typeof expiration !== 'number' || !Number.isSafeInteger(expiration) || expiration > Date.now() + MAX_EXPIRATION_MS) refuse('expires too late');
-    return { txID, rawData, rawHex, expiration: expiration as number };
+    return signVerified(this.network, built, type, owner, expect, sign);
   }
 
   async broadcast(raw: string): Promise<'accepted' | 'known'> {
@@ -347,7 +300,3 @@ function revertReason(data: unknown): string | null {
   }
 }
 
-const lower = (v: unknown): string => (typeof v === 'string' ? v.toLowerCase() : '');
-
-/** r ‖ s ‖ v with v = 27 + recovery, as TRON writes signatures (65 bytes, hex). */
-const signatureHex = (sig: DigestSignature): string => word(sig.r.toString(16)) + word(sig.s.toString(16)) + (27 + sig.recovery).toString(16);

@@ -5,6 +5,7 @@
 import type { BlockRef } from '../chains/chain-port.js';
 import type { DerivationPath } from '../custody/derivation.js';
 import type { Asset, ChainAsset, Network } from '../money/networks.js';
+import type { StakeOperation } from '../energy/resources.js';
 import type { EvmFees, OutgoingTransfer, TransferKind, TransferStatus } from './outgoing-transfer.js';
 import type { Sweep, SweepCandidate, SweepPolicy } from './sweep.js';
 
@@ -35,6 +36,8 @@ export interface UnsignedTransfer extends TransferCall {
   fees: EvmFees | null;
   /** TRON: the most sun the transaction may burn for energy (its fee_limit); null on EVM. */
   feeLimit: bigint | null;
+  /** TRON: a Stake 2.0 transaction of the energy account instead of a transfer (from = its owner). */
+  stake?: StakeOperation;
 }
 
 /**
