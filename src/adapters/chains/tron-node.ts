@@ -11,6 +11,7 @@
 //   (provider-errors.ts); a URL found to keep no transaction history is never
 //   asked for transaction infos.
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
+import { TransferRefused } from '../../domain/transfers/ports.js';
 import type { Network } from '../../domain/money/networks.js';
 import type { NodeObserver } from './node-observer.js';
 import { UrlPool } from './url-pool.js';
@@ -114,6 +115,10 @@ export class TronNode {
     }
     const error = parsed && typeof parsed === 'object' && 'Error' in parsed ? String((parsed as { Error: unknown }).Error) : null;
     if (res.ok && parsed !== undefined && error === null) return parsed as T;
+    // java-tron validates what it is asked to build: a refusal of the request, in the node's words, not a fault of the node.
+    if (res.ok && error !== null && /ContractValidateException/.test(error)) {
+      throw new TransferRefused(this.network, `${this.network}: ${path} refused by the node: ${error.replace(/^class [\w.]+ ?: ?/, '').slice(0, 300)}`);
+    }
     const known = classifyNodeError({ status: res.status, code: undefined, message: error ?? text.slice(0, 300), method: path, retryAfter: res.headers.get('retry-after') });
     if (known?.kind === 'rate_limited' || res.status === 429) {
       const ms = known?.penaltyMs ?? DEFAULT_PENALTY_MS;

@@ -11,7 +11,7 @@
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import type { Network } from '../../domain/money/networks.js';
 import type { StakeOperation, TronAccountResources, TronEnergyStake } from '../../domain/energy/resources.js';
-import { TransferRefused, type SignDigest, type SignedTransaction } from '../../domain/transfers/ports.js';
+import type { SignDigest, SignedTransaction } from '../../domain/transfers/ports.js';
 import { refusalText } from './tron-node.js';
 import { exactInt, lower, signVerified, type BuiltTransaction, type TronContractType } from './tron-transactions.js';
 
@@ -130,13 +130,9 @@ export class TronStaking {
         expect = () => true; // the owner is all it carries
         break;
     }
-    const built = await this.post<BuiltTransaction & { Error?: unknown; result?: { message?: string } }>(path, body);
-    if (typeof built.Error === 'string') {
-      // java-tron validates while it builds: "class org.tron.core.exception.ContractValidateException : <why>".
-      const why = built.Error.replace(/^class [\w.]+ ?: ?/, '').slice(0, 300);
-      if (/ContractValidateException/.test(built.Error)) throw new TransferRefused(this.network, `${this.network}: ${path.slice(7)} refused by the node: ${why}`);
-      throw new ChainUnavailableError(this.network, 'bad_response', `${path.slice(7)}: ${why}`);
-    }
+    // A refusal of the node's validation comes back as TransferRefused (tron-node.ts): the stake, the delegation or
+    // the balance is not what the request assumed, on the backend that answered.
+    const built = await this.post<BuiltTransaction & { result?: { message?: string } }>(path, body);
     if (built.raw_data_hex === undefined && built.result?.message) {
       throw new ChainUnavailableError(this.network, 'bad_response', `${path.slice(7)}: ${refusalText(built.result.message).slice(0, 300)}`);
     }

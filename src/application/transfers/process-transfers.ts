@@ -26,6 +26,7 @@ import {
   replacementFees,
   resigned,
   signed,
+  stakeOperationOf,
   unincluded,
   type EvmFees,
   type OutgoingTransfer,
@@ -234,6 +235,7 @@ export class ProcessTransfers {
 
   /** Builds and signs one attempt of the transfer (nothing is broadcast). */
   private async attempt(t: OutgoingTransfer, sender: ChainSender, nonce: bigint | null, fees: EvmFees | null): Promise<TransferAttempt> {
+    const stake = stakeOperationOf(t);
     const unsigned: UnsignedTransfer = {
       asset: t.asset,
       from: t.from,
@@ -243,6 +245,7 @@ export class ProcessTransfers {
       gasLimit: t.gasLimit,
       fees,
       feeLimit: fees === null ? t.feeCap : null,
+      ...(stake ? { stake } : {}),
     };
     const signedTx = await sender.sign(unsigned, this.signWithKeyOf(t));
     return { txid: signedTx.txid, raw: signedTx.raw, fees, expiresAt: signedTx.expiresAt, signedAt: this.clock.now() };

@@ -33,8 +33,8 @@ export const depositPath = (chain: BaseChain, account: number, index: number): D
   index,
 });
 
-/** The service's own addresses, by role: the last digit of their index. */
-export const SERVICE_ROLES = { treasury: 0, gasTank: 1, faucet: 2 } as const;
+/** The service's own addresses, by role: the last digit of their index (energy: TRON's Stake 2.0 account, issue 34). */
+export const SERVICE_ROLES = { treasury: 0, gasTank: 1, faucet: 2, energy: 3 } as const;
 export type ServiceRole = keyof typeof SERVICE_ROLES;
 
 /**

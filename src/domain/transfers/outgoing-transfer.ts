@@ -21,9 +21,44 @@
 // nonce: an attempt is dead once the head is past its expiration, and only
 // then may a new one be signed.
 import type { DerivationPath } from '../custody/derivation.js';
+import type { StakeOperation } from '../energy/resources.js';
 import type { ChainAsset, Network } from '../money/networks.js';
 
-export type TransferKind = 'GAS_TOPUP' | 'SWEEP' | 'WITHDRAWAL' | 'FAUCET' | 'COLD_FORWARD' | 'UNEXPECTED_RETURN';
+export type TransferKind =
+  | 'GAS_TOPUP'
+  | 'SWEEP'
+  | 'WITHDRAWAL'
+  | 'FAUCET'
+  | 'COLD_FORWARD'
+  | 'UNEXPECTED_RETURN'
+  // TRON's Stake 2.0, from the energy account (issue 34): `to` is the receiver of a delegation (the account itself
+  // otherwise), `amount` the sun staked, delegated, taken back, unstaked or withdrawn.
+  | 'ENERGY_STAKE'
+  | 'ENERGY_DELEGATE'
+  | 'ENERGY_RECLAIM'
+  | 'ENERGY_UNSTAKE'
+  | 'ENERGY_WITHDRAW';
+
+/** The Stake 2.0 kinds: their amount moves between the energy account's balance, its stake and its delegations, and leaves no address of the service. */
+export const STAKE_KINDS = ['ENERGY_STAKE', 'ENERGY_DELEGATE', 'ENERGY_RECLAIM', 'ENERGY_UNSTAKE', 'ENERGY_WITHDRAW'] as const satisfies readonly TransferKind[];
+
+/** The Stake 2.0 transaction a transfer of a stake kind is; null for a transfer that moves an asset. */
+export function stakeOperationOf(t: Pick<OutgoingTransfer, 'kind' | 'to' | 'amount'>): StakeOperation | null {
+  switch (t.kind) {
+    case 'ENERGY_STAKE':
+      return { kind: 'stake', amount: t.amount };
+    case 'ENERGY_DELEGATE':
+      return { kind: 'delegate', receiver: t.to, amount: t.amount };
+    case 'ENERGY_RECLAIM':
+      return { kind: 'reclaim', receiver: t.to, amount: t.amount };
+    case 'ENERGY_UNSTAKE':
+      return { kind: 'unstake', amount: t.amount };
+    case 'ENERGY_WITHDRAW':
+      return { kind: 'withdraw_unstaked' };
+    default:
+      return null;
+  }
+}
 export type TransferStatus = 'REQUESTED' | 'SIGNED' | 'BROADCAST' | 'CONFIRMING' | 'CONFIRMED' | 'FAILED';
 
 /** EVM fee parameters (EIP-1559), in wei. */

@@ -47,7 +47,7 @@ export const OutgoingTransferEntity = new EntitySchema<OutgoingTransferRow>({
   uniques: [{ name: 'outgoing_transfers_sender_nonce_unique', properties: ['network', 'fromAddress', 'nonce'] }],
   properties: {
     id: { type: 'uuid', primary: true },
-    kind: { enum: true, items: ['GAS_TOPUP', 'SWEEP', 'WITHDRAWAL', 'FAUCET', 'COLD_FORWARD', 'UNEXPECTED_RETURN'] },
+    kind: { enum: true, items: ['GAS_TOPUP', 'SWEEP', 'WITHDRAWAL', 'FAUCET', 'COLD_FORWARD', 'UNEXPECTED_RETURN', 'ENERGY_STAKE', 'ENERGY_DELEGATE', 'ENERGY_RECLAIM', 'ENERGY_UNSTAKE', 'ENERGY_WITHDRAW'] },
     network: { type: 'text' },
     asset: { type: 'text' },
     fromAddress: { type: 'text' },
