@@ -24,6 +24,7 @@ import { Migration20261127140000_cold_forward } from './Migration20261127140000_
 import { Migration20261127180000_members } from './Migration20261127180000_members.js';
 import { Migration20261127200000_dashboard_sign_in } from './Migration20261127200000_dashboard_sign_in.js';
 import { Migration20261128030000_energy_kinds } from './Migration20261128030000_energy_kinds.js';
+import { Migration20261128033724_energy } from './Migration20261128033724_energy.js';
 import { Migration20261127160000_unexpected_deposits } from './Migration20261127160000_unexpected_deposits.js';
 import { Migration20261127150000_refill_cursors } from './Migration20261127150000_refill_cursors.js';
 
@@ -54,4 +55,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127180000_members', class: Migration20261127180000_members },
   { name: 'Migration20261127200000_dashboard_sign_in', class: Migration20261127200000_dashboard_sign_in },
   { name: 'Migration20261128030000_energy_kinds', class: Migration20261128030000_energy_kinds },
+  { name: 'Migration20261128033724_energy', class: Migration20261128033724_energy },
 ];

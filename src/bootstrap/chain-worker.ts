@@ -15,6 +15,7 @@ import { DomainError } from '../domain/errors.js';
 import { CHAIN_ASSETS, baseChainOf } from '../domain/money/networks.js';
 import { ScanNetwork } from '../application/deposits/scan-network.js';
 import { RunSweeps } from '../application/sweeps/run-sweeps.js';
+import { LendEnergy } from '../application/energy/lend-energy.js';
 import { SendWithdrawals } from '../application/withdrawals/send-withdrawals.js';
 import { SendDrips } from '../application/faucet/send-drips.js';
 import { ProcessTransfers, TransferOutcomes } from '../application/transfers/process-transfers.js';
@@ -161,6 +162,8 @@ export function startChainWorker(config: Config, opts: ChainWorkerOptions = {}):
       );
       // One registry of who owns which transfers, shared by the pipeline and the use cases that request them.
       container.registerInstance(TransferOutcomes, new TransferOutcomes());
+      // One lender of TRON energy too: what each sweep or payout registers with it is seen by the outcomes it handles.
+      container.registerSingleton(LendEnergy);
       return [
         new SenderLoop(
           container.resolve(RunSweeps),

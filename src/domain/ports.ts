@@ -1,5 +1,6 @@
 // The ports the domain and the use cases depend on. Adapters implement them;
 // only the composition roots in src/bootstrap know which adapter is which.
+import type { EnergyRepo } from './energy/delegation.js';
 import type { DepositRepo, ScanStateRepo, ScreeningRepo, UnexpectedDepositRepo } from './deposits/ports.js';
 import type { AuditRepo, MemberRepo, SessionRepo } from './members/ports.js';
 import type { ApiKey } from './auth/api-key.js';
@@ -217,6 +218,7 @@ export interface TxContext {
   screening: ScreeningRepo;
   transfers: TransferRepo;
   sweeps: SweepRepo;
+  energy: EnergyRepo;
   withdrawals: WithdrawalRepo;
   transactionLog: TransactionLog;
   faucet: FaucetRepo;

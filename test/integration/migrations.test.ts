@@ -17,6 +17,7 @@ const HAND_WRITTEN = [
   /withdrawals_ready_idx/,
   /sweeps_one_open_per_wallet/,
   /outgoing_transfers_one_cold_forward/,
+  /energy_delegations_one_open/,
 ];
 
 const name = `wt_migrate_${randomBytes(5).toString('hex')}`;

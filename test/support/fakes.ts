@@ -1,6 +1,7 @@
 // In-memory fakes of every port: small honest implementations (they keep state
 // and enforce the same rules), so a use case can be tested in a few lines with
 // no database. Not for integration tests: those use the real PostgreSQL.
+import type { EnergyRepo } from '../../src/domain/energy/delegation.js';
 import type { SweepRepo, TransferRepo } from '../../src/domain/transfers/ports.js';
 import type { WithdrawalRepo } from '../../src/domain/withdrawals/ports.js';
 import type { CommitmentRepo, FxRateRepo } from '../../src/domain/commitments/ports.js';
@@ -557,6 +558,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         sweeps: new Proxy(unavailable<SweepRepo>('sweeps'), {
           get: (target, prop) => (prop === 'policies' ? async () => [] : Reflect.get(target, prop)),
         }),
+        energy: unavailable<EnergyRepo>('energy'),
         withdrawals: unavailable<WithdrawalRepo>('withdrawals'),
         transactionLog: unavailable<TransactionLog>('transactionLog'),
         faucet: unavailable<FaucetRepo>('faucet'),

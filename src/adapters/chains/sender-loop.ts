@@ -151,7 +151,14 @@ export class SenderLoop {
         const empty = sweeps.nothingOnChain.filter((a) => !this.warnedEmpty.has(a));
         for (const a of empty) this.warnedEmpty.add(a);
         if (empty.length > 0) log.warn({ addresses: empty.slice(0, 20), count: empty.length }, 'credited deposits not on their address at the node: those sweeps wait');
+        for (const f of sweeps.energyFallbacks) {
+          this.metrics.energyFallbacks.inc({ network, reason: f.reason });
+          log.info({ sweep: f.sweep, reason: f.reason }, 'a TRON sweep burns TRX for its energy: the stake cannot lend it now (not_enough_stake) or the loan came too late (waited_too_long)');
+        }
         for (const t of [...transfers.confirmed, ...transfers.failed]) {
+          if (t.status === 'CONFIRMED' && t.kind === 'ENERGY_DELEGATE') this.metrics.energyLent.inc({ network });
+          if (t.status === 'CONFIRMED' && t.kind === 'ENERGY_RECLAIM') this.metrics.energyReclaimed.inc({ network });
+          if (t.status === 'CONFIRMED' && t.kind === 'SWEEP' && network.startsWith('TRON')) this.metrics.sweepTrxBurnt.observe({ network }, whole(t.feePaid ?? 0n, decimals));
           const seconds = (Date.now() - t.requestedAt.getTime()) / 1000;
           if (t.status === 'CONFIRMED') this.metrics.requestToConfirmed.observe({ network, kind: t.kind }, seconds);
           if (t.broadcastAt) this.metrics.requestToBroadcast.observe({ network, kind: t.kind }, (t.broadcastAt.getTime() - t.requestedAt.getTime()) / 1000);
@@ -163,7 +170,7 @@ export class SenderLoop {
         }
         // New work (a withdrawal picked up, a transfer signed or requested): the next step follows at once, so
         // that a backlog drains at the speed of the node and the database rather than one batch per interval.
-        const busy = withdrawals.pickedUp > 0 || drips.requested > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0;
+        const busy = withdrawals.pickedUp > 0 || drips.requested > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0 || sweeps.reclaimed > 0;
         if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || drips.requested || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
             {

@@ -219,7 +219,7 @@ export class TronChainPort extends TronChainReader implements ChainSender, Energ
       throw new ChainUnavailableError(this.network, 'bad_response', `triggerconstantcontract: no energy estimate (${refusalText(out.result?.message).slice(0, 200)})`);
     }
     this.suspectedRefusals.delete(key); // a pass in between: a later revert is proved afresh
-    return { energy: BigInt(energy) * params.energyFee, bandwidth: CONTRACT_CALL_BYTES * params.bandwidthFee, activation: 0n };
+    return { energy: BigInt(energy) * params.energyFee, bandwidth: CONTRACT_CALL_BYTES * params.bandwidthFee, activation: 0n, energyUnits: BigInt(energy) };
   }
 
   async sign(tx: UnsignedTransfer, sign: SignDigest): Promise<SignedTransaction> {

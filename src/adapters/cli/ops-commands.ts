@@ -5,6 +5,7 @@ import type { OpsCommand } from './command.js';
 import { CHAIN_COMMANDS } from './chain-commands.js';
 import { COMMITMENT_COMMANDS } from './commitment-commands.js';
 import { DEPOSIT_COMMANDS } from './deposit-commands.js';
+import { ENERGY_COMMANDS } from './energy-commands.js';
 import { FAUCET_COMMANDS } from './faucet-commands.js';
 import { MEMBER_COMMANDS } from './member-commands.js';
 import { MONEY_COMMANDS } from './money-commands.js';
@@ -25,6 +26,7 @@ export const OPS_COMMANDS: OpsCommand[] = [
   ...UNEXPECTED_COMMANDS,
   ...MEMBER_COMMANDS,
   ...SWEEP_COMMANDS,
+  ...ENERGY_COMMANDS,
   ...TREASURY_COMMANDS,
   ...WITHDRAWAL_COMMANDS,
   ...FAUCET_COMMANDS,

@@ -158,6 +158,11 @@ export interface SendingMetrics {
   gasTankBalance: Gauge<'network'>;
   gasTankLow: Gauge<'network'>;
   treasuryShort: Gauge<'network'>;
+  /** TRON energy (ADR 0035). */
+  energyFallbacks: Counter<'network' | 'reason'>;
+  energyReclaimed: Counter<'network'>;
+  energyLent: Counter<'network'>;
+  sweepTrxBurnt: Histogram<'network'>;
 }
 
 export function createSendingMetrics(
@@ -190,6 +195,21 @@ export function createSendingMetrics(
       name: 'gas_tank_low',
       help: '1 while the gas tank cannot pay for a top-up a waiting sweep needs (sweeps wait; nothing credited is touched)',
       labelNames: ['network'],
+      registers: [registry],
+    }),
+    energyFallbacks: new Counter({
+      name: 'tron_energy_fallbacks_total',
+      help: 'TRON sweeps that burnt TRX for their energy though the source is the stake (reason: not_enough_stake, waited_too_long)',
+      labelNames: ['network', 'reason'],
+      registers: [registry],
+    }),
+    energyLent: new Counter({ name: 'tron_energy_delegations_total', help: 'Energy loans confirmed on chain (stake delegated to an address that sends)', labelNames: ['network'], registers: [registry] }),
+    energyReclaimed: new Counter({ name: 'tron_energy_reclaimed_total', help: 'Energy loans taken back on chain', labelNames: ['network'], registers: [registry] }),
+    sweepTrxBurnt: new Histogram({
+      name: 'tron_sweep_trx_burnt',
+      help: 'TRX a confirmed TRON sweep transaction burnt (energy and bandwidth), per sweep',
+      labelNames: ['network'],
+      buckets: [0, 0.5, 1, 2, 5, 10, 15, 20, 30, 50],
       registers: [registry],
     }),
     treasuryShort: new Gauge({

@@ -140,6 +140,11 @@ export class PgSweepRepo implements SweepRepo {
     return rows[0] ? toSweep(rows[0]) : null;
   }
 
+  async statusOf(id: string): Promise<SweepStatus | null> {
+    const rows = await this.sql<{ status: SweepStatus }>(`select status from sweeps where id = ?`, [id]);
+    return rows[0]?.status ?? null;
+  }
+
   async update(s: Sweep): Promise<void> {
     await this.sql(
       `update sweeps set status = ?, deposit_total = ?, top_up_transfer_id = ?, sweep_transfer_id = ?, failure = ?, updated_at = ? where id = ?`,

@@ -228,6 +228,20 @@ export class PgTransferRepo implements TransferRepo {
     return rows.length > 0;
   }
 
+  async openOfKinds(network: Network, from: string, kinds: readonly TransferKind[]): Promise<OutgoingTransfer[]> {
+    const rows = await this.sql<{ id: string }>(
+      `select id from outgoing_transfers where network = ? and from_address = ? and kind = any(?::text[]) and status not in ('CONFIRMED', 'FAILED')
+       order by requested_at, id`,
+      [network, from, pgArrayLiteral(kinds)],
+    );
+    const out: OutgoingTransfer[] = [];
+    for (const r of rows) {
+      const t = await this.get(r.id);
+      if (t) out.push(t);
+    }
+    return out;
+  }
+
   async countByKindAndStatus(): Promise<TransferCount[]> {
     const rows = await this.sql<{ network: Network; kind: TransferKind; status: TransferStatus; count: number }>(
       `select network, kind, status, count(*)::int as count from outgoing_transfers group by network, kind, status`,

@@ -4,6 +4,7 @@
 // it becomes a savepoint of the outer transaction; directly inside an
 // explicit `savepoint` it joins that savepoint (no second one: the
 // idempotent creates run their use case in one savepoint, not two).
+import { PgEnergyRepo } from './energy-repo.js';
 import { TransactionContext } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
@@ -107,6 +108,7 @@ export class MikroUnitOfWork implements UnitOfWork {
       screening: new PgScreeningRepo(tem),
       transfers: new PgTransferRepo(tem),
       sweeps: new PgSweepRepo(tem),
+      energy: new PgEnergyRepo(tem),
       withdrawals: new PgWithdrawalRepo(tem),
       transactionLog: new PgTransactionLog(tem),
       faucet: new PgFaucetRepo(tem),

@@ -7,7 +7,7 @@
 // recorded xpub of the service branch (ADR 0026) and are kept once derived.
 import { inject, injectable } from 'tsyringe';
 import { monitoredKey } from '../../domain/chains/chain-port.js';
-import { SERVICE_ROLES, servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
+import { servicePath, serviceRolesOf, type ServiceRole } from '../../domain/custody/derivation.js';
 import { DomainError } from '../../domain/errors.js';
 import { NETWORKS, baseChainOf, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
 import type { AddressCodec, AddressDeriver, TxContext } from '../../domain/ports.js';
@@ -59,14 +59,14 @@ export class InternalAddresses {
     return (address) => roles.get(monitoredKey(chain, address)) ?? null;
   }
 
-  /** The network's treasury, gas tank and faucet dispenser. SERVICE_UNAVAILABLE while the service branch's key is not recorded yet. */
+  /** The network's treasury, gas tank and faucet dispenser (and TRON's energy account). SERVICE_UNAVAILABLE while the service branch's key is not recorded yet. */
   serviceAddresses(network: Network): Promise<ServiceAddress[]> {
     let found = this.services.get(network);
     if (!found) {
       // One after another: the deriver may read the recorded keys on the caller's transaction, one query at a time.
       found = (async () => {
         const out: ServiceAddress[] = [];
-        for (const role of Object.keys(SERVICE_ROLES) as ServiceRole[]) {
+        for (const role of serviceRolesOf(network)) {
           const address = await this.deriver.deriveAddress(baseChainOf(network), servicePath(network, role));
           if (address === null) {
             throw new DomainError('SERVICE_UNAVAILABLE', 'The service addresses are being prepared; retry in a few seconds', { retry_after_seconds: 2 });

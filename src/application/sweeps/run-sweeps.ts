@@ -13,7 +13,7 @@ import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
-import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, gasCurrencyOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
+import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
@@ -23,13 +23,15 @@ import {
   policyDue,
   sweepGasBudget,
   topUpAmount,
-  tronSweepBudget,
   type Sweep,
 } from '../../domain/transfers/sweep.js';
 import { depositSweptData } from '../deposits/deposit-view.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { planReturns, returnEndedIn } from './return-sweeps.js';
+import { advanceTronSweep, type TronSweepDeps } from './tron-sweeps.js';
+import { LendEnergy } from '../energy/lend-energy.js';
+import type { BurnReason } from '../../domain/energy/energy-plan.js';
 
 export interface SweepStepReport {
   started: number;
@@ -41,6 +43,12 @@ export interface SweepStepReport {
   gasTankLow: { address: string; available: bigint; needed: bigint } | null;
   /** Sweeps that could not advance this step for a reason of their own (tried again next step). */
   errors: ItemError[];
+  /** TRON: sweeps waiting for lent energy, sweeps sent on it, and sweeps that burn instead though the source is the stake. */
+  energyWaiting: number;
+  onEnergy: number;
+  energyFallbacks: { sweep: string; reason: BurnReason }[];
+  /** TRON: stake asked back from loans whose sweep ended without it being taken back then. */
+  reclaimed: number;
 }
 
 @injectable()
@@ -53,9 +61,23 @@ export class RunSweeps {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
+    @inject(LendEnergy) private readonly energy: LendEnergy,
   ) {
     outcomes.on(['GAS_TOPUP', 'SWEEP', 'UNEXPECTED_RETURN'], (tx, t) => this.onTransferFinal(tx, t));
+    // A loan that lands after its sweep ended (it burnt after waiting too long) is taken back at once.
+    energy.onPurposeDone('SWEEP', async (tx, id) => {
+      const status = await tx.sweeps.statusOf(id);
+      return status === null || status === 'SWEPT' || status === 'FAILED';
+    });
+    this.tronDeps = {
+      now: () => this.clock.now(),
+      transfer: (sweep, fields) => this.transfer(sweep, fields),
+      serviceAddress: (network, role) => this.serviceAddress(network, role),
+      energy,
+    };
   }
+
+  private readonly tronDeps: TronSweepDeps;
 
   /** The address of one of the network's service accounts (treasury, gas tank, faucet dispenser). */
   serviceAddress(network: Network, role: ServiceRole): Promise<string> {
@@ -69,8 +91,20 @@ export class RunSweeps {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<SweepStepReport> {
-    const report: SweepStepReport = { started: 0, toppedUp: 0, sweeping: 0, nothingOnChain: [], gasTankLow: null, errors: [] };
+    const report: SweepStepReport = {
+      started: 0,
+      toppedUp: 0,
+      sweeping: 0,
+      nothingOnChain: [],
+      gasTankLow: null,
+      errors: [],
+      energyWaiting: 0,
+      onEnergy: 0,
+      energyFallbacks: [],
+      reclaimed: 0,
+    };
     report.started = await this.plan(sender.network, opts.batch);
+    if (baseChainOf(sender.network) === 'TRON') report.reclaimed = await this.uow.run((tx) => this.energy.tidy(tx, sender.network, opts.batch));
     // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile).
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     for (const id of ids) {
@@ -135,7 +169,7 @@ export class RunSweeps {
     return started;
   }
 
-  private transfer(sweep: Sweep, fields: Pick<OutgoingTransfer, 'kind' | 'asset' | 'from' | 'fromPath' | 'to' | 'amount' | 'gasLimit' | 'feeCap'>): OutgoingTransfer {
+  transfer(sweep: Sweep, fields: Pick<OutgoingTransfer, 'kind' | 'asset' | 'from' | 'fromPath' | 'to' | 'amount' | 'gasLimit' | 'feeCap'>): OutgoingTransfer {
     return requestTransfer({ id: this.random.uuid(), network: sweep.network, ownerId: sweep.id, requestedAt: this.clock.now(), ...fields });
   }
 
@@ -158,7 +192,7 @@ export class RunSweeps {
     // A return sweep sends the arrival back to its sender; a sweep, the deposits to the treasury.
     const destination = sweep.returnOf?.to ?? treasury;
     const kind = sweep.returnOf ? 'UNEXPECTED_RETURN' : 'SWEEP';
-    if (baseChainOf(network) === 'TRON') return this.advanceTron(tx, sweep, sender, report, destination, tied.chainTotal);
+    if (baseChainOf(network) === 'TRON') return advanceTronSweep(this.tronDeps, tx, sweep, sender, report, destination, tied.chainTotal);
     const native = nativeAssetOf(network);
     if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
     const quote = await sender.feeQuote();
@@ -221,58 +255,6 @@ export class RunSweeps {
     report.sweeping++;
   }
 
-  /**
-   * TRON (USDT_TRON; TRX is not an asset of the API): the address sweeps once
-   * it holds the transfer's estimated burn of energy and bandwidth; until then
-   * the gas tank sends it TRX, which also activates an address that never was
-   * (the activation is the gas tank's cost, part of the top-up's fee).
-   */
-  private async advanceTron(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport, destination: string, amount: bigint): Promise<void> {
-    const network = sweep.network;
-    const now = this.clock.now();
-    if ((await sender.tokenBalance(sweep.asset, sweep.address)) < amount) {
-      report.nothingOnChain.push(sweep.address);
-      return;
-    }
-    const call = { asset: sweep.asset, from: sweep.address, to: destination, amount };
-    const burn = await sender.burnEstimate(call);
-    if (!burn) throw new Error(`${network}: TRON sweeps need a burn estimate`);
-    const budget = tronSweepBudget(burn);
-    const balance = await sender.nativeBalance(sweep.address);
-    if (balance >= budget.required) {
-      const request = this.transfer(sweep, { kind: sweep.returnOf ? 'UNEXPECTED_RETURN' : 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit: null, feeCap: budget.feeLimit });
-      await tx.transfers.add(request);
-      await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
-      report.sweeping++;
-      return;
-    }
-    const tank = await this.serviceAddress(network, 'gasTank');
-    const need = budget.topUpTo - balance;
-    const trx = gasCurrencyOf(network);
-    const topUpBurn = await sender.burnEstimate({ asset: trx, from: tank, to: sweep.address, amount: need });
-    const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, trx));
-    const needed = need + (topUpBurn ? topUpBurn.bandwidth + topUpBurn.activation : 0n);
-    if (available < needed) {
-      report.gasTankLow = { address: tank, available, needed };
-      await tx.sweeps.update({ ...sweep, updatedAt: now });
-      return;
-    }
-    // Its fee cap is its own burn, which the gas tank's committed outflow reserves until it is final.
-    const topUp = this.transfer(sweep, {
-      kind: 'GAS_TOPUP',
-      asset: trx,
-      from: tank,
-      fromPath: servicePath(network, 'gasTank'),
-      to: sweep.address,
-      amount: need,
-      gasLimit: null,
-      feeCap: needed - need,
-    });
-    await tx.transfers.add(topUp);
-    await tx.sweeps.update({ ...sweep, status: 'TOPPING_UP', topUpTransferId: topUp.id, updatedAt: now });
-    report.toppedUp++;
-  }
-
   /** A return sweep its token refuses: FAILED, its arrival LISTED again; false when `id` is no such return. */
   private giveBackRefusedReturn(id: string, err: TransferRefused): Promise<boolean> {
     return this.uow.run(async (tx) => {
@@ -301,6 +283,8 @@ export class RunSweeps {
       return;
     }
     if (sweep.status !== 'SWEEPING') return;
+    // Confirmed or failed, the sweep's transaction is final: energy lent to its address is asked back now.
+    if (baseChainOf(sweep.network) === 'TRON') await this.energy.purposeDone(tx, 'SWEEP', sweep.id);
     if (t.status === 'FAILED') {
       await this.fail(tx, sweep, `sweep transfer failed: ${t.failure ?? 'unknown'}`, now);
       if (sweep.returnOf) await returnEndedIn(tx, sweep.returnOf.arrivalId, null, now);

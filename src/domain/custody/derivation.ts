@@ -37,6 +37,10 @@ export const depositPath = (chain: BaseChain, account: number, index: number): D
 export const SERVICE_ROLES = { treasury: 0, gasTank: 1, faucet: 2, energy: 3 } as const;
 export type ServiceRole = keyof typeof SERVICE_ROLES;
 
+/** The roles a network has: the energy account is TRON's alone (EVM networks pay gas, they stake nothing). */
+export const serviceRolesOf = (network: Network): ServiceRole[] =>
+  (Object.keys(SERVICE_ROLES) as ServiceRole[]).filter((r) => r !== 'energy' || baseChainOf(network) === 'TRON');
+
 /**
  * Each network's tens in the service's index: m/44'/coin'/0'/1/(10·slot + role),
  * so no two networks share a treasury, gas tank or faucet dispenser, not even

@@ -126,3 +126,7 @@ export interface EnergyChain {
   /** Sun of energy stake `from` has delegated to `to` (0 when none). */
   delegatedTo(from: string, to: string): Promise<bigint>;
 }
+
+/** Whether a chain's adapter reads Stake 2.0 (the TRON adapter does). */
+export const isEnergyChain = (x: object): x is EnergyChain =>
+  typeof (x as Partial<EnergyChain>).resources === 'function' && typeof (x as Partial<EnergyChain>).stake === 'function';

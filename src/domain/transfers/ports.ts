@@ -50,6 +50,8 @@ export interface TronBurn {
   energy: bigint;
   bandwidth: bigint;
   activation: bigint;
+  /** A contract call's energy in units (the node's estimate), which the energy above prices; none for a TRX transfer. */
+  energyUnits?: bigint;
 }
 
 export interface SignedTransaction {
@@ -210,6 +212,8 @@ export interface TransferRepo {
   /** Whether a gas top-up to `address` is on its way (requested, not final). */
   topUpOnItsWay(network: Network, address: string): Promise<boolean>;
   countByKindAndStatus(): Promise<TransferCount[]>;
+  /** The sender's transfers of these kinds that are not final, oldest first. */
+  openOfKinds(network: Network, from: string, kinds: readonly TransferKind[]): Promise<OutgoingTransfer[]>;
 }
 
 /** Sweeps, their deposits and the operator's sweep policies. */
@@ -225,6 +229,8 @@ export interface SweepRepo {
   openIds(network: Network, limit: number): Promise<string[]>;
   /** The sweep, locked until the transaction ends; null when another transaction holds it (or it is gone). */
   lock(id: string): Promise<Sweep | null>;
+  /** The sweep's status without a lock (null when there is no such sweep). */
+  statusOf(id: string): Promise<Sweep['status'] | null>;
   update(sweep: Sweep): Promise<void>;
   /**
    * Ties to the sweep every CONFIRMED deposit of its wallet that no sweep has

@@ -16,6 +16,7 @@ import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity, Webho
 import { BeneficiaryEntity, WithdrawalPolicyEntity } from './security-entities.js';
 import { WorkspaceEntity } from './workspace-entity.js';
 import { OutgoingTransferEntity, SenderNonceEntity, SweepEntity, SweepPolicyEntity, TransferAttemptEntity } from './transfer-entities.js';
+import { EnergyDelegationEntity, EnergyFallbackEntity, EnergyPolicyEntity } from './energy-entities.js';
 import { WithdrawalEntity } from './withdrawal-entities.js';
 import { FaucetAssetLimitEntity, FaucetDripEntity, FaucetDripItemEntity, FaucetSettingsEntity } from './faucet-entities.js';
 import { ChainReconciliationEntity, PayoutHoldEntity, ReconciliationAckEntity } from './reconciliation-entities.js';
@@ -55,6 +56,9 @@ export const ENTITIES = [
   SenderNonceEntity,
   SweepEntity,
   SweepPolicyEntity,
+  EnergyPolicyEntity,
+  EnergyDelegationEntity,
+  EnergyFallbackEntity,
   WithdrawalEntity,
   FaucetDripEntity,
   FaucetDripItemEntity,
@@ -107,6 +111,9 @@ export {
   SenderNonceEntity,
   SweepEntity,
   SweepPolicyEntity,
+  EnergyPolicyEntity,
+  EnergyDelegationEntity,
+  EnergyFallbackEntity,
   ChainBlockEntity,
   ChainCursorEntity,
   DepositEntity,

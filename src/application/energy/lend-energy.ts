@@ -1,0 +1,202 @@
+// Energy lent for one TRON transfer (ADR 0035): with the network's source
+// set to `stake`, the energy account delegates the transfer's energy (the
+// node's estimate × the margin) to the address that sends, the transfer goes
+// once the delegation is confirmed, and the stake is taken back as soon as
+// the transfer is final, in the transaction that ends it. The loan and the
+// delegation transfer are recorded together; so are the end of what used the
+// energy and the take-back: a chain-worker killed at any point leaves work
+// the next one finishes, and nothing stays lent to a deposit address.
+// When the stake cannot lend enough, or a loan has not landed within the
+// operator's longest wait, the transfer burns TRX as before: said once per
+// transfer, counted by reason.
+import { inject, injectable } from 'tsyringe';
+import { servicePath } from '../../domain/custody/derivation.js';
+import { cancelled, delegated, reclaimed, reclaimFailed, reclaiming, type DelegationPurpose, type EnergyDelegation } from '../../domain/energy/delegation.js';
+import { decideEnergy, defaultEnergyPolicy, waitedTooLong, type BurnReason, type EnergyPolicy } from '../../domain/energy/energy-plan.js';
+import { delegableStake, type EnergyChain } from '../../domain/energy/resources.js';
+import type { Network } from '../../domain/money/networks.js';
+import type { Clock, RandomSource, SignerPort, TxContext } from '../../domain/ports.js';
+import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import { TOKENS } from '../tokens.js';
+import { TransferOutcomes } from '../transfers/process-transfers.js';
+import { STAKE_TX_FEE_CAP } from './manage-energy.js';
+
+/** What a transfer that needs energy does now. */
+export type EnergyReadiness =
+  /** Burn TRX for it (the source is burn, the stake is short, or the loan took too long). */
+  | { kind: 'burn'; reason: BurnReason; first: boolean }
+  /** Lent energy is on the address: send, with a fee_limit that still covers burning what the estimate missed. */
+  | { kind: 'lent'; loan: EnergyDelegation }
+  /** A loan is on its way (just asked, or not confirmed yet): wait. */
+  | { kind: 'waiting' }
+  /** The address was never activated: energy cannot be lent to it yet (the gas tank's TRX activates it). */
+  | { kind: 'activate' };
+
+export interface EnergyNeed {
+  purpose: DelegationPurpose;
+  purposeId: string;
+  network: Network;
+  /** The address that sends and so needs the energy. */
+  receiver: string;
+  /** The node's estimate of the transfer's energy, and what burning it would cost (sun). */
+  estimate: bigint;
+  burnEquivalent: bigint;
+}
+
+@injectable()
+export class LendEnergy {
+  private readonly accounts = new Map<Network, Promise<string>>();
+  /** Per purpose: whether what a loan served is over (see onPurposeDone). */
+  private readonly listeners = new Map<DelegationPurpose, (tx: TxContext, purposeId: string) => Promise<boolean>>();
+
+  constructor(
+    @inject(TOKENS.Signer) private readonly signer: SignerPort,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+    @inject(TransferOutcomes) outcomes: TransferOutcomes,
+  ) {
+    outcomes.on(['ENERGY_DELEGATE', 'ENERGY_RECLAIM'], (tx, t) => this.onTransferFinal(tx, t));
+  }
+
+  /**
+   * Whether what a loan served is over (its sweep or payout final): a loan confirmed after that is taken back at
+   * once. Each purpose registers its own answer.
+   */
+  onPurposeDone(purpose: DelegationPurpose, isDone: (tx: TxContext, purposeId: string) => Promise<boolean>): void {
+    this.listeners.set(purpose, isDone);
+  }
+
+  energyAccount(network: Network): Promise<string> {
+    let found = this.accounts.get(network);
+    if (!found) {
+      found = this.signer.deriveAddress('TRON', servicePath(network, 'energy'));
+      this.accounts.set(network, found);
+    }
+    return found;
+  }
+
+  async policy(tx: TxContext, network: Network): Promise<EnergyPolicy> {
+    return (await tx.energy.policies()).find((p) => p.network === network) ?? defaultEnergyPolicy(network);
+  }
+
+  /** Where the energy of the transfer `need` describes comes from, now; asks for a loan when one is due. */
+  async prepare(tx: TxContext, need: EnergyNeed, chain: EnergyChain): Promise<EnergyReadiness> {
+    const policy = await this.policy(tx, need.network);
+    const open = await tx.energy.openFor(need.purpose, need.purposeId);
+    if (open?.status === 'DELEGATED') return { kind: 'lent', loan: open };
+    if (open) {
+      // Asked and not confirmed yet, or being taken back (the transfer burnt meanwhile): wait, within the policy.
+      return open.status === 'DELEGATING' && !waitedTooLong(policy, open.createdAt, this.clock.now()) ? { kind: 'waiting' } : this.fallback(tx, need, 'waited_too_long');
+    }
+    if (policy.source === 'burn') return { kind: 'burn', reason: 'source_is_burn', first: false };
+    const account = await this.energyAccount(need.network);
+    const [receiver, stake, resources] = await Promise.all([chain.resources(need.receiver), chain.stake(account), chain.resources(account)]);
+    if (!stake || !resources) return this.fallback(tx, need, 'not_enough_stake');
+    // Promised to loans whose delegation is not on chain yet: the chain's stake still counts them.
+    const promised = (await tx.energy.list(need.network, ['DELEGATING'], 10_000)).reduce((t, d) => t + d.stake, 0n);
+    const decision = decideEnergy({ policy, estimate: need.estimate, lendable: delegableStake(stake, resources) - promised, network: resources });
+    if (decision.kind === 'burn') return this.fallback(tx, need, decision.reason); // decided first: a new address short of stake gets one top-up, not two
+    if (!receiver) return { kind: 'activate' };
+    const now = this.clock.now();
+    const transfer = requestTransfer({
+      id: this.random.uuid(),
+      kind: 'ENERGY_DELEGATE',
+      network: need.network,
+      asset: 'TRX',
+      from: account,
+      fromPath: servicePath(need.network, 'energy'),
+      to: need.receiver,
+      amount: decision.stake,
+      requestedAt: now,
+      feeCap: STAKE_TX_FEE_CAP,
+    });
+    const loan: EnergyDelegation = {
+      id: this.random.uuid(),
+      network: need.network,
+      from: account,
+      receiver: need.receiver,
+      stake: decision.stake,
+      energy: decision.energy,
+      purpose: need.purpose,
+      purposeId: need.purposeId,
+      status: 'DELEGATING',
+      delegateTransferId: transfer.id,
+      reclaimTransferId: null,
+      reclaimFailures: 0,
+      burnEquivalent: need.burnEquivalent,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // One open loan per purpose (a partial unique index): a second chain-worker's plan writes nothing.
+    if (!(await tx.energy.add(loan))) return { kind: 'waiting' };
+    await tx.transfers.add(transfer);
+    return { kind: 'waiting' };
+  }
+
+  /** A transfer that burns though the source is the stake: recorded once (ops energy status), said once by the caller. */
+  private async fallback(tx: TxContext, need: EnergyNeed, reason: BurnReason): Promise<EnergyReadiness> {
+    const first = await tx.energy.recordFallback(need.network, need.purpose, need.purposeId, reason, this.clock.now());
+    return { kind: 'burn', reason, first };
+  }
+
+  /** Inside the transaction that ends what a loan served: its stake is asked back now (or once its delegation lands). */
+  async purposeDone(tx: TxContext, purpose: DelegationPurpose, purposeId: string): Promise<void> {
+    const loan = await tx.energy.openFor(purpose, purposeId);
+    if (loan?.status === 'DELEGATED') await this.takeBack(tx, loan);
+  }
+
+  /**
+   * Loans still lent whose purpose ended without the stake being asked back then (its sweep ended while another
+   * transaction held it, or a chain-worker died in between): asked back now. Returns how many.
+   */
+  async tidy(tx: TxContext, network: Network, limit: number): Promise<number> {
+    let asked = 0;
+    for (const loan of await tx.energy.list(network, ['DELEGATED'], limit)) {
+      const isDone = this.listeners.get(loan.purpose);
+      if (!isDone || !(await isDone(tx, loan.purposeId))) continue;
+      const locked = await tx.energy.openFor(loan.purpose, loan.purposeId);
+      if (locked?.id !== loan.id || locked.status !== 'DELEGATED') continue;
+      await this.takeBack(tx, locked);
+      asked++;
+    }
+    return asked;
+  }
+
+  private async takeBack(tx: TxContext, loan: EnergyDelegation): Promise<void> {
+    const transfer = requestTransfer({
+      id: this.random.uuid(),
+      kind: 'ENERGY_RECLAIM',
+      network: loan.network as Network,
+      asset: 'TRX',
+      from: loan.from,
+      fromPath: servicePath(loan.network as Network, 'energy'),
+      to: loan.receiver,
+      amount: loan.stake,
+      requestedAt: this.clock.now(),
+      feeCap: STAKE_TX_FEE_CAP,
+    });
+    await tx.transfers.add(transfer);
+    await tx.energy.save(reclaiming(loan, transfer.id, this.clock.now()));
+  }
+
+  /** Inside the transaction that ends a delegation or take-back transfer. */
+  private async onTransferFinal(tx: TxContext, t: OutgoingTransfer): Promise<void> {
+    const loan = await tx.energy.byTransfer(t.id);
+    if (!loan) return;
+    const now = this.clock.now();
+    if (t.kind === 'ENERGY_DELEGATE' && loan.status === 'DELEGATING') {
+      if (t.status === 'FAILED') return tx.energy.save(cancelled(loan, now));
+      const lent = delegated(loan, now);
+      await tx.energy.save(lent);
+      // What it served ended meanwhile (it burnt after waiting too long): the stake comes back at once.
+      const isDone = this.listeners.get(loan.purpose);
+      if (isDone && (await isDone(tx, loan.purposeId))) await this.takeBack(tx, lent);
+      return;
+    }
+    if (t.kind === 'ENERGY_RECLAIM' && loan.status === 'RECLAIMING' && loan.reclaimTransferId === t.id) {
+      if (t.status === 'CONFIRMED') return tx.energy.save(reclaimed(loan, now));
+      // A take-back that failed is asked again: energy never stays with the address.
+      await this.takeBack(tx, reclaimFailed(loan, now));
+    }
+  }
+}

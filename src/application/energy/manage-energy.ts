@@ -1,0 +1,200 @@
+// `ops energy ...` (ADR 0035): the operator's energy source per TRON network,
+// staking and unstaking the energy account's TRX, and what it holds. A stake
+// or an unstake is an outgoing transfer of its own kind, requested here and
+// sent by the chain-worker through the one pipeline, exactly once.
+import { inject, injectable } from 'tsyringe';
+import { servicePath } from '../../domain/custody/derivation.js';
+import { stakeOut } from '../../domain/energy/delegation.js';
+import { defaultEnergyPolicy, energyPolicy, type EnergyPolicy, type EnergySourceKind } from '../../domain/energy/energy-plan.js';
+import {
+  delegableStake,
+  energyAvailable,
+  MIN_STAKE_SUN,
+  SUN_PER_TRX,
+  unfreezingAt,
+  type EnergyChain,
+} from '../../domain/energy/resources.js';
+import { DomainError } from '../../domain/errors.js';
+import { baseChainOf, NETWORKS, type Network } from '../../domain/money/networks.js';
+import type { Clock, RandomSource, SignerPort, UnitOfWork } from '../../domain/ports.js';
+import { requestTransfer, type TransferKind } from '../../domain/transfers/outgoing-transfer.js';
+import type { BalanceReader } from '../../domain/transfers/ports.js';
+import { TOKENS } from '../tokens.js';
+
+/** What a Stake 2.0 transaction of the energy account may burn for its bandwidth (about 300 bytes at 1,000 sun). */
+export const STAKE_TX_FEE_CAP = SUN_PER_TRX;
+
+export const TRON_NETWORKS = NETWORKS.filter((n) => baseChainOf(n) === 'TRON');
+
+export interface EnergyPolicyView {
+  chain: Network;
+  source: EnergySourceKind;
+  margin_percent: number;
+  max_wait_seconds: number;
+  configured: boolean;
+}
+
+const policyView = (p: EnergyPolicy, configured: boolean): EnergyPolicyView => ({
+  chain: p.network,
+  source: p.source,
+  margin_percent: p.marginPercent,
+  max_wait_seconds: p.maxWaitSeconds,
+  configured,
+});
+
+/** TRX with up to six decimals, from sun. */
+export const trx = (sun: bigint): string => {
+  const whole = sun / SUN_PER_TRX;
+  const part = (sun < 0n ? -sun : sun) % SUN_PER_TRX;
+  return part === 0n ? whole.toString() : `${whole}.${part.toString().padStart(6, '0').replace(/0+$/, '')}`;
+};
+
+/** Whole TRX as sun: the only amounts the energy commands take. */
+export function parseTrx(text: string, field: string): bigint {
+  if (!/^[1-9]\d{0,11}$/.test(text)) throw new DomainError('VALIDATION_ERROR', `--${field} is a whole number of TRX, 1 to 999999999999`, { field });
+  return BigInt(text) * SUN_PER_TRX;
+}
+
+export interface EnergyAccountStatus {
+  chain: Network;
+  energy_account: string;
+  policy: EnergyPolicyView;
+  /** Activated on chain. */
+  activated: boolean;
+  balance_trx: string;
+  staked_trx: string;
+  delegated_trx: string;
+  unstaking_trx: string;
+  withdrawable_trx: string;
+  energy_limit: string;
+  energy_used: string;
+  energy_available: string;
+  /** Sun of stake the account may still lend, less what open loans promised. */
+  lendable_trx: string;
+  loans_open: number;
+  /** In the last 24 hours: transfers that burnt though the source is the stake, loans taken back, and the TRX their transfers did not burn. */
+  last_24h: { burn_fallbacks: number; loans_taken_back: number; trx_saved: string };
+  /** Stake 2.0 transactions of the account not final yet. */
+  transfers_open: { id: string; kind: string; status: string; trx: string }[];
+}
+
+type EnergyReader = EnergyChain & BalanceReader;
+
+@injectable()
+export class ManageEnergy {
+  constructor(
+    @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
+    @inject(TOKENS.Signer) private readonly signer: SignerPort,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.RandomSource) private readonly random: RandomSource,
+  ) {}
+
+  private tronOnly(network: Network): void {
+    if (baseChainOf(network) !== 'TRON') throw new DomainError('VALIDATION_ERROR', `energy is TRON's: ${network} pays gas instead`, { field: 'chain' });
+  }
+
+  energyAccount(network: Network): Promise<string> {
+    return this.signer.deriveAddress('TRON', servicePath(network, 'energy'));
+  }
+
+  async setPolicy(input: { network: Network; source: EnergySourceKind; marginPercent?: number; maxWaitSeconds?: number }): Promise<EnergyPolicyView> {
+    this.tronOnly(input.network);
+    return this.uow.run(async (tx) => {
+      const current = (await tx.energy.policies()).find((p) => p.network === input.network) ?? defaultEnergyPolicy(input.network);
+      let policy: EnergyPolicy;
+      try {
+        policy = energyPolicy(input.network, input.source, input.marginPercent ?? current.marginPercent, input.maxWaitSeconds ?? current.maxWaitSeconds, this.clock.now());
+      } catch (err) {
+        throw new DomainError('VALIDATION_ERROR', (err as Error).message, { field: input.marginPercent !== undefined ? 'margin-percent' : 'max-wait-seconds' });
+      }
+      await tx.energy.setPolicy(policy);
+      return policyView(policy, true);
+    });
+  }
+
+  async policies(network?: Network): Promise<EnergyPolicyView[]> {
+    if (network) this.tronOnly(network);
+    const configured = await this.uow.run((tx) => tx.energy.policies());
+    return (network ? [network] : TRON_NETWORKS).map((n) => {
+      const found = configured.find((p) => p.network === n);
+      return policyView(found ?? defaultEnergyPolicy(n), found !== undefined);
+    });
+  }
+
+  /** Requests a stake of `sun` from the energy account's balance (what open transfers will take from it set aside). */
+  stake(network: Network, sun: bigint, chain: EnergyReader) {
+    return this.request(network, 'ENERGY_STAKE', sun, async (account) => {
+      const balance = await chain.nativeBalance(account);
+      const available = balance - (await this.uow.run((tx) => tx.transfers.committedOutflow(network, account, 'TRX')));
+      if (available < sun + STAKE_TX_FEE_CAP) {
+        throw new DomainError('UNPROCESSABLE', `the energy account ${account} holds ${trx(available)} TRX free to stake; ${trx(sun)} TRX and up to ${trx(STAKE_TX_FEE_CAP)} TRX of bandwidth are needed: send TRX to it first`);
+      }
+    });
+  }
+
+  /** Requests an unstake of `sun` of the stake that is neither lent nor promised to an open loan. */
+  unstake(network: Network, sun: bigint, chain: EnergyReader) {
+    return this.request(network, 'ENERGY_UNSTAKE', sun, async (account) => {
+      const [stake, resources] = await Promise.all([chain.stake(account), chain.resources(account)]);
+      if (!stake || !resources) throw new DomainError('UNPROCESSABLE', `the energy account ${account} has nothing staked`);
+      const promised = await this.uow.run((tx) => tx.energy.list(network, ['DELEGATING'], 10_000));
+      const free = delegableStake(stake, resources) - promised.reduce((t, d) => t + d.stake, 0n);
+      if (free < sun) throw new DomainError('UNPROCESSABLE', `${trx(free > 0n ? free : 0n)} TRX of the stake is free to unstake (the rest is lent, promised to a loan, or stands for energy used)`);
+    });
+  }
+
+  private async request(network: Network, kind: TransferKind, sun: bigint, check: (account: string) => Promise<void>) {
+    this.tronOnly(network);
+    if (sun < MIN_STAKE_SUN) throw new DomainError('VALIDATION_ERROR', 'at least 1 TRX', { field: 'trx' });
+    const account = await this.energyAccount(network);
+    await check(account);
+    const transfer = requestTransfer({
+      id: this.random.uuid(),
+      kind,
+      network,
+      asset: 'TRX',
+      from: account,
+      fromPath: servicePath(network, 'energy'),
+      to: account,
+      amount: sun,
+      requestedAt: this.clock.now(),
+      feeCap: STAKE_TX_FEE_CAP,
+    });
+    await this.uow.run((tx) => tx.transfers.add(transfer));
+    return { chain: network, energy_account: account, transfer_id: transfer.id, kind, trx: trx(sun), status: transfer.status };
+  }
+
+  async status(network: Network, chain: EnergyReader | null): Promise<EnergyAccountStatus> {
+    this.tronOnly(network);
+    const account = await this.energyAccount(network);
+    const [policy] = await this.policies(network);
+    const day = new Date(this.clock.now().getTime() - 24 * 3600_000);
+    const { loans, open, summary } = await this.uow.run(async (tx) => ({
+      summary: await tx.energy.summary(network, day),
+      loans: await tx.energy.list(network, ['DELEGATING', 'DELEGATED', 'RECLAIMING'], 10_000),
+      open: await tx.transfers.openOfKinds(network, account, ['ENERGY_STAKE', 'ENERGY_DELEGATE', 'ENERGY_RECLAIM', 'ENERGY_UNSTAKE', 'ENERGY_WITHDRAW']),
+    }));
+    const [stake, resources] = chain ? await Promise.all([chain.stake(account), chain.resources(account)]) : [null, null];
+    const promised = loans.filter((d) => d.status === 'DELEGATING' && stakeOut(d)).reduce((t, d) => t + d.stake, 0n);
+    const lendable = stake && resources ? delegableStake(stake, resources) - promised : 0n;
+    const unfreezing = stake ? unfreezingAt(stake, this.clock.now().getTime()) : { withdrawable: 0n, waiting: 0n };
+    return {
+      chain: network,
+      energy_account: account,
+      policy: policy!,
+      activated: stake !== null,
+      balance_trx: trx(stake?.balance ?? 0n),
+      staked_trx: trx(stake?.staked ?? 0n),
+      delegated_trx: trx(stake?.delegated ?? 0n),
+      unstaking_trx: trx(unfreezing.waiting),
+      withdrawable_trx: trx(unfreezing.withdrawable),
+      energy_limit: (resources?.energyLimit ?? 0n).toString(),
+      energy_used: (resources?.energyUsed ?? 0n).toString(),
+      energy_available: resources ? energyAvailable(resources).toString() : '0',
+      lendable_trx: trx(lendable > 0n ? lendable : 0n),
+      loans_open: loans.length,
+      last_24h: { burn_fallbacks: summary.fallbacks, loans_taken_back: summary.reclaimed, trx_saved: trx(summary.burnAvoided) },
+      transfers_open: open.map((t) => ({ id: t.id, kind: t.kind, status: t.status, trx: trx(t.amount) })),
+    };
+  }
+}

@@ -1,0 +1,97 @@
+// A TRON sweep's step (USDT_TRON; TRX is not an asset of the API), from
+// run-sweeps.ts. The address sweeps once it holds what the transfer will
+// burn; until then the gas tank sends it TRX, which also activates an
+// address that never was (the activation is the gas tank's cost, part of the
+// top-up's fee). With the network's energy source set to `stake` (ADR 0035)
+// the energy is lent to the address instead (LendEnergy): it then needs only
+// its bandwidth, and the sweep waits for the loan within the operator's
+// longest wait, burning as before when the stake is short or the loan late.
+import { servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
+import { isEnergyChain } from '../../domain/energy/resources.js';
+import { gasCurrencyOf, type Network } from '../../domain/money/networks.js';
+import type { TxContext } from '../../domain/ports.js';
+import type { OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import type { ChainSender } from '../../domain/transfers/ports.js';
+import { tronSweepBudget, withMargin, type Sweep } from '../../domain/transfers/sweep.js';
+import type { LendEnergy } from '../energy/lend-energy.js';
+import type { SweepStepReport } from './run-sweeps.js';
+
+export interface TronSweepDeps {
+  now(): Date;
+  transfer(sweep: Sweep, fields: Pick<OutgoingTransfer, 'kind' | 'asset' | 'from' | 'fromPath' | 'to' | 'amount' | 'gasLimit' | 'feeCap'>): OutgoingTransfer;
+  serviceAddress(network: Network, role: ServiceRole): Promise<string>;
+  energy: LendEnergy;
+}
+
+export async function advanceTronSweep(
+  d: TronSweepDeps,
+  tx: TxContext,
+  sweep: Sweep,
+  sender: ChainSender,
+  report: SweepStepReport,
+  destination: string,
+  amount: bigint,
+): Promise<void> {
+  const network = sweep.network;
+  const now = d.now();
+  if ((await sender.tokenBalance(sweep.asset, sweep.address)) < amount) {
+    report.nothingOnChain.push(sweep.address);
+    return;
+  }
+  const call = { asset: sweep.asset, from: sweep.address, to: destination, amount };
+  const burn = await sender.burnEstimate(call);
+  if (!burn) throw new Error(`${network}: TRON sweeps need a burn estimate`);
+  const budget = tronSweepBudget(burn);
+  // What the address must hold to send, and what a top-up brings it to: the whole burn, or with lent energy its bytes.
+  let required = budget.required;
+  let topUpTo = budget.topUpTo;
+  if (isEnergyChain(sender) && burn.energyUnits !== undefined && burn.energyUnits > 0n) {
+    const ready = await d.energy.prepare(tx, { purpose: 'SWEEP', purposeId: sweep.id, network, receiver: sweep.address, estimate: burn.energyUnits, burnEquivalent: burn.energy }, sender);
+    if (ready.kind === 'waiting') {
+      report.energyWaiting++;
+      await tx.sweeps.update({ ...sweep, updatedAt: now });
+      return;
+    }
+    if (ready.kind === 'burn' && ready.first) report.energyFallbacks.push({ sweep: sweep.id, reason: ready.reason });
+    if (ready.kind === 'lent' || ready.kind === 'activate') {
+      // The energy is (or will be) lent: only the bytes need TRX, and a never-activated address its activation, which
+      // the top-up pays. The sweep's fee_limit still covers burning the whole estimate, should it fall short.
+      required = burn.bandwidth;
+      topUpTo = withMargin(burn.bandwidth);
+    }
+    if (ready.kind === 'lent') report.onEnergy++;
+  }
+  const balance = await sender.nativeBalance(sweep.address);
+  if (balance >= required && balance > 0n) {
+    const request = d.transfer(sweep, { kind: sweep.returnOf ? 'UNEXPECTED_RETURN' : 'SWEEP', ...call, fromPath: sweep.addressPath, gasLimit: null, feeCap: budget.feeLimit });
+    await tx.transfers.add(request);
+    await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
+    report.sweeping++;
+    return;
+  }
+  const tank = await d.serviceAddress(network, 'gasTank');
+  const need = topUpTo > balance ? topUpTo - balance : 1n;
+  const trx = gasCurrencyOf(network);
+  const topUpBurn = await sender.burnEstimate({ asset: trx, from: tank, to: sweep.address, amount: need });
+  const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, trx));
+  const needed = need + (topUpBurn ? topUpBurn.bandwidth + topUpBurn.activation : 0n);
+  if (available < needed) {
+    report.gasTankLow = { address: tank, available, needed };
+    await tx.sweeps.update({ ...sweep, updatedAt: now });
+    return;
+  }
+  // Its fee cap is its own burn, which the gas tank's committed outflow reserves until it is final.
+  const topUp = d.transfer(sweep, {
+    kind: 'GAS_TOPUP',
+    asset: trx,
+    from: tank,
+    fromPath: servicePath(network, 'gasTank'),
+    to: sweep.address,
+    amount: need,
+    gasLimit: null,
+    feeCap: needed - need,
+  });
+  await tx.transfers.add(topUp);
+  await tx.sweeps.update({ ...sweep, status: 'TOPPING_UP', topUpTransferId: topUp.id, updatedAt: now });
+  report.toppedUp++;
+}
