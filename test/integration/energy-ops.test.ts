@@ -47,7 +47,7 @@ async function chainWorker() {
   const uow = c.resolve<UnitOfWork>(TOKENS.UnitOfWork);
   for (let i = 0; i < 15; i++) {
     await pipeline.step(port, { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 });
-    const open = await uow.run((tx) => tx.transfers.openOfKinds('TRON_TESTNET', energy, ['ENERGY_STAKE', 'ENERGY_UNSTAKE']));
+    const open = await uow.run((tx) => tx.transfers.openOfKinds('TRON_TESTNET', energy, ['ENERGY_STAKE', 'ENERGY_UNSTAKE', 'ENERGY_WITHDRAW']));
     if (open.length === 0) return;
     await tron.mine();
   }
@@ -85,6 +85,8 @@ describe('ops energy policy', () => {
       ['energy', 'policy', 'set', '--source', 'stake'],
       ['energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'stake', '--margin-percent', '101'],
       ['energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'stake', '--max-wait-seconds', '-1'],
+      ['energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'stake', '--max-wait-seconds', '5'], // a loan takes blocks
+      ['energy', 'withdraw', '--network', 'ETH_TESTNET'],
       ['energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--chain', 'TRON_TESTNET', '--source', 'stake'], // --network, not --chain
       ['energy', 'policy', 'set', '--network', 'NOWHERE', '--source', 'stake'],
       ['energy', 'stake', '--network', 'TRON_TESTNET', '--trx', '0'],
@@ -138,6 +140,20 @@ describe('ops energy stake, unstake and status', () => {
     expect(testnet).toMatchObject({ staked_trx: '35000' });
     expect(['5000', '0']).toContain(testnet!.unstaking_trx); // one second of delay: waiting, or already withdrawable
     expect(Number(testnet!.unstaking_trx) + Number(testnet!.withdrawable_trx)).toBe(5000);
+  });
+
+  it('withdraws unstaked TRX once its delay has passed, once', async () => {
+    await new Promise((r) => setTimeout(r, 1200)); // the stand-in's delay here: one second
+    const before = (await port.stake(energy))!.balance;
+    const asked = await ops('energy', 'withdraw', '--network', 'TRON_TESTNET');
+    expect(asked).toMatchObject({ code: 0, json: { kind: 'ENERGY_WITHDRAW', trx: '5000', status: 'REQUESTED' } });
+    expect((await ops('energy', 'withdraw', '--network', 'TRON_TESTNET')).json).toMatchObject({ code: 'CONFLICT' });
+    await chainWorker();
+    const after = (await port.stake(energy))!;
+    expect(after.unfreezing).toEqual([]);
+    expect(after.balance).toBeGreaterThan(before + 4_999n * TRX); // less at most its bytes
+    const nothing = await ops('energy', 'withdraw', '--network', 'TRON_TESTNET');
+    expect(nothing).toMatchObject({ code: 2, json: { code: 'UNPROCESSABLE' } });
   });
 
   it('answers --help and a human line without --json as a process', async () => {

@@ -199,4 +199,19 @@ describe('Stake 2.0 through the outgoing-transfer pipeline', () => {
     }
     expect(await port.delegatedTo(energy, receiver)).toBe(0n);
   });
+
+  it('fails a Stake 2.0 transfer the node refuses to build, never signed, instead of asking for it for ever', async () => {
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const transfer = requestTransfer({ id: randomUUID(), kind: 'ENERGY_DELEGATE', network: 'TRON_TESTNET', asset: 'TRX', from: energy, fromPath: energyPath, to: receiver, amount: 10_000_000n * TRX, requestedAt: new Date(), feeCap: 1n * TRX });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    const report = await pipeline.step(port, { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 });
+    expect(report.failed.map((f) => f.id)).toEqual([transfer.id]);
+    const done = (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
+    expect(done).toMatchObject({ status: 'FAILED', attempts: [] });
+    expect(done.failure).toMatch(/refused by the node: .*delegateBalance must be less than or equal to available FreezeEnergyV2 balance/);
+  });
 });

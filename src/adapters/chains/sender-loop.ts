@@ -153,7 +153,7 @@ export class SenderLoop {
         if (empty.length > 0) log.warn({ addresses: empty.slice(0, 20), count: empty.length }, 'credited deposits not on their address at the node: those sweeps wait');
         for (const f of sweeps.energyFallbacks) {
           this.metrics.energyFallbacks.inc({ network, reason: f.reason });
-          log.info({ sweep: f.sweep, reason: f.reason }, 'a TRON sweep burns TRX for its energy: the stake cannot lend it now (not_enough_stake) or the loan came too late (waited_too_long)');
+          log.info({ sweep: f.sweep, reason: f.reason }, 'a TRON sweep burns TRX for its energy: the stake cannot lend it now (not_enough_stake), the loan came too late (waited_too_long), or the energy account lacks TRX for the bytes of a loan (energy_account_low)');
         }
         for (const t of [...transfers.confirmed, ...transfers.failed]) {
           if (t.status === 'CONFIRMED' && t.kind === 'ENERGY_DELEGATE') this.metrics.energyLent.inc({ network });

@@ -12,6 +12,9 @@
 //   asked for transaction infos.
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import { TransferRefused } from '../../domain/transfers/ports.js';
+
+/** The endpoints that build a transaction (and validate it as they do). */
+const BUILDERS = new Set(['createtransaction', 'triggersmartcontract', 'freezebalancev2', 'delegateresource', 'undelegateresource', 'unfreezebalancev2', 'withdrawexpireunfreeze']);
 import type { Network } from '../../domain/money/networks.js';
 import type { NodeObserver } from './node-observer.js';
 import { UrlPool } from './url-pool.js';
@@ -115,8 +118,9 @@ export class TronNode {
     }
     const error = parsed && typeof parsed === 'object' && 'Error' in parsed ? String((parsed as { Error: unknown }).Error) : null;
     if (res.ok && parsed !== undefined && error === null) return parsed as T;
-    // java-tron validates what it is asked to build: a refusal of the request, in the node's words, not a fault of the node.
-    if (res.ok && error !== null && /ContractValidateException/.test(error)) {
+    // java-tron validates what it is asked to build: a refusal of the request, in the node's words, not a fault of the
+    // node. Only from the endpoints that build a transaction: elsewhere one URL's word must not end anything for good.
+    if (res.ok && error !== null && BUILDERS.has(path.replace(/^wallet\//, '')) && /ContractValidateException/.test(error)) {
       throw new TransferRefused(this.network, `${this.network}: ${path} refused by the node: ${error.replace(/^class [\w.]+ ?: ?/, '').slice(0, 300)}`);
     }
     const known = classifyNodeError({ status: res.status, code: undefined, message: error ?? text.slice(0, 300), method: path, retryAfter: res.headers.get('retry-after') });

@@ -1,4 +1,4 @@
-// ops energy status | stake | unstake | policy (ADR 0035, docs/operations.md#tron-energy):
+// ops energy status | stake | unstake | withdraw | policy (ADR 0035, docs/operations.md#tron-energy):
 // the energy account of each TRON network, its stake and what it lends, and
 // the operator's choice of where a TRON transfer's energy comes from. The
 // network is --network (TRON_TESTNET, TRON_MAINNET, or TRON for this side's).
@@ -76,7 +76,7 @@ const stake = defineCommand({
 const unstake = defineCommand({
   path: ['energy', 'unstake'],
   readsNodes: true,
-  summary: 'Unstake TRX of the energy account (withdrawable after the network’s unfreeze delay; the chain-worker withdraws it): energy unstake --network TRON_TESTNET --trx 5000',
+  summary: 'Unstake TRX of the energy account (withdrawable with energy withdraw after the network’s unfreeze delay): energy unstake --network TRON_TESTNET --trx 5000',
   flags: { ...NETWORK_FLAG, trx: { type: 'string' } },
   input: (mode) => stakeInput(mode),
   async run(ctx, input) {
@@ -84,6 +84,18 @@ const unstake = defineCommand({
     return ctx.resolve(ManageEnergy).unstake(network, parseTrx(input.trx, 'trx'), needReader(ctx, network));
   },
   describe: (r) => `${String(r.chain)}: unstaking ${String(r.trx)} TRX (transfer ${String(r.transfer_id)}, ${String(r.status)}); withdrawable after the unfreeze delay`,
+});
+
+const withdraw = defineCommand({
+  path: ['energy', 'withdraw'],
+  readsNodes: true,
+  summary: 'Withdraw unstaked TRX past its unfreeze delay back to the energy account’s balance (the chain-worker sends it): energy withdraw --network TRON_TESTNET',
+  flags: { ...NETWORK_FLAG },
+  input: (mode) => z.object({ network: tronNetwork(mode) }),
+  async run(ctx, input) {
+    return ctx.resolve(ManageEnergy).withdraw(input.network, needReader(ctx, input.network));
+  },
+  describe: (r) => `${String(r.chain)}: withdrawing ${String(r.trx)} TRX of unstaked TRX (transfer ${String(r.transfer_id)}, ${String(r.status)})`,
 });
 
 const policy = defineCommand({
@@ -126,4 +138,4 @@ const policy = defineCommand({
   },
 });
 
-export const ENERGY_COMMANDS: OpsCommand[] = [status, stake, unstake, policy];
+export const ENERGY_COMMANDS: OpsCommand[] = [status, stake, unstake, withdraw, policy];

@@ -92,8 +92,14 @@ export class LendEnergy {
     const account = await this.energyAccount(need.network);
     const [receiver, stake, resources] = await Promise.all([chain.resources(need.receiver), chain.stake(account), chain.resources(account)]);
     if (!stake || !resources) return this.fallback(tx, need, 'not_enough_stake');
-    // Promised to loans whose delegation is not on chain yet: the chain's stake still counts them.
-    const promised = (await tx.energy.list(need.network, ['DELEGATING'], 10_000)).reduce((t, d) => t + d.stake, 0n);
+    // The energy account pays the bytes of the loan and of its take-back: it must hold them now, or the take-back
+    // could not be sent and the stake would stay with the address.
+    const free = stake.balance - (await tx.transfers.committedOutflow(need.network, account, 'TRX'));
+    if (free < 2n * STAKE_TX_FEE_CAP) return this.fallback(tx, need, 'energy_account_low');
+    // Promised to loans whose delegation is not on chain yet, and being unstaked: the chain's stake still counts them.
+    const promised =
+      (await tx.energy.list(need.network, ['DELEGATING'], 10_000)).reduce((t, d) => t + d.stake, 0n) +
+      (await tx.transfers.openOfKinds(need.network, account, ['ENERGY_UNSTAKE'])).reduce((t, u) => t + u.amount, 0n);
     const decision = decideEnergy({ policy, estimate: need.estimate, lendable: delegableStake(stake, resources) - promised, network: resources });
     if (decision.kind === 'burn') return this.fallback(tx, need, decision.reason); // decided first: a new address short of stake gets one top-up, not two
     if (!receiver) return { kind: 'activate' };
@@ -146,20 +152,44 @@ export class LendEnergy {
   }
 
   /**
-   * Loans still lent whose purpose ended without the stake being asked back then (its sweep ended while another
-   * transaction held it, or a chain-worker died in between): asked back now. Returns how many.
+   * Each step: loans still lent whose purpose ended without the stake being asked back then (its sweep ended while
+   * another transaction held it, a chain-worker died in between) or that have sat unused three times the longest
+   * wait (the sweep stalled for another reason: it borrows again when it is ready), asked back now; and take-backs
+   * that failed, asked again while the chain shows the stake still lent, or closed when it shows it back. Returns
+   * how many take-backs it asked for.
    */
-  async tidy(tx: TxContext, network: Network, limit: number): Promise<number> {
+  async tidy(tx: TxContext, network: Network, limit: number, chain: EnergyChain): Promise<number> {
     let asked = 0;
-    for (const loan of await tx.energy.list(network, ['DELEGATED'], limit)) {
-      const isDone = this.listeners.get(loan.purpose);
-      if (!isDone || !(await isDone(tx, loan.purposeId))) continue;
+    const policy = await this.policy(tx, network);
+    const now = this.clock.now();
+    for (const loan of await tx.energy.list(network, ['DELEGATED', 'RECLAIMING'], limit * 4)) {
+      if (asked >= limit) break;
+      if (loan.status === 'DELEGATED') {
+        const isDone = this.listeners.get(loan.purpose);
+        const done = isDone ? await isDone(tx, loan.purposeId) : true;
+        const stale = now.getTime() - loan.updatedAt.getTime() > 3 * policy.maxWaitSeconds * 1000 && (await this.unused(tx, loan));
+        if (!done && !stale) continue;
+      } else {
+        const last = loan.reclaimTransferId ? await tx.transfers.get(loan.reclaimTransferId) : null;
+        if (last?.status !== 'FAILED') continue;
+        if ((await chain.delegatedTo(loan.from, loan.receiver)) === 0n) {
+          const locked = await tx.energy.openFor(loan.purpose, loan.purposeId);
+          if (locked?.id === loan.id) await tx.energy.save(reclaimed(locked, now));
+          continue;
+        }
+      }
       const locked = await tx.energy.openFor(loan.purpose, loan.purposeId);
-      if (locked?.id !== loan.id || locked.status !== 'DELEGATED') continue;
+      if (locked?.id !== loan.id || locked.status !== loan.status) continue;
       await this.takeBack(tx, locked);
       asked++;
     }
     return asked;
+  }
+
+  /** Whether a sweep's loan is not being used now: its sweep is not sending. */
+  private async unused(tx: TxContext, loan: EnergyDelegation): Promise<boolean> {
+    if (loan.purpose !== 'SWEEP') return false;
+    return (await tx.sweeps.statusOf(loan.purposeId)) !== 'SWEEPING';
   }
 
   private async takeBack(tx: TxContext, loan: EnergyDelegation): Promise<void> {
@@ -195,8 +225,8 @@ export class LendEnergy {
     }
     if (t.kind === 'ENERGY_RECLAIM' && loan.status === 'RECLAIMING' && loan.reclaimTransferId === t.id) {
       if (t.status === 'CONFIRMED') return tx.energy.save(reclaimed(loan, now));
-      // A take-back that failed is asked again: energy never stays with the address.
-      await this.takeBack(tx, reclaimFailed(loan, now));
+      // A take-back that failed is asked again by the next tidy pass, once the chain says the stake is still lent.
+      await tx.energy.save(reclaimFailed(loan, now));
     }
   }
 }

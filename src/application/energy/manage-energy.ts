@@ -137,10 +137,26 @@ export class ManageEnergy {
     return this.request(network, 'ENERGY_UNSTAKE', sun, async (account) => {
       const [stake, resources] = await Promise.all([chain.stake(account), chain.resources(account)]);
       if (!stake || !resources) throw new DomainError('UNPROCESSABLE', `the energy account ${account} has nothing staked`);
+      // java-tron keeps at most 32 unstakes waiting at once (UNFREEZE_MAX_TIMES), counting those on their way.
+      const waiting = stake.unfreezing.filter((u) => u.expiresAt > this.clock.now().getTime()).length;
+      const asked = (await this.uow.run((tx) => tx.transfers.openOfKinds(network, account, ['ENERGY_UNSTAKE']))).length;
+      if (waiting + asked >= 32) throw new DomainError('UNPROCESSABLE', 'TRON allows 32 unstakes waiting at once: wait for one to pass its delay');
       const promised = await this.uow.run((tx) => tx.energy.list(network, ['DELEGATING'], 10_000));
       const free = delegableStake(stake, resources) - promised.reduce((t, d) => t + d.stake, 0n);
       if (free < sun) throw new DomainError('UNPROCESSABLE', `${trx(free > 0n ? free : 0n)} TRX of the stake is free to unstake (the rest is lent, promised to a loan, or stands for energy used)`);
     });
+  }
+
+  /** Requests the withdrawal of unstaked TRX whose unfreeze delay has passed, back to the energy account's balance. */
+  async withdraw(network: Network, chain: EnergyReader) {
+    this.tronOnly(network);
+    const account = await this.energyAccount(network);
+    const stake = await chain.stake(account);
+    const { withdrawable } = stake ? unfreezingAt(stake, this.clock.now().getTime()) : { withdrawable: 0n };
+    if (withdrawable === 0n) throw new DomainError('UNPROCESSABLE', 'nothing unstaked is past its unfreeze delay yet (energy status shows what is unstaking)');
+    const open = await this.uow.run((tx) => tx.transfers.openOfKinds(network, account, ['ENERGY_WITHDRAW']));
+    if (open.length > 0) throw new DomainError('CONFLICT', `a withdrawal of unstaked TRX is on its way already (${open[0]!.id})`);
+    return this.request(network, 'ENERGY_WITHDRAW', withdrawable, async () => {});
   }
 
   private async request(network: Network, kind: TransferKind, sun: bigint, check: (account: string) => Promise<void>) {

@@ -32,6 +32,7 @@ import { planReturns, returnEndedIn } from './return-sweeps.js';
 import { advanceTronSweep, type TronSweepDeps } from './tron-sweeps.js';
 import { LendEnergy } from '../energy/lend-energy.js';
 import type { BurnReason } from '../../domain/energy/energy-plan.js';
+import { isEnergyChain } from '../../domain/energy/resources.js';
 
 export interface SweepStepReport {
   started: number;
@@ -104,7 +105,7 @@ export class RunSweeps {
       reclaimed: 0,
     };
     report.started = await this.plan(sender.network, opts.batch);
-    if (baseChainOf(sender.network) === 'TRON') report.reclaimed = await this.uow.run((tx) => this.energy.tidy(tx, sender.network, opts.batch));
+    if (isEnergyChain(sender)) report.reclaimed = await this.uow.run((tx) => this.energy.tidy(tx, sender.network, opts.batch, sender));
     // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile).
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     for (const id of ids) {

@@ -7,7 +7,7 @@
 // its bandwidth, and the sweep waits for the loan within the operator's
 // longest wait, burning as before when the stake is short or the loan late.
 import { servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
-import { isEnergyChain } from '../../domain/energy/resources.js';
+import { energyAvailable, isEnergyChain } from '../../domain/energy/resources.js';
 import { gasCurrencyOf, type Network } from '../../domain/money/networks.js';
 import type { TxContext } from '../../domain/ports.js';
 import type { OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
@@ -53,11 +53,20 @@ export async function advanceTronSweep(
       return;
     }
     if (ready.kind === 'burn' && ready.first) report.energyFallbacks.push({ sweep: sweep.id, reason: ready.reason });
-    if (ready.kind === 'lent' || ready.kind === 'activate') {
-      // The energy is (or will be) lent: only the bytes need TRX, and a never-activated address its activation, which
-      // the top-up pays. The sweep's fee_limit still covers burning the whole estimate, should it fall short.
+    if (ready.kind === 'activate') {
+      // Energy cannot be lent to an account that does not exist: a top-up of its bytes activates it first.
       required = burn.bandwidth;
       topUpTo = withMargin(burn.bandwidth);
+    }
+    if (ready.kind === 'lent') {
+      // What the chain says the address holds now, not what the loan meant: an estimate that rose since, or a usage
+      // left by an earlier loan, is burnt from the address's TRX, which must hold it with its bytes. The sweep's
+      // fee_limit covers burning the whole estimate.
+      const resources = await sender.resources(sweep.address);
+      const short = resources ? burn.energyUnits - energyAvailable(resources) : burn.energyUnits;
+      const price = burn.energy / burn.energyUnits;
+      required = burn.bandwidth + (short > 0n ? short * price : 0n);
+      topUpTo = withMargin(required);
     }
     if (ready.kind === 'lent') report.onEnergy++;
   }

@@ -26,6 +26,7 @@ import {
   replacementFees,
   resigned,
   signed,
+  STAKE_KINDS,
   stakeOperationOf,
   unincluded,
   type EvmFees,
@@ -33,7 +34,7 @@ import {
   type TransferAttempt,
   type TransferKind,
 } from '../../domain/transfers/outgoing-transfer.js';
-import { BroadcastRejected, type ChainSender, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
+import { BroadcastRejected, TransferRefused, type ChainSender, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 import { ChainVerdicts } from './chain-verdicts.js';
 
@@ -132,7 +133,19 @@ export class ProcessTransfers {
   ): Promise<OutgoingTransfer | null> {
     const now = this.clock.now();
     if (t.status === 'REQUESTED') {
-      const next = await this.sign(tx, t, sender, await fees());
+      let next: OutgoingTransfer;
+      try {
+        next = await this.sign(tx, t, sender, await fees());
+      } catch (err) {
+        // A Stake 2.0 transaction the node refuses to build (the stake, a delegation or the balance is not what it
+        // assumed) was never signed: it fails, and what wanted it decides again, instead of being asked for ever.
+        if (!(err instanceof TransferRefused) || !(STAKE_KINDS as readonly string[]).includes(t.kind)) throw err;
+        const refused = failed(t, `refused by the node: ${err.message.slice(0, 400)}`);
+        await tx.transfers.save(refused);
+        await this.settle(tx, refused);
+        report.failed.push(refused);
+        return null;
+      }
       report.signed++;
       return next;
     }

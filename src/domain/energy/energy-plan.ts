@@ -24,6 +24,8 @@ export const DEFAULT_MAX_WAIT_SECONDS = 120;
 /** Bounds an operator may set: a margin up to doubling the estimate, a wait up to an hour. */
 export const MAX_MARGIN_PERCENT = 100;
 export const MAX_WAIT_SECONDS = 3600;
+/** A loan takes a few blocks to land: a shorter wait would pay for loans no sweep ever waits for. */
+export const MIN_WAIT_SECONDS = 10;
 
 /** A network with no setting burns, as the service did before it could stake. */
 export const defaultEnergyPolicy = (network: Network): EnergyPolicy => ({
@@ -35,7 +37,7 @@ export const defaultEnergyPolicy = (network: Network): EnergyPolicy => ({
 });
 
 /** Why a transfer burns TRX for its energy instead of borrowing it. */
-export type BurnReason = 'source_is_burn' | 'not_enough_stake' | 'waited_too_long';
+export type BurnReason = 'source_is_burn' | 'not_enough_stake' | 'waited_too_long' | 'energy_account_low';
 
 export type EnergyDecision =
   /** Lend `stake` sun of the energy account's stake, which yields at least `energy` to the sender. */
@@ -70,6 +72,8 @@ export function waitedTooLong(policy: Pick<EnergyPolicy, 'maxWaitSeconds'>, sinc
 /** The operator's setting, checked: a margin and a wait within bounds. */
 export function energyPolicy(network: Network, source: EnergySourceKind, marginPercent: number, maxWaitSeconds: number, at: Date): EnergyPolicy {
   if (!Number.isInteger(marginPercent) || marginPercent < 0 || marginPercent > MAX_MARGIN_PERCENT) throw new RangeError(`the margin is a whole percentage, 0 to ${MAX_MARGIN_PERCENT}`);
-  if (!Number.isInteger(maxWaitSeconds) || maxWaitSeconds < 0 || maxWaitSeconds > MAX_WAIT_SECONDS) throw new RangeError(`the longest wait is a whole number of seconds, 0 to ${MAX_WAIT_SECONDS}`);
+  if (!Number.isInteger(maxWaitSeconds) || maxWaitSeconds < MIN_WAIT_SECONDS || maxWaitSeconds > MAX_WAIT_SECONDS) {
+    throw new RangeError(`the longest wait is a whole number of seconds, ${MIN_WAIT_SECONDS} to ${MAX_WAIT_SECONDS}`);
+  }
   return { network, source, marginPercent, maxWaitSeconds, updatedAt: at };
 }
