@@ -106,24 +106,25 @@ export class TronStaking {
     const amount = 'amount' in op ? op.amount : null;
     if (amount !== null && (amount <= 0n || amount > BigInt(Number.MAX_SAFE_INTEGER))) throw new Error(`${this.network}: ${op.kind} of ${amount} sun cannot be sent exactly`);
     const receiver = 'receiver' in op ? this.hexAddress(op.receiver) : null;
+    // Sun stays a bigint: the node client writes it as a JSON integer (tronJson), never through a JS number.
     const body: Record<string, unknown> = { owner_address: ownerHex };
     let expect: (v: Record<string, unknown>) => boolean;
     switch (op.kind) {
       case 'stake':
-        Object.assign(body, { frozen_balance: Number(amount), resource: 'ENERGY' });
+        Object.assign(body, { frozen_balance: amount, resource: 'ENERGY' });
         expect = (v) => exactInt(v.frozen_balance) === amount && v.resource === 'ENERGY';
         break;
       case 'unstake':
-        Object.assign(body, { unfreeze_balance: Number(amount), resource: 'ENERGY' });
+        Object.assign(body, { unfreeze_balance: amount, resource: 'ENERGY' });
         expect = (v) => exactInt(v.unfreeze_balance) === amount && v.resource === 'ENERGY';
         break;
       case 'delegate':
         // Never locked: a delegation the service cannot take back at once would strand the energy on a deposit address.
-        Object.assign(body, { receiver_address: receiver, balance: Number(amount), resource: 'ENERGY', lock: false });
+        Object.assign(body, { receiver_address: receiver, balance: amount, resource: 'ENERGY', lock: false });
         expect = (v) => lower(v.receiver_address) === receiver && exactInt(v.balance) === amount && v.resource === 'ENERGY' && !v.lock && !v.lock_period;
         break;
       case 'reclaim':
-        Object.assign(body, { receiver_address: receiver, balance: Number(amount), resource: 'ENERGY' });
+        Object.assign(body, { receiver_address: receiver, balance: amount, resource: 'ENERGY' });
         expect = (v) => lower(v.receiver_address) === receiver && exactInt(v.balance) === amount && v.resource === 'ENERGY';
         break;
       case 'withdraw_unstaked':
