@@ -151,9 +151,18 @@ export class SenderLoop {
         const empty = sweeps.nothingOnChain.filter((a) => !this.warnedEmpty.has(a));
         for (const a of empty) this.warnedEmpty.add(a);
         if (empty.length > 0) log.warn({ addresses: empty.slice(0, 20), count: empty.length }, 'credited deposits not on their address at the node: those sweeps wait');
-        for (const f of sweeps.energyFallbacks) {
+        if (sweeps.energy) {
+          this.metrics.energyAvailable.set({ network }, Number(sweeps.energy.available));
+          this.metrics.energyLoansOpen.set({ network }, sweeps.energy.open);
+          this.metrics.energyTakeBacksFailing.set({ network }, sweeps.energy.failing);
+        }
+        const fallbacks = [...sweeps.energyFallbacks.map((f) => ({ purpose: 'SWEEP', id: f.sweep, reason: f.reason })), ...withdrawals.energyFallbacks, ...drips.energyFallbacks];
+        for (const f of fallbacks) {
           this.metrics.energyFallbacks.inc({ network, reason: f.reason });
-          log.info({ sweep: f.sweep, reason: f.reason }, 'a TRON sweep burns TRX for its energy: the stake cannot lend it now (not_enough_stake), the loan came too late (waited_too_long), or the energy account lacks TRX for the bytes of a loan (energy_account_low)');
+          log.info(
+            { purpose: f.purpose.toLowerCase(), id: f.id, reason: f.reason },
+            'a TRON transfer burns TRX for its energy: the stake cannot lend it now (not_enough_stake), the loan came too late (waited_too_long), or the energy account lacks TRX for the bytes of a loan (energy_account_low)',
+          );
         }
         for (const t of [...transfers.confirmed, ...transfers.failed]) {
           if (t.status === 'CONFIRMED' && t.kind === 'ENERGY_DELEGATE') this.metrics.energyLent.inc({ network });

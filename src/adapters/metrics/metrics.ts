@@ -162,6 +162,9 @@ export interface SendingMetrics {
   energyFallbacks: Counter<'network' | 'reason'>;
   energyReclaimed: Counter<'network'>;
   energyLent: Counter<'network'>;
+  energyAvailable: Gauge<'network'>;
+  energyLoansOpen: Gauge<'network'>;
+  energyTakeBacksFailing: Gauge<'network'>;
   sweepTrxBurnt: Histogram<'network'>;
 }
 
@@ -199,12 +202,20 @@ export function createSendingMetrics(
     }),
     energyFallbacks: new Counter({
       name: 'tron_energy_fallbacks_total',
-      help: 'TRON sweeps that burnt TRX for their energy though the source is the stake (reason: not_enough_stake, waited_too_long)',
+      help: 'TRON sweeps, withdrawals and faucet drips that burnt TRX for their energy though the source is the stake (reason: not_enough_stake, waited_too_long, energy_account_low)',
       labelNames: ['network', 'reason'],
       registers: [registry],
     }),
     energyLent: new Counter({ name: 'tron_energy_delegations_total', help: 'Energy loans confirmed on chain (stake delegated to an address that sends)', labelNames: ['network'], registers: [registry] }),
     energyReclaimed: new Counter({ name: 'tron_energy_reclaimed_total', help: 'Energy loans taken back on chain', labelNames: ['network'], registers: [registry] }),
+    energyAvailable: new Gauge({ name: 'tron_energy_available', help: "Energy the energy account's stake can use or lend now (units)", labelNames: ['network'], registers: [registry] }),
+    energyLoansOpen: new Gauge({ name: 'tron_energy_loans_open', help: 'Energy loans not taken back yet (asked, lent, or being taken back)', labelNames: ['network'], registers: [registry] }),
+    energyTakeBacksFailing: new Gauge({
+      name: 'tron_energy_takebacks_failing',
+      help: 'Energy loans whose take-back failed at least once and is not confirmed yet (asked again each step while the chain shows the stake lent)',
+      labelNames: ['network'],
+      registers: [registry],
+    }),
     sweepTrxBurnt: new Histogram({
       name: 'tron_sweep_trx_burnt',
       help: 'TRX a confirmed TRON sweep transaction burnt (energy and bandwidth), per sweep',

@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DelegationPurpose, DelegationStatus, EnergyDelegation, EnergyRepo } from '../../domain/energy/delegation.js';
 import type { EnergyPolicy, EnergySourceKind } from '../../domain/energy/energy-plan.js';
 import type { Network } from '../../domain/money/networks.js';
+import { lockUntilCommit } from './advisory-lock.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
 
 const OPEN = `('DELEGATING', 'DELEGATED', 'RECLAIMING')`;
@@ -23,6 +24,7 @@ interface DelegationRow {
   reclaim_transfer_id: string | null;
   reclaim_failures: number;
   burn_equivalent: string;
+  used_by: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -41,6 +43,7 @@ const toDelegation = (r: DelegationRow): EnergyDelegation => ({
   reclaimTransferId: r.reclaim_transfer_id,
   reclaimFailures: r.reclaim_failures,
   burnEquivalent: BigInt(r.burn_equivalent),
+  usedBy: r.used_by,
   createdAt: new Date(r.created_at),
   updatedAt: new Date(r.updated_at),
 });
@@ -69,11 +72,15 @@ export class PgEnergyRepo implements EnergyRepo {
     );
   }
 
+  async lockLender(network: string): Promise<void> {
+    await lockUntilCommit(this.em, `energy-lender:${network}`);
+  }
+
   async add(d: EnergyDelegation): Promise<boolean> {
     const rows = await this.sql<{ id: string }>(
       `insert into energy_delegations (id, network, from_address, receiver, stake, energy, purpose, purpose_id, status,
-         delegate_transfer_id, reclaim_transfer_id, reclaim_failures, burn_equivalent, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         delegate_transfer_id, reclaim_transfer_id, reclaim_failures, burn_equivalent, used_by, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (purpose, purpose_id) where status in ${OPEN} do nothing returning id`,
       [
         d.id,
@@ -89,6 +96,7 @@ export class PgEnergyRepo implements EnergyRepo {
         d.reclaimTransferId,
         d.reclaimFailures,
         d.burnEquivalent.toString(),
+        d.usedBy,
         d.createdAt,
         d.updatedAt,
       ],
@@ -97,10 +105,11 @@ export class PgEnergyRepo implements EnergyRepo {
   }
 
   async save(d: EnergyDelegation): Promise<void> {
-    await this.sql(`update energy_delegations set status = ?, reclaim_transfer_id = ?, reclaim_failures = ?, updated_at = ? where id = ?`, [
+    await this.sql(`update energy_delegations set status = ?, reclaim_transfer_id = ?, reclaim_failures = ?, used_by = ?, updated_at = ? where id = ?`, [
       d.status,
       d.reclaimTransferId,
       d.reclaimFailures,
+      d.usedBy,
       d.updatedAt,
       d.id,
     ]);
@@ -124,6 +133,15 @@ export class PgEnergyRepo implements EnergyRepo {
     return BigInt(row?.total ?? '0');
   }
 
+  async openCounts(network: string): Promise<{ open: number; failing: number }> {
+    const [row] = await this.sql<{ open: string; failing: string }>(
+      `select count(*)::text as open, (count(*) filter (where status = 'RECLAIMING' and reclaim_failures > 0))::text as failing
+         from energy_delegations where network = ? and status in ${OPEN}`,
+      [network],
+    );
+    return { open: Number(row?.open ?? 0), failing: Number(row?.failing ?? 0) };
+  }
+
   async list(network: string, statuses: readonly DelegationStatus[], limit: number): Promise<EnergyDelegation[]> {
     const rows = await this.sql<DelegationRow>(
       `select * from energy_delegations where network = ? and status = any(?::text[]) order by created_at, id limit ?`,
@@ -144,7 +162,9 @@ export class PgEnergyRepo implements EnergyRepo {
     const [row] = await this.sql<{ fallbacks: string; reclaimed: string; avoided: string | null }>(
       `select (select count(*) from energy_fallbacks where network = ? and at >= ?)::text as fallbacks,
               (select count(*) from energy_delegations where network = ? and status = 'RECLAIMED' and updated_at >= ?)::text as reclaimed,
-              (select sum(burn_equivalent) from energy_delegations where network = ? and status = 'RECLAIMED' and updated_at >= ?)::text as avoided`,
+              (select sum(greatest(d.burn_equivalent - coalesce(t.fee_paid, 0), 0)) from energy_delegations d
+                 join outgoing_transfers t on t.id = d.used_by
+                where d.network = ? and t.status = 'CONFIRMED' and t.confirmed_at >= ?)::text as avoided`,
       [network, since, network, since, network, since],
     );
     return { fallbacks: Number(row?.fallbacks ?? 0), reclaimed: Number(row?.reclaimed ?? 0), burnAvoided: BigInt(row?.avoided ?? '0') };

@@ -3,7 +3,7 @@
 // requests are serialised by a transaction-scoped advisory lock, under which
 // the rate and the budgets are read and the drip written.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEFAULT_FAUCET_LIMITS, type Drip, type DripLine, type FaucetAssetLimit, type FaucetLimits } from '../../domain/faucet/faucet.js';
+import { DEFAULT_FAUCET_LIMITS, type Drip, type DripLine, type DripStatus, type FaucetAssetLimit, type FaucetLimits } from '../../domain/faucet/faucet.js';
 import type { FaucetRepo } from '../../domain/faucet/ports.js';
 import { ASSETS, type Asset, type Network } from '../../domain/money/networks.js';
 import { lockUntilCommit } from './advisory-lock.js';
@@ -60,6 +60,11 @@ export class PgFaucetRepo implements FaucetRepo {
     if (networks.length === 0) return null;
     const rows = await this.sql<DripRow>(`select * from faucet_drips where id = ? and workspace_id = ? and network = any(?::text[])`, [id, workspaceId, pgArrayLiteral(networks)]);
     return this.withItems(rows[0]);
+  }
+
+  async statusOf(id: string): Promise<DripStatus | null> {
+    const rows = await this.sql<{ status: DripStatus }>(`select status from faucet_drips where id = ?`, [id]);
+    return rows[0]?.status ?? null;
   }
 
   async lock(id: string): Promise<Drip | null> {

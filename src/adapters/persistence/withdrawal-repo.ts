@@ -87,6 +87,11 @@ export class PgWithdrawalRepo implements WithdrawalRepo {
     return row ? toWithdrawal(row) : null;
   }
 
+  async statusOf(id: string): Promise<WithdrawalStatus | null> {
+    const [row] = await this.sql<{ status: WithdrawalStatus }>(`select status from withdrawals where id = ?`, [id]);
+    return row?.status ?? null;
+  }
+
   async lock(id: string): Promise<Withdrawal | null> {
     const [row] = await this.sql<Row>(`select ${COLUMNS} from withdrawals where id = ? for update`, [id]);
     return row ? toWithdrawal(row) : null;

@@ -11,12 +11,13 @@
 // transfer, counted by reason.
 import { inject, injectable } from 'tsyringe';
 import { servicePath } from '../../domain/custody/derivation.js';
-import { cancelled, delegated, reclaimed, reclaimFailed, reclaiming, type DelegationPurpose, type EnergyDelegation } from '../../domain/energy/delegation.js';
+import { cancelled, delegated, reclaimed, reclaimFailed, reclaiming, usedBy, type DelegationPurpose, type EnergyDelegation } from '../../domain/energy/delegation.js';
 import { decideEnergy, defaultEnergyPolicy, waitedTooLong, type BurnReason, type EnergyPolicy } from '../../domain/energy/energy-plan.js';
-import { delegableStake, type EnergyChain } from '../../domain/energy/resources.js';
+import { delegableStake, energyAvailable, isEnergyChain, type EnergyChain } from '../../domain/energy/resources.js';
 import type { Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, SignerPort, TxContext } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import type { ChainSender, TronBurn } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { STAKE_TX_FEE_CAP } from './manage-energy.js';
@@ -32,6 +33,32 @@ export type EnergyReadiness =
   /** The address was never activated: energy cannot be lent to it yet (the gas tank's TRX activates it). */
   | { kind: 'activate' };
 
+/** What a payout from a service address does about its energy now (see LendEnergy.forPayout). */
+export interface PayoutEnergy {
+  /** A loan is on its way: the payout waits (within the operator's longest wait). */
+  wait: boolean;
+  /** The loan it goes on (mark it used with the transfer), or null when it burns. */
+  loan: EnergyDelegation | null;
+  /** Why it burns though the source is the stake, said the first time only. */
+  fallback: BurnReason | null;
+}
+
+/** A payout that burns, said by the chain-worker once per payout. */
+export interface EnergyFallback {
+  purpose: DelegationPurpose;
+  id: string;
+  reason: BurnReason;
+}
+
+/** What the chain-worker shows of a network's lending each step (metrics). */
+export interface EnergyGauges {
+  /** Energy the energy account can still use or lend now. */
+  available: bigint;
+  /** Loans not taken back yet, and those whose take-back failed at least once. */
+  open: number;
+  failing: number;
+}
+
 export interface EnergyNeed {
   purpose: DelegationPurpose;
   purposeId: string;
@@ -46,8 +73,6 @@ export interface EnergyNeed {
 @injectable()
 export class LendEnergy {
   private readonly accounts = new Map<Network, Promise<string>>();
-  /** Per purpose: whether what a loan served is over (see onPurposeDone). */
-  private readonly listeners = new Map<DelegationPurpose, (tx: TxContext, purposeId: string) => Promise<boolean>>();
 
   constructor(
     @inject(TOKENS.Signer) private readonly signer: SignerPort,
@@ -56,14 +81,6 @@ export class LendEnergy {
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
   ) {
     outcomes.on(['ENERGY_DELEGATE', 'ENERGY_RECLAIM'], (tx, t) => this.onTransferFinal(tx, t));
-  }
-
-  /**
-   * Whether what a loan served is over (its sweep or payout final): a loan confirmed after that is taken back at
-   * once. Each purpose registers its own answer.
-   */
-  onPurposeDone(purpose: DelegationPurpose, isDone: (tx: TxContext, purposeId: string) => Promise<boolean>): void {
-    this.listeners.set(purpose, isDone);
   }
 
   energyAccount(network: Network): Promise<string> {
@@ -89,6 +106,8 @@ export class LendEnergy {
       return open.status === 'DELEGATING' && !waitedTooLong(policy, open.createdAt, this.clock.now()) ? { kind: 'waiting' } : this.fallback(tx, need, 'waited_too_long');
     }
     if (policy.source === 'burn') return { kind: 'burn', reason: 'source_is_burn', first: false };
+    // One lender per network: two chain-workers would otherwise promise the same stake twice.
+    await tx.energy.lockLender(need.network);
     const account = await this.energyAccount(need.network);
     const [receiver, stake, resources] = await Promise.all([chain.resources(need.receiver), chain.stake(account), chain.resources(account)]);
     if (!stake || !resources) return this.fallback(tx, need, 'not_enough_stake');
@@ -130,6 +149,7 @@ export class LendEnergy {
       reclaimTransferId: null,
       reclaimFailures: 0,
       burnEquivalent: need.burnEquivalent,
+      usedBy: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -139,10 +159,67 @@ export class LendEnergy {
     return { kind: 'waiting' };
   }
 
+  /** The network's lending now; null while its source is burn and nothing is lent. */
+  async gauges(tx: TxContext, network: Network, chain: EnergyChain): Promise<EnergyGauges | null> {
+    const counts = await tx.energy.openCounts(network);
+    if ((await this.policy(tx, network)).source === 'burn' && counts.open === 0) return null;
+    const resources = await chain.resources(await this.energyAccount(network));
+    return { available: resources ? energyAvailable(resources) : 0n, ...counts };
+  }
+
+  /**
+   * A token payout from a service address (the treasury's withdrawal, the faucet dispenser's drip) on a network
+   * whose energy may be lent: whether it waits for a loan, the loan it goes on, or why it burns. Nothing to do on
+   * EVM networks or for a TRX transfer (no energy).
+   */
+  async forPayout(
+    tx: TxContext,
+    sender: ChainSender,
+    need: Pick<EnergyNeed, 'purpose' | 'purposeId' | 'network' | 'receiver'>,
+    burn: TronBurn | null,
+  ): Promise<PayoutEnergy> {
+    if (!isEnergyChain(sender) || !burn?.energyUnits) return { wait: false, loan: null, fallback: null };
+    const ready = await this.prepare(tx, { ...need, estimate: burn.energyUnits, burnEquivalent: burn.energy }, sender);
+    if (ready.kind === 'waiting') return { wait: true, loan: null, fallback: null };
+    if (ready.kind === 'lent') return { wait: false, loan: ready.loan, fallback: null };
+    // A service address that was never activated holds no TRX to pay with: its funds check keeps it waiting.
+    return { wait: false, loan: null, fallback: ready.kind === 'burn' && ready.first ? ready.reason : null };
+  }
+
+  /** The transfer `transferId` goes on the loan's energy, in the transaction that requests it. */
+  async used(tx: TxContext, loan: EnergyDelegation, transferId: string): Promise<void> {
+    await tx.energy.save(usedBy(loan, transferId, this.clock.now()));
+  }
+
   /** A transfer that burns though the source is the stake: recorded once (ops energy status), said once by the caller. */
   private async fallback(tx: TxContext, need: EnergyNeed, reason: BurnReason): Promise<EnergyReadiness> {
     const first = await tx.energy.recordFallback(need.network, need.purpose, need.purposeId, reason, this.clock.now());
     return { kind: 'burn', reason, first };
+  }
+
+  /**
+   * Whether what a loan served is over, read without a lock: the transfer that went on it is final, or its sweep
+   * or payout ended (or is gone). A loan confirmed after that is taken back at once.
+   */
+  private async servedOver(tx: TxContext, loan: EnergyDelegation): Promise<boolean> {
+    if (loan.usedBy) {
+      const status = (await tx.transfers.get(loan.usedBy))?.status;
+      if (status === 'CONFIRMED' || status === 'FAILED') return true;
+    }
+    switch (loan.purpose) {
+      case 'SWEEP': {
+        const status = await tx.sweeps.statusOf(loan.purposeId);
+        return status === null || status === 'SWEPT' || status === 'FAILED';
+      }
+      case 'WITHDRAWAL': {
+        const status = await tx.withdrawals.statusOf(loan.purposeId);
+        return status === null || status === 'CONFIRMED' || status === 'FAILED' || status === 'CANCELLED';
+      }
+      case 'FAUCET': {
+        const status = await tx.faucet.statusOf(loan.purposeId);
+        return status === null || status === 'COMPLETED' || status === 'FAILED';
+      }
+    }
   }
 
   /** Inside the transaction that ends what a loan served: its stake is asked back now (or once its delegation lands). */
@@ -165,9 +242,9 @@ export class LendEnergy {
     for (const loan of await tx.energy.list(network, ['DELEGATED', 'RECLAIMING'], limit * 4)) {
       if (asked >= limit) break;
       if (loan.status === 'DELEGATED') {
-        const isDone = this.listeners.get(loan.purpose);
-        const done = isDone ? await isDone(tx, loan.purposeId) : true;
-        const stale = now.getTime() - loan.updatedAt.getTime() > 3 * policy.maxWaitSeconds * 1000 && (await this.unused(tx, loan));
+        const done = await this.servedOver(tx, loan);
+        // A loan nothing went on (a sweep that stalled for another reason, a payout held): it borrows again when ready.
+        const stale = now.getTime() - loan.updatedAt.getTime() > 3 * policy.maxWaitSeconds * 1000 && loan.usedBy === null;
         if (!done && !stale) continue;
       } else {
         const last = loan.reclaimTransferId ? await tx.transfers.get(loan.reclaimTransferId) : null;
@@ -184,12 +261,6 @@ export class LendEnergy {
       asked++;
     }
     return asked;
-  }
-
-  /** Whether a sweep's loan is not being used now: its sweep is not sending. */
-  private async unused(tx: TxContext, loan: EnergyDelegation): Promise<boolean> {
-    if (loan.purpose !== 'SWEEP') return false;
-    return (await tx.sweeps.statusOf(loan.purposeId)) !== 'SWEEPING';
   }
 
   private async takeBack(tx: TxContext, loan: EnergyDelegation): Promise<void> {
@@ -219,8 +290,7 @@ export class LendEnergy {
       const lent = delegated(loan, now);
       await tx.energy.save(lent);
       // What it served ended meanwhile (it burnt after waiting too long): the stake comes back at once.
-      const isDone = this.listeners.get(loan.purpose);
-      if (isDone && (await isDone(tx, loan.purposeId))) await this.takeBack(tx, lent);
+      if (await this.servedOver(tx, lent)) await this.takeBack(tx, lent);
       return;
     }
     if (t.kind === 'ENERGY_RECLAIM' && loan.status === 'RECLAIMING' && loan.reclaimTransferId === t.id) {

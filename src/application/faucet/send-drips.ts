@@ -9,17 +9,20 @@
 // confirmed, credited and swept by the scanner, with its usual webhooks. A
 // dispenser short of an asset or of gas leaves the items waiting (nothing
 // fails; the chain-worker warns); a transfer the token contract refuses in the
-// node's dry run fails its item at once.
+// node's dry run fails its item at once. On TRON with the stake as the energy
+// source (ADR 0035) a USDT item borrows its energy for the dispenser first,
+// taken back in the transaction that ends it.
 import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath } from '../../domain/custody/derivation.js';
 import { withItem, withItemFailed, type Drip } from '../../domain/faucet/faucet.js';
 import { Amount } from '../../domain/money/amount.js';
-import type { Network } from '../../domain/money/networks.js';
+import { baseChainOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
+import { LendEnergy, type EnergyFallback } from '../energy/lend-energy.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { GAS, senderFunds } from '../transfers/sender-funds.js';
@@ -33,6 +36,9 @@ export interface DripStepReport {
   errors: ItemError[];
   /** The dispenser could not pay an item: what it holds and what the item needs (chain units). */
   dispenserShort: { address: string; asset: string; available: bigint; needed: bigint } | null;
+  /** TRON with the stake as the energy source: items waiting for their loan, and drips that burn instead (said once each). */
+  energyWaiting: number;
+  energyFallbacks: EnergyFallback[];
 }
 
 @injectable()
@@ -43,6 +49,7 @@ export class SendDrips {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
+    @inject(LendEnergy) private readonly energy: LendEnergy,
   ) {
     outcomes.on(['FAUCET'], (tx, t) => this.onTransferFinal(tx, t));
   }
@@ -52,7 +59,7 @@ export class SendDrips {
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<DripStepReport> {
-    const report: DripStepReport = { requested: 0, refused: 0, errors: [], dispenserShort: null };
+    const report: DripStepReport = { requested: 0, refused: 0, errors: [], dispenserShort: null, energyWaiting: 0, energyFallbacks: [] };
     const ids = await this.uow.run((tx) => tx.faucet.queuedIds(sender.network, opts.batch));
     // What the dispenser is short of: later items of that asset wait behind the first; short of gas, all wait.
     const short = new Set<string>();
@@ -91,6 +98,13 @@ export class SendDrips {
         if (funds.lacking === GAS) break;
         continue;
       }
+      // TRON with the stake as the source: the dispenser borrows the token transfer's energy first (ADR 0035).
+      const energy = await this.energy.forPayout(tx, sender, { purpose: 'FAUCET', purposeId: drip.id, network: drip.network, receiver: from }, funds.burn);
+      if (energy.fallback) report.energyFallbacks.push({ purpose: 'FAUCET', id: drip.id, reason: energy.fallback });
+      if (energy.wait) {
+        report.energyWaiting++;
+        continue;
+      }
       const transfer = requestTransfer({
         id: this.random.uuid(),
         kind: 'FAUCET',
@@ -106,6 +120,7 @@ export class SendDrips {
         feeCap: funds.feeCap,
       });
       await tx.transfers.add(transfer);
+      if (energy.loan) await this.energy.used(tx, energy.loan, transfer.id);
       drip = withItem(drip, seq, { transferId: transfer.id }, now);
       report.requested++;
     }
@@ -117,6 +132,8 @@ export class SendDrips {
     const drip = await tx.faucet.byTransfer(t.id);
     const seq = drip?.items.findIndex((i) => i.transferId === t.id) ?? -1;
     if (!drip || seq < 0 || drip.items[seq]!.status === 'CONFIRMED' || drip.items[seq]!.status === 'FAILED') return;
+    // Energy lent for it goes back in this transaction.
+    if (baseChainOf(drip.network) === 'TRON') await this.energy.purposeDone(tx, 'FAUCET', drip.id);
     const now = this.clock.now();
     await tx.faucet.save(t.status === 'CONFIRMED' ? withItem(drip, seq, { status: 'CONFIRMED' }, now) : withItemFailed(drip, seq, now));
   }

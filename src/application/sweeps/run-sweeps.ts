@@ -30,7 +30,7 @@ import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { planReturns, returnEndedIn } from './return-sweeps.js';
 import { advanceTronSweep, type TronSweepDeps } from './tron-sweeps.js';
-import { LendEnergy } from '../energy/lend-energy.js';
+import { LendEnergy, type EnergyGauges } from '../energy/lend-energy.js';
 import type { BurnReason } from '../../domain/energy/energy-plan.js';
 import { isEnergyChain } from '../../domain/energy/resources.js';
 
@@ -50,6 +50,8 @@ export interface SweepStepReport {
   energyFallbacks: { sweep: string; reason: BurnReason }[];
   /** TRON: stake asked back from loans whose sweep ended without it being taken back then. */
   reclaimed: number;
+  /** TRON: the network's lending after the step (null while its source is burn and nothing is lent). */
+  energy: EnergyGauges | null;
 }
 
 @injectable()
@@ -66,10 +68,6 @@ export class RunSweeps {
   ) {
     outcomes.on(['GAS_TOPUP', 'SWEEP', 'UNEXPECTED_RETURN'], (tx, t) => this.onTransferFinal(tx, t));
     // A loan that lands after its sweep ended (it burnt after waiting too long) is taken back at once.
-    energy.onPurposeDone('SWEEP', async (tx, id) => {
-      const status = await tx.sweeps.statusOf(id);
-      return status === null || status === 'SWEPT' || status === 'FAILED';
-    });
     this.tronDeps = {
       now: () => this.clock.now(),
       transfer: (sweep, fields) => this.transfer(sweep, fields),
@@ -103,6 +101,7 @@ export class RunSweeps {
       onEnergy: 0,
       energyFallbacks: [],
       reclaimed: 0,
+      energy: null,
     };
     report.started = await this.plan(sender.network, opts.batch);
     if (isEnergyChain(sender)) report.reclaimed = await this.uow.run((tx) => this.energy.tidy(tx, sender.network, opts.batch, sender));
@@ -124,6 +123,7 @@ export class RunSweeps {
         }
       });
     }
+    if (isEnergyChain(sender)) report.energy = await this.uow.run((tx) => this.energy.gauges(tx, sender.network, sender));
     return report;
   }
 

@@ -7,6 +7,7 @@
 // its bandwidth, and the sweep waits for the loan within the operator's
 // longest wait, burning as before when the stake is short or the loan late.
 import { servicePath, type ServiceRole } from '../../domain/custody/derivation.js';
+import type { EnergyDelegation } from '../../domain/energy/delegation.js';
 import { energyAvailable, isEnergyChain } from '../../domain/energy/resources.js';
 import { gasCurrencyOf, type Network } from '../../domain/money/networks.js';
 import type { TxContext } from '../../domain/ports.js';
@@ -45,6 +46,7 @@ export async function advanceTronSweep(
   // What the address must hold to send, and what a top-up brings it to: the whole burn, or with lent energy its bytes.
   let required = budget.required;
   let topUpTo = budget.topUpTo;
+  let loan: EnergyDelegation | null = null;
   if (isEnergyChain(sender) && burn.energyUnits !== undefined && burn.energyUnits > 0n) {
     const ready = await d.energy.prepare(tx, { purpose: 'SWEEP', purposeId: sweep.id, network, receiver: sweep.address, estimate: burn.energyUnits, burnEquivalent: burn.energy }, sender);
     if (ready.kind === 'waiting') {
@@ -68,7 +70,7 @@ export async function advanceTronSweep(
       required = burn.bandwidth + (short > 0n ? short * price : 0n);
       topUpTo = withMargin(required);
     }
-    if (ready.kind === 'lent') report.onEnergy++;
+    if (ready.kind === 'lent') loan = ready.loan;
   }
   const balance = await sender.nativeBalance(sweep.address);
   if (balance >= required && balance > 0n) {
@@ -76,6 +78,10 @@ export async function advanceTronSweep(
     await tx.transfers.add(request);
     await tx.sweeps.update({ ...sweep, status: 'SWEEPING', sweepTransferId: request.id, updatedAt: now });
     report.sweeping++;
+    if (loan) {
+      await d.energy.used(tx, loan, request.id);
+      report.onEnergy++;
+    }
     return;
   }
   const tank = await d.serviceAddress(network, 'gasTank');

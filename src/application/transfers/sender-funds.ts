@@ -6,7 +6,7 @@
 // refuse the transfer at all (a blocked destination, a paused token).
 import { gasCurrencyOf, type Asset } from '../../domain/money/networks.js';
 import type { TxContext } from '../../domain/ports.js';
-import { TransferRefused, type ChainSender, type TransferCall } from '../../domain/transfers/ports.js';
+import { TransferRefused, type ChainSender, type TransferCall, type TronBurn } from '../../domain/transfers/ports.js';
 import { withMargin } from '../../domain/transfers/sweep.js';
 
 /** The sender lacks the gas: nothing else of the network can go either. */
@@ -14,7 +14,7 @@ export const GAS = 'gas';
 
 export type SenderFunds =
   /** It can pay: what the transfer should carry. */
-  | { kind: 'ok'; gasLimit: bigint | null; feeCap: bigint | null }
+  | { kind: 'ok'; gasLimit: bigint | null; feeCap: bigint | null; burn: TronBurn | null }
   /** The token contract refuses it in the node's dry run: sending would only burn gas. */
   | { kind: 'refused'; reason: string }
   /** It cannot pay now: of what (`lacking`: the asset, or GAS), what it holds and what it needs, in chain units. */
@@ -48,5 +48,5 @@ export async function senderFunds(tx: TxContext, sender: ChainSender, call: Tran
     return { kind: 'short', lacking: nativeBalance < gas ? GAS : call.asset, asset: gasAsset, available: nativeBalance, needed };
   }
   // TRON: the most its energy may burn; EVM: no cap, a stuck transfer is replaced as fees rise.
-  return { kind: 'ok', gasLimit, feeCap: burn ? withMargin(burn.energy) : null };
+  return { kind: 'ok', gasLimit, feeCap: burn ? withMargin(burn.energy) : null, burn };
 }

@@ -10,14 +10,18 @@
 // A treasury without the funds or the gas leaves the withdrawal waiting (it
 // does not fail), and the later ones of the same asset behind it (all of them
 // when gas is short); a frozen workspace's withdrawals wait too. A withdrawal
-// that cannot be picked up for a reason of its own waits alone. A transfer the
+// that cannot be picked up for a reason of its own waits alone. On TRON with
+// the stake as the energy source (ADR 0035) a USDT withdrawal first borrows
+// its energy for the treasury and goes once the loan is confirmed (or burns,
+// after the operator's longest wait); the loan is taken back in the
+// transaction that ends it. A transfer the
 // token contract refuses in the node's dry run (a blocked destination, a
 // paused token) is never sent: the withdrawal fails at once, its lock released.
 import { inject, injectable } from 'tsyringe';
 import { servicePath } from '../../domain/custody/derivation.js';
 import { consumeLock, refundFailedWithdrawal, releaseLock } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
-import { sideOf } from '../../domain/money/networks.js';
+import { baseChainOf, sideOf } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
@@ -33,6 +37,7 @@ import {
   type Withdrawal,
 } from '../../domain/withdrawals/withdrawal.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
+import { LendEnergy, type EnergyFallback } from '../energy/lend-energy.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { GAS, senderFunds } from '../transfers/sender-funds.js';
@@ -50,6 +55,9 @@ export interface WithdrawalStepReport {
   held: boolean;
   /** Why, when held (the reconciliation's reason). */
   heldReason?: string;
+  /** TRON with the stake as the energy source: withdrawals waiting for their loan, and those that burn instead (said once each). */
+  energyWaiting: number;
+  energyFallbacks: EnergyFallback[];
 }
 
 @injectable()
@@ -61,12 +69,13 @@ export class SendWithdrawals {
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
     @inject(TOKENS.ReconciliationStore) private readonly reconciliation: ReconciliationStore,
+    @inject(LendEnergy) private readonly energy: LendEnergy,
   ) {
     outcomes.on(['WITHDRAWAL'], (tx, t) => this.onTransferFinal(tx, t));
   }
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<WithdrawalStepReport> {
-    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null, held: false };
+    const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null, held: false, energyWaiting: 0, energyFallbacks: [] };
     const network = sender.network;
     // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
     const moving = await this.uow.run((tx) => tx.withdrawals.behindTheirTransferIds(network, opts.batch));
@@ -112,6 +121,13 @@ export class SendWithdrawals {
       report.treasuryShort ??= { address: from, asset: funds.asset, available: funds.available, needed: funds.needed };
       return funds.lacking;
     }
+    // TRON with the stake as the source: the treasury borrows the transfer's energy first (ADR 0035).
+    const energy = await this.energy.forPayout(tx, sender, { purpose: 'WITHDRAWAL', purposeId: w.id, network, receiver: from }, funds.burn);
+    if (energy.fallback) report.energyFallbacks.push({ purpose: 'WITHDRAWAL', id: w.id, reason: energy.fallback });
+    if (energy.wait) {
+      report.energyWaiting++;
+      return null;
+    }
     const transfer = requestTransfer({
       id: this.random.uuid(),
       kind: 'WITHDRAWAL',
@@ -127,6 +143,7 @@ export class SendWithdrawals {
       feeCap: funds.feeCap,
     });
     await tx.transfers.add(transfer);
+    if (energy.loan) await this.energy.used(tx, energy.loan, transfer.id);
     await tx.withdrawals.save(pickedUp(w, transfer.id, this.clock.now()));
     report.pickedUp++;
     return null;
@@ -182,6 +199,8 @@ export class SendWithdrawals {
   private async onTransferFinal(tx: TxContext, t: OutgoingTransfer): Promise<void> {
     const w = await tx.withdrawals.byTransfer(t.id);
     if (!w || w.status === 'CONFIRMED' || w.status === 'FAILED' || w.status === 'CANCELLED') return;
+    // Energy lent for it goes back in this transaction.
+    if (baseChainOf(w.network) === 'TRON') await this.energy.purposeDone(tx, 'WITHDRAWAL', w.id);
     const now = this.clock.now();
     const side = sideOf(w.network);
     if (t.status === 'CONFIRMED') {

@@ -42,6 +42,8 @@ export interface EnergyDelegation {
   reclaimFailures: number;
   /** Sun the transfer's energy would have burnt without the loan (the node's estimate × the energy price). */
   burnEquivalent: bigint;
+  /** The transfer that went on this loan's energy (what it saved is counted from its receipt); null while none did. */
+  usedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -83,6 +85,12 @@ export function reclaimed(d: EnergyDelegation, at: Date): EnergyDelegation {
   return { ...d, status: 'RECLAIMED', updatedAt: at };
 }
 
+/** The transfer `transferId` goes on this loan's energy. */
+export function usedBy(d: EnergyDelegation, transferId: string, at: Date): EnergyDelegation {
+  if (d.status !== 'DELEGATED') throw new DelegationStateError(d, 'be used');
+  return { ...d, usedBy: transferId, updatedAt: at };
+}
+
 /** Whether the stake of this loan is still out (promised or with the receiver). */
 export const stakeOut = (d: Pick<EnergyDelegation, 'status'>): boolean => d.status === 'DELEGATING' || d.status === 'DELEGATED' || d.status === 'RECLAIMING';
 
@@ -91,9 +99,11 @@ export interface EnergyRepo {
   /** The operator's settings of every TRON network that has one. */
   policies(): Promise<EnergyPolicy[]>;
   setPolicy(policy: EnergyPolicy): Promise<void>;
+  /** Serialises the planning of loans from the network's stake until the transaction ends (one lender across chain-workers). */
+  lockLender(network: string): Promise<void>;
   /** Records a loan; false when the sweep or payout already has an open one (nothing written). */
   add(d: EnergyDelegation): Promise<boolean>;
-  /** Writes status, take-back transfer, failures and time. */
+  /** Writes status, take-back transfer, failures, the transfer that used it, and time. */
   save(d: EnergyDelegation): Promise<void>;
   /** The open loan of a sweep or payout, locked until the transaction ends. */
   openFor(purpose: DelegationPurpose, purposeId: string): Promise<EnergyDelegation | null>;
@@ -101,10 +111,15 @@ export interface EnergyRepo {
   byTransfer(transferId: string): Promise<EnergyDelegation | null>;
   /** Sun of the network's stake promised or lent by open loans. */
   stakeOut(network: string): Promise<bigint>;
+  /** The network's open loans, and those of them whose take-back failed at least once. */
+  openCounts(network: string): Promise<{ open: number; failing: number }>;
   /** The network's loans in a status, oldest first. */
   list(network: string, statuses: readonly DelegationStatus[], limit: number): Promise<EnergyDelegation[]>;
   /** Records that a transfer burnt though the source is the stake; false when it was recorded before. */
   recordFallback(network: string, purpose: DelegationPurpose, purposeId: string, reason: string, at: Date): Promise<boolean>;
-  /** Since `since`: fallbacks, and the loans taken back with what their transfers would have burnt without them. */
+  /**
+   * Since `since`: fallbacks; loans taken back; and the sun saved by the confirmed transfers that went on lent
+   * energy (what each would have burnt without its loan, less what its receipt shows it paid).
+   */
   summary(network: string, since: Date): Promise<{ fallbacks: number; reclaimed: number; burnAvoided: bigint }>;
 }

@@ -1,6 +1,6 @@
 // What the faucet's use cases need from storage (docs/adr/0029-sandbox-faucet.md).
 import type { Asset, Network } from '../money/networks.js';
-import type { Drip, FaucetAssetLimit, FaucetLimits } from './faucet.js';
+import type { Drip, DripStatus, FaucetAssetLimit, FaucetLimits } from './faucet.js';
 
 export interface FaucetRepo {
   /** Serialises the workspace's drip requests until the transaction ends (the limits are read and the drip written under it). */
@@ -22,6 +22,8 @@ export interface FaucetRepo {
   queuedAmount(network: Network, asset: Asset): Promise<bigint>;
   /** Ids of the network's drips with an item not broadcast yet (not handed to the pipeline, or on its way), oldest first. */
   queuedIds(network: Network, limit: number): Promise<string[]>;
+  /** The drip's status, read without a lock; null when there is none. */
+  statusOf(id: string): Promise<DripStatus | null>;
   /** The drip an item's transfer belongs to, locked. */
   byTransfer(transferId: string): Promise<Drip | null>;
   /** The defaults with the operator's changes. */

@@ -30,6 +30,8 @@ export interface WithdrawalRepo {
    * CONFIRMING), oldest first. A transfer's end reaches its withdrawal through the pipeline's outcomes.
    */
   behindTheirTransferIds(network: Network, limit: number): Promise<string[]>;
+  /** The withdrawal's status, read without a lock; null when there is none. */
+  statusOf(id: string): Promise<WithdrawalStatus | null>;
   /** The withdrawal a transfer pays out, locked. */
   byTransfer(transferId: string): Promise<Withdrawal | null>;
 }

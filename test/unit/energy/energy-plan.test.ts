@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cancelled, delegated, DelegationStateError, reclaimed, reclaimFailed, reclaiming, stakeOut, type EnergyDelegation } from '../../../src/domain/energy/delegation.js';
+import { cancelled, delegated, DelegationStateError, reclaimed, reclaimFailed, reclaiming, stakeOut, usedBy, type EnergyDelegation } from '../../../src/domain/energy/delegation.js';
 import { decideEnergy, defaultEnergyPolicy, energyPolicy, waitedTooLong } from '../../../src/domain/energy/energy-plan.js';
 import { energyOfStake } from '../../../src/domain/energy/resources.js';
 
@@ -54,6 +54,7 @@ describe('a loan of energy', () => {
     reclaimTransferId: null,
     reclaimFailures: 0,
     burnEquivalent: 13_650_000n,
+    usedBy: null,
     createdAt: at,
     updatedAt: at,
   };
@@ -77,5 +78,12 @@ describe('a loan of energy', () => {
     expect(() => reclaimed(delegated(loan, at), at)).toThrow(DelegationStateError);
     expect(() => delegated(delegated(loan, at), at)).toThrow(DelegationStateError);
     expect(() => cancelled(delegated(loan, at), at)).toThrow(/is DELEGATED: cannot be cancelled/);
+  });
+
+  it('records the transfer that went on it, only once its energy is with the receiver', () => {
+    const later = new Date(at.getTime() + 5_000);
+    expect(usedBy(delegated(loan, at), 't9', later)).toMatchObject({ status: 'DELEGATED', usedBy: 't9', updatedAt: later });
+    expect(() => usedBy(loan, 't9', at)).toThrow(/is DELEGATING: cannot be used/);
+    expect(() => usedBy(reclaiming(delegated(loan, at), 't2', at), 't9', at)).toThrow(DelegationStateError);
   });
 });

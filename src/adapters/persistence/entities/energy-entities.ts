@@ -43,6 +43,7 @@ export interface EnergyDelegationRow {
   reclaimTransferId: string | null;
   reclaimFailures: number;
   burnEquivalent: string;
+  usedBy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -70,6 +71,7 @@ export const EnergyDelegationEntity = new EntitySchema<EnergyDelegationRow>({
     reclaimTransferId: { type: 'uuid', nullable: true },
     reclaimFailures: { type: 'integer' },
     burnEquivalent: units,
+    usedBy: { type: 'uuid', nullable: true },
     createdAt: time,
     updatedAt: time,
   },
