@@ -83,6 +83,28 @@ export class TronChainPort extends TronChainReader implements ChainSender, Energ
     return this.staking.delegatedTo(from, to);
   }
 
+  /**
+   * What `from` has lent `to` as every URL shows it, each with a head at or past block `since` (the delegation's):
+   * null when a URL is behind it, cannot answer, or the URLs disagree. A verdict that ends a loan needs this, not
+   * one backend's read: a node behind the delegation shows nothing lent.
+   */
+  async delegatedOnEveryNode(from: string, to: string, since: bigint): Promise<bigint | null> {
+    const answers = await Promise.all(
+      this.node.urls.map(async (base) => {
+        try {
+          const post = <T>(path: string, body: Record<string, unknown>) => this.node.postTo<T>(base, path, body);
+          const head = this.blockRef(await post<Parameters<TronChainPort['blockRef']>[0]>('wallet/getnowblock', {}))?.number ?? -1n;
+          if (head < since) return null;
+          return await new TronStaking(this.network, post, (address) => this.hexAddress(address)).delegatedTo(from, to);
+        } catch {
+          return null;
+        }
+      }),
+    );
+    const first = answers[0] ?? null;
+    return first !== null && answers.every((a) => a === first) ? first : null;
+  }
+
   /** EVM fees: none on TRON (energy and bandwidth are burnt, see burnEstimate). */
   async feeQuote(): Promise<null> {
     return null;

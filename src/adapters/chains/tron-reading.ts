@@ -94,7 +94,7 @@ export class TronChainReader implements ChainPort, NodeProbe {
     return this.node.post<T>(path, body);
   }
 
-  private blockRef(b: TronBlock): BlockRef | null {
+  protected blockRef(b: TronBlock): BlockRef | null {
     const raw = b.block_header?.raw_data;
     if (!b.blockID || !HEX_ID.test(b.blockID) || !raw) return null;
     return { number: BigInt(raw.number ?? 0), hash: b.blockID.toLowerCase(), parentHash: (raw.parentHash ?? '').toLowerCase() };

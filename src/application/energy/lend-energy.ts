@@ -249,7 +249,11 @@ export class LendEnergy {
       } else {
         const last = loan.reclaimTransferId ? await tx.transfers.get(loan.reclaimTransferId) : null;
         if (last?.status !== 'FAILED') continue;
-        if ((await chain.delegatedTo(loan.from, loan.receiver)) === 0n) {
+        // Back already (an earlier take-back landed after all)? Only when every node, each past the delegation and
+        // the failed take-back's block, shows nothing lent: a lagging backend shows nothing too.
+        const delegation = await tx.transfers.get(loan.delegateTransferId);
+        const since = [delegation?.included?.blockNumber, last.included?.blockNumber].reduce<bigint>((m, b) => (b !== undefined && b > m ? b : m), 0n);
+        if (delegation?.included && (await chain.delegatedOnEveryNode(loan.from, loan.receiver, since)) === 0n) {
           const locked = await tx.energy.openFor(loan.purpose, loan.purposeId);
           if (locked?.id === loan.id) await tx.energy.save(reclaimed(locked, now));
           continue;

@@ -123,8 +123,10 @@ export interface EnergyChain {
   resources(address: string): Promise<TronAccountResources | null>;
   /** The account's energy stake, delegations and unstaking; null when it was never activated. */
   stake(address: string): Promise<TronEnergyStake | null>;
-  /** Sun of energy stake `from` has delegated to `to` (0 when none). */
+  /** Sun of energy stake `from` has delegated to `to` (0 when none): one backend's read. */
   delegatedTo(from: string, to: string): Promise<bigint>;
+  /** The same as every node shows it, each past block `since`; null when one is behind, cannot say, or they disagree. */
+  delegatedOnEveryNode(from: string, to: string, since: bigint): Promise<bigint | null>;
 }
 
 /** Whether a chain's adapter reads Stake 2.0 (the TRON adapter does). */
