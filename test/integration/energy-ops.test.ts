@@ -72,14 +72,17 @@ describe('ops energy policy', () => {
     const set = await ops('energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'stake', '--margin-percent', '15');
     expect(set).toMatchObject({ code: 0, json: { chain: 'TRON_TESTNET', source: 'stake', margin_percent: 15, max_wait_seconds: 120, configured: true } });
     // The bare chain names its testnet here, in any case.
-    const again = await ops('energy', 'policy', 'set', '--network', 'tron', '--source', 'stake', '--max-wait-seconds', '30');
-    expect(again.json).toMatchObject({ chain: 'TRON_TESTNET', margin_percent: 15, max_wait_seconds: 30 });
+    const again = await ops('energy', 'policy', 'set', '--network', 'tron', '--source', 'stake', '--max-wait-seconds', '90');
+    expect(again.json).toMatchObject({ chain: 'TRON_TESTNET', margin_percent: 15, max_wait_seconds: 90 });
   });
 
   it('refuses bad input with VALIDATION_ERROR and exit 2, changing nothing', async () => {
     const before = (await ops('energy', 'policy', 'show')).json;
+    const said = new Map<string, string>();
     for (const args of [
       ['energy', 'policy', 'set', '--network', 'ETH_TESTNET', '--source', 'stake'],
+      ['energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'stake', '--max-wait-seconds', '59'], // a loan lands after 19 blocks
+      ['energy', 'policy', 'frob'],
       ['energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'rent'],
       ['energy', 'policy', 'set', '--network', 'TRON_TESTNET'],
       ['energy', 'policy', 'set', '--source', 'stake'],
@@ -97,7 +100,13 @@ describe('ops energy policy', () => {
       const res = await ops(...args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.json.code, args.join(' ')).toBe('VALIDATION_ERROR');
+      said.set(args.join(' '), JSON.stringify(res.json));
     }
+    // Said in the operator's words: what is wrong, and what is right.
+    expect(said.get('energy policy set --network TRON_TESTNET --source rent')).toMatch(/--source: burn or stake"/);
+    expect(said.get('energy policy set --network TRON_TESTNET')).toMatch(/--source is required.*burn or stake/);
+    expect(said.get('energy policy set --network TRON_TESTNET --source stake --max-wait-seconds 59')).toMatch(/60 to 3600/);
+    expect(said.get('energy policy frob')).toMatch(/energy policy set or energy policy show/);
     expect((await ops('energy', 'policy', 'show')).json).toEqual(before);
   });
 });
@@ -162,6 +171,6 @@ describe('ops energy stake, unstake and status', () => {
     expect(help.stdout + help.stderr).toMatch(/energy stake --network TRON_TESTNET --trx 10000/);
     const shown = await runEntry('src/bootstrap/ops.ts', opsEnv(t.db.url), ['energy', 'policy', 'show', '--network', 'TRON_TESTNET']);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toMatch(/TRON_TESTNET: energy from the stake \(burning when short\), margin 15 %, longest wait 30 s/);
+    expect(shown.stdout).toMatch(/TRON_TESTNET: energy from the stake \(burning when short\), margin 15 %, longest wait 90 s/);
   });
 });

@@ -212,7 +212,7 @@ describe('payouts on lent energy', () => {
     expect(loans).toMatchObject([{ status: 'RECLAIMED' }]);
     expect((await sql<{ transfer_id: string | null }>(`select transfer_id from withdrawals where id = ?`, [id]))[0]!.transfer_id).toBeNull();
     expect(await port.delegatedTo(energy, treasury)).toBe(0n);
-    const open = await s.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET'));
-    expect(open).toEqual({ open: 0, failing: 0 });
+    const open = await s.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET', new Date(0)));
+    expect(open).toEqual({ open: 0, lent: 0, failing: 0 });
   });
 });

@@ -124,7 +124,7 @@ describe('a take-back that failed', () => {
     await pipelineUntil(p, async () => (await loanRow(p.uow, loan.id)).status === 'RECLAIMED');
     expect((await loanRow(p.uow, loan.id)).status).toBe('RECLAIMED');
     expect(await port.delegatedTo(energy, treasury)).toBe(0n);
-    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET'))).toEqual({ open: 0, failing: 0 });
+    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET', new Date(0)))).toEqual({ open: 0, lent: 0, failing: 0 });
   });
 
   it('closes a loan whose stake is back on chain only when every node, past the delegation, shows it back', async () => {
@@ -135,7 +135,7 @@ describe('a take-back that failed', () => {
     expect(await port.delegatedTo(energy, treasury)).toBe(0n);
     await sql(`update energy_delegations set status = 'RECLAIMING' where id = ?`, [loan.id]);
     await recordFailed(loan);
-    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET'))).toEqual({ open: 1, failing: 1 });
+    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET', new Date(0)))).toEqual({ open: 1, lent: 0, failing: 1 });
     // A URL far behind the delegation says nothing is lent, as it would before the loan: not a verdict. The take-back
     // is asked again instead (which the node refuses, nothing being lent: it fails, and the loan stays visible).
     const lentAt = (await p.uow.run((tx) => tx.transfers.get(loan.delegateTransferId)))!.included!.blockNumber;
@@ -148,12 +148,19 @@ describe('a take-back that failed', () => {
     await pipelineUntil(p, async () => (await p.uow.run((tx) => tx.transfers.get(asked.reclaimTransferId!)))?.status === 'FAILED');
     const refused = await p.uow.run((tx) => tx.transfers.get(asked.reclaimTransferId!));
     expect(refused).toMatchObject({ status: 'FAILED', attempts: [] });
-    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET'))).toEqual({ open: 1, failing: 1 });
-    // Every node past the delegation: closed, no new transfer.
+    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET', new Date(0)))).toEqual({ open: 1, lent: 0, failing: 1 });
+    // Every node past the delegation shows it back: seen once, nothing asked; closed only when they still do 20
+    // blocks later (a pooled URL may have answered from a backend behind the delegation), no new transfer.
     const transfers = (await sql<{ n: string }>(`select count(*)::text as n from outgoing_transfers where kind = 'ENERGY_RECLAIM'`))[0]!.n;
+    expect(await p.uow.run((tx) => p.lend.tidy(tx, 'TRON_TESTNET', 10, port))).toBe(0);
+    expect((await loanRow(p.uow, loan.id)).status).toBe('RECLAIMING');
+    await tron.mine(10);
+    expect(await p.uow.run((tx) => p.lend.tidy(tx, 'TRON_TESTNET', 10, port))).toBe(0);
+    expect((await loanRow(p.uow, loan.id)).status).toBe('RECLAIMING');
+    await tron.mine(10);
     expect(await p.uow.run((tx) => p.lend.tidy(tx, 'TRON_TESTNET', 10, port))).toBe(0);
     expect((await loanRow(p.uow, loan.id)).status).toBe('RECLAIMED');
     expect((await sql<{ n: string }>(`select count(*)::text as n from outgoing_transfers where kind = 'ENERGY_RECLAIM'`))[0]!.n).toBe(transfers);
-    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET'))).toEqual({ open: 0, failing: 0 });
+    expect(await p.uow.run((tx) => tx.energy.openCounts('TRON_TESTNET', new Date(0)))).toEqual({ open: 0, lent: 0, failing: 0 });
   });
 });

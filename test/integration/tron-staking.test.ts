@@ -215,3 +215,43 @@ describe('Stake 2.0 through the outgoing-transfer pipeline', () => {
     expect(done.failure).toMatch(/refused by the node: .*delegateBalance must be less than or equal to available FreezeEnergyV2 balance/);
   });
 });
+
+describe('a Stake 2.0 transfer signed anew', () => {
+  it('fails, never signed again, when every attempt expired unseen and the node now refuses to build it', async () => {
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 };
+    const transfer = requestTransfer({ id: randomUUID(), kind: 'ENERGY_DELEGATE', network: 'TRON_TESTNET', asset: 'TRX', from: energy, fromPath: energyPath, to: receiver, amount: 2n * TRX, requestedAt: new Date(), feeCap: 1n * TRX });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    // Signed, but no broadcast reaches the node.
+    proxy.rewrite = (path, body) => (path === '/wallet/broadcasttransaction' ? {} : body);
+    try {
+      await pipeline.step(port, opts);
+      const signed = (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
+      expect(signed.attempts).toHaveLength(1);
+      expect(signed.status === 'SIGNED' || signed.status === 'BROADCAST').toBe(true);
+      // Meanwhile the whole stake is unstaked: the same delegation can no longer be built.
+      proxy.rewrite = null;
+      const staked = (await port.stake(energy))!.staked;
+      await send({ kind: 'unstake', amount: staked });
+      proxy.rewrite = (path, body) => (path === '/wallet/broadcasttransaction' ? {} : body);
+      // Past its expiration by more than the finality depth: 64 blocks three seconds apart.
+      await rpc(tron.standin.anvil.rpcUrl, 'anvil_mine', ['0x40', '0x3']);
+      let now = signed;
+      for (let i = 0; i < 40 && now.status !== 'FAILED'; i++) {
+        await pipeline.step(port, opts);
+        await tron.mine();
+        now = (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
+      }
+      expect(now.status).toBe('FAILED');
+      expect(now.failure).toMatch(/refused by the node: .*delegateBalance must be less than or equal to available FreezeEnergyV2 balance/);
+      expect(now.attempts).toHaveLength(1); // nothing signed again
+      expect(await port.sentReceipt(now.attempts[0]!.txid)).toBeNull();
+    } finally {
+      proxy.rewrite = null;
+    }
+  });
+});

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { ManageEnergy, TRON_NETWORKS, parseTrx, type EnergyAccountStatus, type EnergyPolicyView } from '../../application/energy/manage-energy.js';
 import { TOKENS } from '../../application/tokens.js';
-import { ENERGY_SOURCES } from '../../domain/energy/energy-plan.js';
+import { ENERGY_SOURCES, MAX_MARGIN_PERCENT, MAX_WAIT_SECONDS, MIN_WAIT_SECONDS } from '../../domain/energy/energy-plan.js';
+import { DomainError } from '../../domain/errors.js';
 import type { EnergyChain } from '../../domain/energy/resources.js';
 import type { Network } from '../../domain/money/networks.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
@@ -27,7 +28,7 @@ function readerOf(ctx: OpsContext, network: Network): (EnergyChain & BalanceRead
 
 function needReader(ctx: OpsContext, network: Network): EnergyChain & BalanceReader {
   const reader = readerOf(ctx, network);
-  if (!reader) throw new Error(`no node is configured for ${network} (${network}_RPC_URL)`);
+  if (!reader) throw new DomainError('UNPROCESSABLE', `no node is configured for ${network} (${network}_RPC_URL)`);
   return reader;
 }
 
@@ -102,25 +103,31 @@ const policy = defineCommand({
   path: ['energy', 'policy'],
   positionals: ['action'],
   summary:
-    'Where TRON transfers get their energy: energy policy set --network TRON_TESTNET --source stake|burn [--margin-percent 10] [--max-wait-seconds 120]; energy policy show [--network NETWORK]',
+    'Where TRON transfers get their energy: energy policy set --network TRON_TESTNET --source stake|burn [--margin-percent 10 (0 to 100)] [--max-wait-seconds 120 (60 to 3600)]; energy policy show [--network NETWORK]',
   flags: { ...NETWORK_FLAG, source: { type: 'string' }, 'margin-percent': { type: 'string' }, 'max-wait-seconds': { type: 'string' } },
   input: (mode) => {
-    const whole = (max: number) =>
+    const whole = (min: number, max: number, unit: string) =>
       z
         .string()
-        .regex(/^(0|[1-9]\d{0,5})$/, `a whole number, 0 to ${max}`)
+        .regex(/^(0|[1-9]\d{0,5})$/, `a whole number of ${unit}, ${min} to ${max}`)
         .transform(Number)
-        .pipe(z.number().max(max, `a whole number, 0 to ${max}`));
-    return z.discriminatedUnion('action', [
-      z.object({
-        action: z.literal('set'),
-        network: tronNetwork(mode),
-        source: z.enum(ENERGY_SOURCES, { error: `--source is required: ${ENERGY_SOURCES.join(' or ')}` }),
-        'margin-percent': whole(100).optional(),
-        'max-wait-seconds': whole(3600).optional(),
-      }),
-      z.object({ action: z.literal('show'), network: tronNetwork(mode).optional() }),
-    ]);
+        .pipe(z.number().min(min, `a whole number of ${unit}, ${min} to ${max}`).max(max, `a whole number of ${unit}, ${min} to ${max}`));
+    return z.discriminatedUnion(
+      'action',
+      [
+        z.object({
+          action: z.literal('set'),
+          network: tronNetwork(mode),
+          source: z.enum(ENERGY_SOURCES, {
+            error: (issue) => (issue.input === undefined ? `required: ${ENERGY_SOURCES.join(' or ')}` : ENERGY_SOURCES.join(' or ')),
+          }),
+          'margin-percent': whole(0, MAX_MARGIN_PERCENT, 'percent').optional(),
+          'max-wait-seconds': whole(MIN_WAIT_SECONDS, MAX_WAIT_SECONDS, 'seconds').optional(),
+        }),
+        z.object({ action: z.literal('show'), network: tronNetwork(mode).optional() }),
+      ],
+      { error: 'energy policy set or energy policy show' },
+    );
   },
   async run(ctx, input) {
     const manage = ctx.resolve(ManageEnergy);

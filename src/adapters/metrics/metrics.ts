@@ -212,7 +212,7 @@ export function createSendingMetrics(
     energyLoansOpen: new Gauge({ name: 'tron_energy_loans_open', help: 'Energy loans not taken back yet (asked, lent, or being taken back)', labelNames: ['network'], registers: [registry] }),
     energyTakeBacksFailing: new Gauge({
       name: 'tron_energy_takebacks_failing',
-      help: 'Energy loans whose take-back failed at least once and is not confirmed yet (asked again each step while the chain shows the stake lent)',
+      help: 'Energy loans whose take-back failed at least once, or was asked more than 10 minutes ago, and is not confirmed yet',
       labelNames: ['network'],
       registers: [registry],
     }),

@@ -133,13 +133,32 @@ export class PgEnergyRepo implements EnergyRepo {
     return BigInt(row?.total ?? '0');
   }
 
-  async openCounts(network: string): Promise<{ open: number; failing: number }> {
-    const [row] = await this.sql<{ open: string; failing: string }>(
-      `select count(*)::text as open, (count(*) filter (where status = 'RECLAIMING' and reclaim_failures > 0))::text as failing
+  async openCounts(network: string, slowBefore: Date): Promise<{ open: number; lent: number; failing: number }> {
+    const [row] = await this.sql<{ open: string; lent: string; failing: string }>(
+      `select count(*)::text as open,
+              (count(*) filter (where status in ('DELEGATING', 'DELEGATED')))::text as lent,
+              (count(*) filter (where status = 'RECLAIMING' and (reclaim_failures > 0 or updated_at < ?)))::text as failing
          from energy_delegations where network = ? and status in ${OPEN}`,
+      [slowBefore, network],
+    );
+    return { open: Number(row?.open ?? 0), lent: Number(row?.lent ?? 0), failing: Number(row?.failing ?? 0) };
+  }
+
+  async promisedStake(network: string): Promise<bigint> {
+    const [row] = await this.sql<{ total: string | null }>(
+      `select sum(d.stake)::text as total from energy_delegations d join outgoing_transfers t on t.id = d.delegate_transfer_id
+        where d.network = ? and d.status = 'DELEGATING' and t.included_block is null`,
       [network],
     );
-    return { open: Number(row?.open ?? 0), failing: Number(row?.failing ?? 0) };
+    return BigInt(row?.total ?? '0');
+  }
+
+  async unusedLoans(purpose: DelegationPurpose, purposeId: string): Promise<number> {
+    const [row] = await this.sql<{ n: string }>(
+      `select count(*)::text as n from energy_delegations where purpose = ? and purpose_id = ? and status in ('RECLAIMED', 'CANCELLED') and used_by is null`,
+      [purpose, purposeId],
+    );
+    return Number(row?.n ?? 0);
   }
 
   async list(network: string, statuses: readonly DelegationStatus[], limit: number): Promise<EnergyDelegation[]> {

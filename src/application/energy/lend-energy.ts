@@ -20,7 +20,12 @@ import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/o
 import type { ChainSender, TronBurn } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
-import { STAKE_TX_FEE_CAP } from './manage-energy.js';
+import { promisedStake, STAKE_TX_FEE_CAP, TAKE_BACK_SLOW_MS, takeBackReserve } from './manage-energy.js';
+
+/** Loans a sweep or payout may borrow and send nothing on before it burns instead. */
+const MAX_UNUSED_LOANS = 2;
+/** Blocks between the two reads that must both show a loan's stake back before it is closed without a take-back. */
+const SHOWN_BACK_BLOCKS = 20n;
 
 /** What a transfer that needs energy does now. */
 export type EnergyReadiness =
@@ -73,6 +78,8 @@ export interface EnergyNeed {
 @injectable()
 export class LendEnergy {
   private readonly accounts = new Map<Network, Promise<string>>();
+  /** Loans whose failed take-back every node showed back: the head then (shownBack asks it again later). */
+  private readonly seenBack = new Map<string, bigint>();
 
   constructor(
     @inject(TOKENS.Signer) private readonly signer: SignerPort,
@@ -106,19 +113,20 @@ export class LendEnergy {
       return open.status === 'DELEGATING' && !waitedTooLong(policy, open.createdAt, this.clock.now()) ? { kind: 'waiting' } : this.fallback(tx, need, 'waited_too_long');
     }
     if (policy.source === 'burn') return { kind: 'burn', reason: 'source_is_burn', first: false };
+    // Loans it borrowed before and sent nothing on (it stalled, or its delegation was refused): borrowing without
+    // end would spend the energy account's TRX on bytes; after two, it burns.
+    if ((await tx.energy.unusedLoans(need.purpose, need.purposeId)) >= MAX_UNUSED_LOANS) return this.fallback(tx, need, 'waited_too_long');
     // One lender per network: two chain-workers would otherwise promise the same stake twice.
     await tx.energy.lockLender(need.network);
     const account = await this.energyAccount(need.network);
     const [receiver, stake, resources] = await Promise.all([chain.resources(need.receiver), chain.stake(account), chain.resources(account)]);
     if (!stake || !resources) return this.fallback(tx, need, 'not_enough_stake');
-    // The energy account pays the bytes of the loan and of its take-back: it must hold them now, or the take-back
-    // could not be sent and the stake would stay with the address.
-    const free = stake.balance - (await tx.transfers.committedOutflow(need.network, account, 'TRX'));
+    // The energy account pays the bytes of this loan and its take-back, and keeps those of the take-backs its open
+    // loans still need: a take-back it could not pay would leave the stake with an address.
+    const free = stake.balance - (await tx.transfers.committedOutflow(need.network, account, 'TRX')) - (await takeBackReserve(tx, need.network));
     if (free < 2n * STAKE_TX_FEE_CAP) return this.fallback(tx, need, 'energy_account_low');
-    // Promised to loans whose delegation is not on chain yet, and being unstaked: the chain's stake still counts them.
-    const promised =
-      (await tx.energy.list(need.network, ['DELEGATING'], 10_000)).reduce((t, d) => t + d.stake, 0n) +
-      (await tx.transfers.openOfKinds(need.network, account, ['ENERGY_UNSTAKE'])).reduce((t, u) => t + u.amount, 0n);
+    // Promised to loans and unstakes whose transaction is in no block yet: the chain's stake still counts them.
+    const promised = await promisedStake(tx, need.network, account);
     const decision = decideEnergy({ policy, estimate: need.estimate, lendable: delegableStake(stake, resources) - promised, network: resources });
     if (decision.kind === 'burn') return this.fallback(tx, need, decision.reason); // decided first: a new address short of stake gets one top-up, not two
     if (!receiver) return { kind: 'activate' };
@@ -161,10 +169,10 @@ export class LendEnergy {
 
   /** The network's lending now; null while its source is burn and nothing is lent. */
   async gauges(tx: TxContext, network: Network, chain: EnergyChain): Promise<EnergyGauges | null> {
-    const counts = await tx.energy.openCounts(network);
-    if ((await this.policy(tx, network)).source === 'burn' && counts.open === 0) return null;
+    const { open, failing } = await tx.energy.openCounts(network, new Date(this.clock.now().getTime() - TAKE_BACK_SLOW_MS));
+    if ((await this.policy(tx, network)).source === 'burn' && open === 0) return null;
     const resources = await chain.resources(await this.energyAccount(network));
-    return { available: resources ? energyAvailable(resources) : 0n, ...counts };
+    return { available: resources ? energyAvailable(resources) : 0n, open, failing };
   }
 
   /**
@@ -235,12 +243,15 @@ export class LendEnergy {
    * that failed, asked again while the chain shows the stake still lent, or closed when it shows it back. Returns
    * how many take-backs it asked for.
    */
-  async tidy(tx: TxContext, network: Network, limit: number, chain: EnergyChain): Promise<number> {
+  async tidy(tx: TxContext, network: Network, limit: number, chain: EnergyChain & Pick<ChainSender, 'head'>): Promise<number> {
     let asked = 0;
     const policy = await this.policy(tx, network);
     const now = this.clock.now();
-    for (const loan of await tx.energy.list(network, ['DELEGATED', 'RECLAIMING'], limit * 4)) {
+    for (const listed of await tx.energy.list(network, ['DELEGATED', 'RECLAIMING'], limit * 4)) {
       if (asked >= limit) break;
+      // Decided on the locked row: another chain-worker may have used it, or asked it back, meanwhile.
+      const loan = await tx.energy.openFor(listed.purpose, listed.purposeId);
+      if (loan?.id !== listed.id) continue;
       if (loan.status === 'DELEGATED') {
         const done = await this.servedOver(tx, loan);
         // A loan nothing went on (a sweep that stalled for another reason, a payout held): it borrows again when ready.
@@ -249,22 +260,40 @@ export class LendEnergy {
       } else {
         const last = loan.reclaimTransferId ? await tx.transfers.get(loan.reclaimTransferId) : null;
         if (last?.status !== 'FAILED') continue;
-        // Back already (an earlier take-back landed after all)? Only when every node, each past the delegation and
-        // the failed take-back's block, shows nothing lent: a lagging backend shows nothing too.
-        const delegation = await tx.transfers.get(loan.delegateTransferId);
-        const since = [delegation?.included?.blockNumber, last.included?.blockNumber].reduce<bigint>((m, b) => (b !== undefined && b > m ? b : m), 0n);
-        if (delegation?.included && (await chain.delegatedOnEveryNode(loan.from, loan.receiver, since)) === 0n) {
-          const locked = await tx.energy.openFor(loan.purpose, loan.purposeId);
-          if (locked?.id === loan.id) await tx.energy.save(reclaimed(locked, now));
-          continue;
-        }
+        const back = await this.shownBack(loan, last, tx, chain);
+        if (back === 'back') await tx.energy.save(reclaimed(loan, now));
+        if (back !== 'lent') continue;
       }
-      const locked = await tx.energy.openFor(loan.purpose, loan.purposeId);
-      if (locked?.id !== loan.id || locked.status !== loan.status) continue;
-      await this.takeBack(tx, locked);
+      await this.takeBack(tx, loan);
       asked++;
     }
     return asked;
+  }
+
+  /**
+   * Whether a loan whose take-back failed is back already (an earlier take-back landed after all). A verdict that
+   * ends a loan: every node, each past the delegation's block and the failed take-back's, shows nothing lent, and
+   * again at least SHOWN_BACK_BLOCKS later (a pooled URL may answer from a backend behind the delegation, which
+   * shows nothing lent too): 'seen' between the two. When the nodes show it lent, or cannot say, the take-back is
+   * asked again ('lent'; the node refuses it if nothing is lent after all).
+   */
+  private async shownBack(loan: EnergyDelegation, last: OutgoingTransfer, tx: TxContext, chain: EnergyChain & Pick<ChainSender, 'head'>): Promise<'back' | 'seen' | 'lent'> {
+    const delegation = await tx.transfers.get(loan.delegateTransferId);
+    if (!delegation?.included) return 'lent';
+    const since = [delegation.included.blockNumber, last.included?.blockNumber].reduce<bigint>((m, b) => (b !== undefined && b > m ? b : m), 0n);
+    const head = (await chain.head()).number;
+    if ((await chain.delegatedOnEveryNode(loan.from, loan.receiver, since)) !== 0n) {
+      this.seenBack.delete(loan.id);
+      return 'lent';
+    }
+    const first = this.seenBack.get(loan.id);
+    if (first === undefined || head < first) {
+      this.seenBack.set(loan.id, head);
+      return 'seen';
+    }
+    if (head - first < SHOWN_BACK_BLOCKS) return 'seen';
+    this.seenBack.delete(loan.id);
+    return 'back';
   }
 
   private async takeBack(tx: TxContext, loan: EnergyDelegation): Promise<void> {

@@ -4,7 +4,6 @@
 // sent by the chain-worker through the one pipeline, exactly once.
 import { inject, injectable } from 'tsyringe';
 import { servicePath } from '../../domain/custody/derivation.js';
-import { stakeOut } from '../../domain/energy/delegation.js';
 import { defaultEnergyPolicy, energyPolicy, type EnergyPolicy, type EnergySourceKind } from '../../domain/energy/energy-plan.js';
 import {
   delegableStake,
@@ -16,13 +15,30 @@ import {
 } from '../../domain/energy/resources.js';
 import { DomainError } from '../../domain/errors.js';
 import { baseChainOf, NETWORKS, type Network } from '../../domain/money/networks.js';
-import type { Clock, RandomSource, SignerPort, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
 import { requestTransfer, type TransferKind } from '../../domain/transfers/outgoing-transfer.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 
 /** What a Stake 2.0 transaction of the energy account may burn for its bandwidth (about 300 bytes at 1,000 sun). */
 export const STAKE_TX_FEE_CAP = SUN_PER_TRX;
+/** A take-back not confirmed this long after it was asked is counted as failing (it may be refused at broadcast for ever). */
+export const TAKE_BACK_SLOW_MS = 10 * 60_000;
+
+/** TRX the energy account keeps for the bytes of the take-backs its open loans still need (one each). */
+export async function takeBackReserve(tx: TxContext, network: Network): Promise<bigint> {
+  const { lent } = await tx.energy.openCounts(network, new Date(0));
+  return BigInt(lent) * STAKE_TX_FEE_CAP;
+}
+
+/**
+ * Stake promised but not yet gone from what the chain shows as lendable: loans and unstakes requested whose
+ * transaction is in no block yet (once in one, the chain's stake no longer counts it).
+ */
+export async function promisedStake(tx: TxContext, network: Network, account: string): Promise<bigint> {
+  const unstakes = (await tx.transfers.openOfKinds(network, account, ['ENERGY_UNSTAKE'])).filter((u) => !u.included);
+  return (await tx.energy.promisedStake(network)) + unstakes.reduce((t, u) => t + u.amount, 0n);
+}
 
 export const TRON_NETWORKS = NETWORKS.filter((n) => baseChainOf(n) === 'TRON');
 
@@ -44,9 +60,10 @@ const policyView = (p: EnergyPolicy, configured: boolean): EnergyPolicyView => (
 
 /** TRX with up to six decimals, from sun. */
 export const trx = (sun: bigint): string => {
-  const whole = sun / SUN_PER_TRX;
-  const part = (sun < 0n ? -sun : sun) % SUN_PER_TRX;
-  return part === 0n ? whole.toString() : `${whole}.${part.toString().padStart(6, '0').replace(/0+$/, '')}`;
+  const size = sun < 0n ? -sun : sun;
+  const whole = size / SUN_PER_TRX;
+  const part = size % SUN_PER_TRX;
+  return `${sun < 0n ? '-' : ''}${part === 0n ? whole.toString() : `${whole}.${part.toString().padStart(6, '0').replace(/0+$/, '')}`}`;
 };
 
 /** Whole TRX as sun: the only amounts the energy commands take. */
@@ -105,7 +122,8 @@ export class ManageEnergy {
       try {
         policy = energyPolicy(input.network, input.source, input.marginPercent ?? current.marginPercent, input.maxWaitSeconds ?? current.maxWaitSeconds, this.clock.now());
       } catch (err) {
-        throw new DomainError('VALIDATION_ERROR', (err as Error).message, { field: input.marginPercent !== undefined ? 'margin-percent' : 'max-wait-seconds' });
+        const badMargin = input.marginPercent !== undefined && /margin/.test((err as Error).message);
+        throw new DomainError('VALIDATION_ERROR', (err as Error).message, { field: badMargin ? 'margin-percent' : 'max-wait-seconds' });
       }
       await tx.energy.setPolicy(policy);
       return policyView(policy, true);
@@ -123,26 +141,31 @@ export class ManageEnergy {
 
   /** Requests a stake of `sun` from the energy account's balance (what open transfers will take from it set aside). */
   stake(network: Network, sun: bigint, chain: EnergyReader) {
-    return this.request(network, 'ENERGY_STAKE', sun, async (account) => {
+    return this.request(network, 'ENERGY_STAKE', sun, async (account, tx) => {
       const balance = await chain.nativeBalance(account);
-      const available = balance - (await this.uow.run((tx) => tx.transfers.committedOutflow(network, account, 'TRX')));
+      // The bytes of the take-backs its open loans still need stay liquid (takeBackReserve).
+      const reserve = await takeBackReserve(tx, network);
+      const available = balance - (await tx.transfers.committedOutflow(network, account, 'TRX')) - reserve;
       if (available < sun + STAKE_TX_FEE_CAP) {
-        throw new DomainError('UNPROCESSABLE', `the energy account ${account} holds ${trx(available)} TRX free to stake; ${trx(sun)} TRX and up to ${trx(STAKE_TX_FEE_CAP)} TRX of bandwidth are needed: send TRX to it first`);
+        throw new DomainError(
+          'UNPROCESSABLE',
+          `the energy account ${account} holds ${trx(available)} TRX free to stake (${trx(reserve)} TRX kept for the take-backs of its open loans); ${trx(sun)} TRX and up to ${trx(STAKE_TX_FEE_CAP)} TRX of bandwidth are needed: send TRX to it first`,
+        );
       }
     });
   }
 
   /** Requests an unstake of `sun` of the stake that is neither lent nor promised to an open loan. */
   unstake(network: Network, sun: bigint, chain: EnergyReader) {
-    return this.request(network, 'ENERGY_UNSTAKE', sun, async (account) => {
+    return this.request(network, 'ENERGY_UNSTAKE', sun, async (account, tx) => {
       const [stake, resources] = await Promise.all([chain.stake(account), chain.resources(account)]);
       if (!stake || !resources) throw new DomainError('UNPROCESSABLE', `the energy account ${account} has nothing staked`);
       // java-tron keeps at most 32 unstakes waiting at once (UNFREEZE_MAX_TIMES), counting those on their way.
       const waiting = stake.unfreezing.filter((u) => u.expiresAt > this.clock.now().getTime()).length;
-      const asked = (await this.uow.run((tx) => tx.transfers.openOfKinds(network, account, ['ENERGY_UNSTAKE']))).length;
-      if (waiting + asked >= 32) throw new DomainError('UNPROCESSABLE', 'TRON allows 32 unstakes waiting at once: wait for one to pass its delay');
-      const promised = await this.uow.run((tx) => tx.energy.list(network, ['DELEGATING'], 10_000));
-      const free = delegableStake(stake, resources) - promised.reduce((t, d) => t + d.stake, 0n);
+      const onTheirWay = await tx.transfers.openOfKinds(network, account, ['ENERGY_UNSTAKE']);
+      if (waiting + onTheirWay.length >= 32) throw new DomainError('UNPROCESSABLE', 'TRON allows 32 unstakes waiting at once: wait for one to pass its delay');
+      // Promised to loans and unstakes the chain does not show yet (under the lender's lock: no loan is planned meanwhile).
+      const free = delegableStake(stake, resources) - (await promisedStake(tx, network, account));
       if (free < sun) throw new DomainError('UNPROCESSABLE', `${trx(free > 0n ? free : 0n)} TRX of the stake is free to unstake (the rest is lent, promised to a loan, or stands for energy used)`);
     });
   }
@@ -159,11 +182,11 @@ export class ManageEnergy {
     return this.request(network, 'ENERGY_WITHDRAW', withdrawable, async () => {});
   }
 
-  private async request(network: Network, kind: TransferKind, sun: bigint, check: (account: string) => Promise<void>) {
+  /** The check and the request in one transaction, under the network's lender lock (LendEnergy plans loans under it too). */
+  private async request(network: Network, kind: TransferKind, sun: bigint, check: (account: string, tx: TxContext) => Promise<void>) {
     this.tronOnly(network);
     if (sun < MIN_STAKE_SUN) throw new DomainError('VALIDATION_ERROR', 'at least 1 TRX', { field: 'trx' });
     const account = await this.energyAccount(network);
-    await check(account);
     const transfer = requestTransfer({
       id: this.random.uuid(),
       kind,
@@ -176,7 +199,11 @@ export class ManageEnergy {
       requestedAt: this.clock.now(),
       feeCap: STAKE_TX_FEE_CAP,
     });
-    await this.uow.run((tx) => tx.transfers.add(transfer));
+    await this.uow.run(async (tx) => {
+      await tx.energy.lockLender(network);
+      await check(account, tx);
+      await tx.transfers.add(transfer);
+    });
     return { chain: network, energy_account: account, transfer_id: transfer.id, kind, trx: trx(sun), status: transfer.status };
   }
 
@@ -185,13 +212,13 @@ export class ManageEnergy {
     const account = await this.energyAccount(network);
     const [policy] = await this.policies(network);
     const day = new Date(this.clock.now().getTime() - 24 * 3600_000);
-    const { loans, open, summary } = await this.uow.run(async (tx) => ({
+    const { loans, open, summary, promised } = await this.uow.run(async (tx) => ({
       summary: await tx.energy.summary(network, day),
-      loans: await tx.energy.list(network, ['DELEGATING', 'DELEGATED', 'RECLAIMING'], 10_000),
+      loans: await tx.energy.openCounts(network, new Date(this.clock.now().getTime() - TAKE_BACK_SLOW_MS)),
       open: await tx.transfers.openOfKinds(network, account, ['ENERGY_STAKE', 'ENERGY_DELEGATE', 'ENERGY_RECLAIM', 'ENERGY_UNSTAKE', 'ENERGY_WITHDRAW']),
+      promised: await promisedStake(tx, network, account),
     }));
     const [stake, resources] = chain ? await Promise.all([chain.stake(account), chain.resources(account)]) : [null, null];
-    const promised = loans.filter((d) => d.status === 'DELEGATING' && stakeOut(d)).reduce((t, d) => t + d.stake, 0n);
     const lendable = stake && resources ? delegableStake(stake, resources) - promised : 0n;
     const unfreezing = stake ? unfreezingAt(stake, this.clock.now().getTime()) : { withdrawable: 0n, waiting: 0n };
     return {
@@ -208,7 +235,7 @@ export class ManageEnergy {
       energy_used: (resources?.energyUsed ?? 0n).toString(),
       energy_available: resources ? energyAvailable(resources).toString() : '0',
       lendable_trx: trx(lendable > 0n ? lendable : 0n),
-      loans_open: loans.length,
+      loans_open: loans.open,
       last_24h: { burn_fallbacks: summary.fallbacks, loans_taken_back: summary.reclaimed, trx_saved: trx(summary.burnAvoided) },
       transfers_open: open.map((t) => ({ id: t.id, kind: t.kind, status: t.status, trx: trx(t.amount) })),
     };

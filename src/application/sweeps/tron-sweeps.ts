@@ -48,6 +48,17 @@ export async function advanceTronSweep(
   let topUpTo = budget.topUpTo;
   let loan: EnergyDelegation | null = null;
   if (isEnergyChain(sender) && burn.energyUnits !== undefined && burn.energyUnits > 0n) {
+    // A loan only for a sweep that can go once it lands: an address without the TRX for its bytes needs the gas
+    // tank first, and a loan lent meanwhile would only come back unused (its bytes paid for nothing).
+    const held = await sender.nativeBalance(sweep.address);
+    if (held < burn.bandwidth) {
+      const tank = await gasTankFor(d, tx, sender, sweep, withMargin(burn.bandwidth) - held);
+      if ('short' in tank) {
+        report.gasTankLow = tank.short;
+        await tx.sweeps.update({ ...sweep, updatedAt: now });
+        return;
+      }
+    }
     const ready = await d.energy.prepare(tx, { purpose: 'SWEEP', purposeId: sweep.id, network, receiver: sweep.address, estimate: burn.energyUnits, burnEquivalent: burn.energy }, sender);
     if (ready.kind === 'waiting') {
       report.energyWaiting++;
@@ -84,29 +95,39 @@ export async function advanceTronSweep(
     }
     return;
   }
-  const tank = await d.serviceAddress(network, 'gasTank');
   const need = topUpTo > balance ? topUpTo - balance : 1n;
-  const trx = gasCurrencyOf(network);
-  const topUpBurn = await sender.burnEstimate({ asset: trx, from: tank, to: sweep.address, amount: need });
-  const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, trx));
-  const needed = need + (topUpBurn ? topUpBurn.bandwidth + topUpBurn.activation : 0n);
-  if (available < needed) {
-    report.gasTankLow = { address: tank, available, needed };
+  const tank = await gasTankFor(d, tx, sender, sweep, need);
+  if ('short' in tank) {
+    report.gasTankLow = tank.short;
     await tx.sweeps.update({ ...sweep, updatedAt: now });
     return;
   }
   // Its fee cap is its own burn, which the gas tank's committed outflow reserves until it is final.
   const topUp = d.transfer(sweep, {
     kind: 'GAS_TOPUP',
-    asset: trx,
-    from: tank,
+    asset: gasCurrencyOf(network),
+    from: tank.address,
     fromPath: servicePath(network, 'gasTank'),
     to: sweep.address,
     amount: need,
     gasLimit: null,
-    feeCap: needed - need,
+    feeCap: tank.fee,
   });
   await tx.transfers.add(topUp);
   await tx.sweeps.update({ ...sweep, status: 'TOPPING_UP', topUpTransferId: topUp.id, updatedAt: now });
   report.toppedUp++;
 }
+
+type GasTankShort = NonNullable<SweepStepReport['gasTankLow']>;
+
+/** What a top-up of `need` sun to the sweep's address costs the gas tank (its fee: bytes, and the activation of a new address), or what it lacks. */
+async function gasTankFor(d: TronSweepDeps, tx: TxContext, sender: ChainSender, sweep: Sweep, need: bigint): Promise<{ address: string; fee: bigint } | { short: GasTankShort }> {
+  const network = sweep.network;
+  const tank = await d.serviceAddress(network, 'gasTank');
+  const trx = gasCurrencyOf(network);
+  const topUpBurn = await sender.burnEstimate({ asset: trx, from: tank, to: sweep.address, amount: need });
+  const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, trx));
+  const fee = topUpBurn ? topUpBurn.bandwidth + topUpBurn.activation : 0n;
+  return available < need + fee ? { short: { address: tank, available, needed: need + fee } } : { address: tank, fee };
+}
+

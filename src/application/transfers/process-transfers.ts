@@ -137,13 +137,7 @@ export class ProcessTransfers {
       try {
         next = await this.sign(tx, t, sender, await fees());
       } catch (err) {
-        // A Stake 2.0 transaction the node refuses to build (the stake, a delegation or the balance is not what it
-        // assumed) was never signed: it fails, and what wanted it decides again, instead of being asked for ever.
-        if (!(err instanceof TransferRefused) || !(STAKE_KINDS as readonly string[]).includes(t.kind)) throw err;
-        const refused = failed(t, `refused by the node: ${err.message.slice(0, 400)}`);
-        await tx.transfers.save(refused);
-        await this.settle(tx, refused);
-        report.failed.push(refused);
+        await this.refusedToBuild(tx, t, err, report);
         return null;
       }
       report.signed++;
@@ -203,7 +197,14 @@ export class ProcessTransfers {
     }
     if (dead && finalTime !== null && (next.status === 'BROADCAST' || next.status === 'SIGNED') && allAttemptsExpired(next, finalTime)) {
       // TRON: no nonce to keep, and nothing signed before can be included any more: a fresh transaction.
-      const again = resigned(next, await this.attempt(next, sender, next.nonce, null), finalTime);
+      let attempt: TransferAttempt;
+      try {
+        attempt = await this.attempt(next, sender, next.nonce, null);
+      } catch (err) {
+        await this.refusedToBuild(tx, next, err, report);
+        return null;
+      }
+      const again = resigned(next, attempt, finalTime);
       await tx.transfers.save(again);
       report.resigned++;
       return again;
@@ -220,6 +221,19 @@ export class ProcessTransfers {
     if (next.status === 'SIGNED') return next;
     const last = this.lastBroadcast.get(next.id) ?? 0;
     return next.status === 'BROADCAST' && Date.now() - last >= opts.rebroadcastAfterMs ? next : null;
+  }
+
+  /**
+   * A Stake 2.0 transaction the node refuses to build (the stake, a delegation or the balance is not what it
+   * assumed), at the first signing or at a new one after every earlier attempt was proved dead: nothing of it is
+   * live, so it fails and what wanted it decides again, instead of being asked for ever. Anything else is thrown.
+   */
+  private async refusedToBuild(tx: TxContext, t: OutgoingTransfer, err: unknown, report: TransferStepReport): Promise<void> {
+    if (!(err instanceof TransferRefused) || !(STAKE_KINDS as readonly string[]).includes(t.kind)) throw err;
+    const refused = failed(t, `refused by the node: ${err.message.slice(0, 400)}`);
+    await tx.transfers.save(refused);
+    await this.settle(tx, refused);
+    report.failed.push(refused);
   }
 
   private signWithKeyOf(t: OutgoingTransfer): SignDigest {

@@ -111,8 +111,15 @@ export interface EnergyRepo {
   byTransfer(transferId: string): Promise<EnergyDelegation | null>;
   /** Sun of the network's stake promised or lent by open loans. */
   stakeOut(network: string): Promise<bigint>;
-  /** The network's open loans, and those of them whose take-back failed at least once. */
-  openCounts(network: string): Promise<{ open: number; failing: number }>;
+  /**
+   * The network's open loans; those lent or asked for (their take-back still to ask); and those whose take-back
+   * failed at least once or was asked before `slowBefore` and is not confirmed yet.
+   */
+  openCounts(network: string, slowBefore: Date): Promise<{ open: number; lent: number; failing: number }>;
+  /** Sun of stake asked for by loans whose delegation is in no block yet. */
+  promisedStake(network: string): Promise<bigint>;
+  /** Loans of a sweep or payout that ended with nothing sent on them (taken back unused, or never delegated). */
+  unusedLoans(purpose: DelegationPurpose, purposeId: string): Promise<number>;
   /** The network's loans in a status, oldest first. */
   list(network: string, statuses: readonly DelegationStatus[], limit: number): Promise<EnergyDelegation[]>;
   /** Records that a transfer burnt though the source is the stake; false when it was recorded before. */

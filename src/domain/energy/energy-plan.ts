@@ -24,8 +24,11 @@ export const DEFAULT_MAX_WAIT_SECONDS = 120;
 /** Bounds an operator may set: a margin up to doubling the estimate, a wait up to an hour. */
 export const MAX_MARGIN_PERCENT = 100;
 export const MAX_WAIT_SECONDS = 3600;
-/** A loan takes a few blocks to land: a shorter wait would pay for loans no sweep ever waits for. */
-export const MIN_WAIT_SECONDS = 10;
+/**
+ * A loan counts as landed once its delegation is confirmed: 19 blocks, about a minute on mainnet. A shorter
+ * wait would pay for loans (and their take-backs) that every transfer gives up on before they land.
+ */
+export const MIN_WAIT_SECONDS = 60;
 
 /** A network with no setting burns, as the service did before it could stake. */
 export const defaultEnergyPolicy = (network: Network): EnergyPolicy => ({
