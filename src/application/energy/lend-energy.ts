@@ -1,6 +1,8 @@
 // Energy lent for one TRON transfer (ADR 0035): with the network's source
-// set to `stake`, the energy account delegates the transfer's energy (the
-// node's estimate × the margin) to the address that sends, the transfer goes
+// set to `stake` (an EnergySource, src/domain/energy/energy-source.ts: the
+// stake is StakeEnergySource), the energy account delegates the transfer's
+// energy (the node's estimate × the margin) to the address that sends, the
+// transfer goes
 // once the delegation is confirmed, and the stake is taken back as soon as
 // the transfer is final, in the transaction that ends it. The loan and the
 // delegation transfer are recorded together; so are the end of what used the
@@ -10,17 +12,18 @@
 // operator's longest wait, the transfer burns TRX as before: said once per
 // transfer, counted by reason.
 import { inject, injectable } from 'tsyringe';
-import { servicePath } from '../../domain/custody/derivation.js';
 import { cancelled, delegated, reclaimed, reclaimFailed, reclaiming, usedBy, type DelegationPurpose, type EnergyDelegation } from '../../domain/energy/delegation.js';
-import { decideEnergy, defaultEnergyPolicy, waitedTooLong, type BurnReason, type EnergyPolicy } from '../../domain/energy/energy-plan.js';
-import { delegableStake, energyAvailable, isEnergyChain, type EnergyChain } from '../../domain/energy/resources.js';
+import { defaultEnergyPolicy, waitedTooLong, type BurnReason, type EnergyPolicy } from '../../domain/energy/energy-plan.js';
+import type { EnergySource } from '../../domain/energy/energy-source.js';
+import { isEnergyChain, type EnergyChain } from '../../domain/energy/resources.js';
 import type { Network } from '../../domain/money/networks.js';
-import type { Clock, RandomSource, SignerPort, TxContext } from '../../domain/ports.js';
-import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import type { Clock, RandomSource, TxContext } from '../../domain/ports.js';
+import type { OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import type { ChainSender, TronBurn } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
-import { promisedStake, STAKE_TX_FEE_CAP, TAKE_BACK_SLOW_MS, takeBackReserve } from './manage-energy.js';
+import { TAKE_BACK_SLOW_MS } from './manage-energy.js';
+import { StakeEnergySource } from './stake-energy-source.js';
 
 /** Loans a sweep or payout may borrow and send nothing on before it burns instead. */
 const MAX_UNUSED_LOANS = 2;
@@ -77,26 +80,29 @@ export interface EnergyNeed {
 
 @injectable()
 export class LendEnergy {
-  private readonly accounts = new Map<Network, Promise<string>>();
   /** Loans whose failed take-back every node showed back: the head then (shownBack asks it again later). */
   private readonly seenBack = new Map<string, bigint>();
+  /** The sources an operator may pick besides burning (ADR 0035): the stake today. */
+  private readonly sources: Record<EnergySource['kind'], EnergySource>;
 
   constructor(
-    @inject(TOKENS.Signer) private readonly signer: SignerPort,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.RandomSource) private readonly random: RandomSource,
     @inject(TransferOutcomes) outcomes: TransferOutcomes,
+    @inject(StakeEnergySource) stake: StakeEnergySource,
   ) {
+    this.sources = { stake };
     outcomes.on(['ENERGY_DELEGATE', 'ENERGY_RECLAIM'], (tx, t) => this.onTransferFinal(tx, t));
   }
 
+  /** The account that lends on `network` with the stake source. */
   energyAccount(network: Network): Promise<string> {
-    let found = this.accounts.get(network);
-    if (!found) {
-      found = this.signer.deriveAddress('TRON', servicePath(network, 'energy'));
-      this.accounts.set(network, found);
-    }
-    return found;
+    return this.sources.stake.lender(network);
+  }
+
+  private sourceOf(_loan: Pick<EnergyDelegation, 'network'>): EnergySource {
+    // Every loan so far is the stake's; a second source would record its kind on the loan.
+    return this.sources.stake;
   }
 
   async policy(tx: TxContext, network: Network): Promise<EnergyPolicy> {
@@ -118,42 +124,22 @@ export class LendEnergy {
     if ((await tx.energy.unusedLoans(need.purpose, need.purposeId)) >= MAX_UNUSED_LOANS) return this.fallback(tx, need, 'waited_too_long');
     // One lender per network: two chain-workers would otherwise promise the same stake twice.
     await tx.energy.lockLender(need.network);
-    const account = await this.energyAccount(need.network);
-    const [receiver, stake, resources] = await Promise.all([chain.resources(need.receiver), chain.stake(account), chain.resources(account)]);
-    if (!stake || !resources) return this.fallback(tx, need, 'not_enough_stake');
-    // The energy account pays the bytes of this loan and its take-back, and keeps those of the take-backs its open
-    // loans still need: a take-back it could not pay would leave the stake with an address.
-    const free = stake.balance - (await tx.transfers.committedOutflow(need.network, account, 'TRX')) - (await takeBackReserve(tx, need.network));
-    if (free < 2n * STAKE_TX_FEE_CAP) return this.fallback(tx, need, 'energy_account_low');
-    // Promised to loans and unstakes whose transaction is in no block yet: the chain's stake still counts them.
-    const promised = await promisedStake(tx, need.network, account);
-    const decision = decideEnergy({ policy, estimate: need.estimate, lendable: delegableStake(stake, resources) - promised, network: resources });
+    const source = this.sources[policy.source];
+    const [receiver, decision] = await Promise.all([chain.resources(need.receiver), source.offer(tx, need.network, need.estimate, policy, chain)]);
     if (decision.kind === 'burn') return this.fallback(tx, need, decision.reason); // decided first: a new address short of stake gets one top-up, not two
     if (!receiver) return { kind: 'activate' };
     const now = this.clock.now();
-    const transfer = requestTransfer({
-      id: this.random.uuid(),
-      kind: 'ENERGY_DELEGATE',
-      network: need.network,
-      asset: 'TRX',
-      from: account,
-      fromPath: servicePath(need.network, 'energy'),
-      to: need.receiver,
-      amount: decision.stake,
-      requestedAt: now,
-      feeCap: STAKE_TX_FEE_CAP,
-    });
     const loan: EnergyDelegation = {
       id: this.random.uuid(),
       network: need.network,
-      from: account,
+      from: await source.lender(need.network),
       receiver: need.receiver,
       stake: decision.stake,
       energy: decision.energy,
       purpose: need.purpose,
       purposeId: need.purposeId,
       status: 'DELEGATING',
-      delegateTransferId: transfer.id,
+      delegateTransferId: this.random.uuid(),
       reclaimTransferId: null,
       reclaimFailures: 0,
       burnEquivalent: need.burnEquivalent,
@@ -163,16 +149,16 @@ export class LendEnergy {
     };
     // One open loan per purpose (a partial unique index): a second chain-worker's plan writes nothing.
     if (!(await tx.energy.add(loan))) return { kind: 'waiting' };
-    await tx.transfers.add(transfer);
+    await source.deliver(tx, loan);
     return { kind: 'waiting' };
   }
 
   /** The network's lending now; null while its source is burn and nothing is lent. */
   async gauges(tx: TxContext, network: Network, chain: EnergyChain): Promise<EnergyGauges | null> {
     const { open, failing } = await tx.energy.openCounts(network, new Date(this.clock.now().getTime() - TAKE_BACK_SLOW_MS));
-    if ((await this.policy(tx, network)).source === 'burn' && open === 0) return null;
-    const resources = await chain.resources(await this.energyAccount(network));
-    return { available: resources ? energyAvailable(resources) : 0n, open, failing };
+    const { source } = await this.policy(tx, network);
+    if (source === 'burn' && open === 0) return null;
+    return { available: (await this.sources[source === 'burn' ? 'stake' : source].available(chain, network)) ?? 0n, open, failing };
   }
 
   /**
@@ -282,7 +268,7 @@ export class LendEnergy {
     if (!delegation?.included) return 'lent';
     const since = [delegation.included.blockNumber, last.included?.blockNumber].reduce<bigint>((m, b) => (b !== undefined && b > m ? b : m), 0n);
     const head = (await chain.head()).number;
-    if ((await chain.delegatedOnEveryNode(loan.from, loan.receiver, since)) !== 0n) {
+    if ((await this.sourceOf(loan).lentOnEveryNode(chain, loan.from, loan.receiver, since)) !== 0n) {
       this.seenBack.delete(loan.id);
       return 'lent';
     }
@@ -297,20 +283,9 @@ export class LendEnergy {
   }
 
   private async takeBack(tx: TxContext, loan: EnergyDelegation): Promise<void> {
-    const transfer = requestTransfer({
-      id: this.random.uuid(),
-      kind: 'ENERGY_RECLAIM',
-      network: loan.network as Network,
-      asset: 'TRX',
-      from: loan.from,
-      fromPath: servicePath(loan.network as Network, 'energy'),
-      to: loan.receiver,
-      amount: loan.stake,
-      requestedAt: this.clock.now(),
-      feeCap: STAKE_TX_FEE_CAP,
-    });
-    await tx.transfers.add(transfer);
-    await tx.energy.save(reclaiming(loan, transfer.id, this.clock.now()));
+    const transferId = this.random.uuid();
+    await this.sourceOf(loan).takeBack(tx, loan, transferId);
+    await tx.energy.save(reclaiming(loan, transferId, this.clock.now()));
   }
 
   /** Inside the transaction that ends a delegation or take-back transfer. */
