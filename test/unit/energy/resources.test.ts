@@ -1,3 +1,4 @@
+import { parseTrx, trx } from '../../../src/application/energy/manage-energy.js';
 import { describe, expect, it } from 'vitest';
 import {
   delegableStake,
@@ -60,5 +61,16 @@ describe('TRON energy arithmetic (java-tron rules)', () => {
     expect(energyWithMargin(100n, 0)).toBe(100n);
     expect(() => energyWithMargin(100n, -1)).toThrow();
     expect(() => energyWithMargin(100n, 1.5)).toThrow();
+  });
+});
+
+describe('TRX figures of the energy commands', () => {
+  it('writes sun as TRX, keeping the sign of a shortfall below one TRX', () => {
+    expect(trx(0n)).toBe('0');
+    expect(trx(1_500_000n)).toBe('1.5');
+    expect(trx(12_000_000n)).toBe('12');
+    expect(trx(-500_000n)).toBe('-0.5');
+    expect(trx(-2_000_001n)).toBe('-2.000001');
+    expect(parseTrx('10000', 'trx')).toBe(10_000_000_000n);
   });
 });
