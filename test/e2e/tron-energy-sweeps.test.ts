@@ -76,6 +76,28 @@ const metric = async (name: string) =>
     .filter((l) => l.startsWith(name))
     .reduce((t, l) => t + Number(l.split(' ').pop()), 0);
 
+const tronApi = async (path: string, body: Record<string, unknown>) =>
+  (await (await fetch(`${tron.standin.url}/wallet/${path}`, { method: 'POST', body: JSON.stringify(body) })).json()) as Record<string, any>;
+const headBlock = async () => Number((await tronApi('getnowblock', {})).block_header.raw_data.number);
+/** The types of the transactions in blocks [from, to] that `address` sent, or that the gas tank or the energy account sent to it. */
+async function transactionsOf(address: string, from: number, to: number): Promise<string[]> {
+  const me = (tron.tronWeb.address.toHex(address) as string).toLowerCase();
+  const service = new Set([gasTank, energy].map((a) => (tron.tronWeb.address.toHex(a) as string).toLowerCase()));
+  const types: string[] = [];
+  for (let start = from; start <= to; start += 100) {
+    const got = await tronApi('getblockbylimitnext', { startNum: start, endNum: Math.min(to + 1, start + 100) });
+    for (const block of (got.block ?? []) as { transactions?: { raw_data: { contract: { type: string; parameter: { value: Record<string, string> } }[] } }[] }[]) {
+      for (const tx of block.transactions ?? []) {
+        const c = tx.raw_data.contract[0]!;
+        const owner = String(c.parameter.value.owner_address).toLowerCase();
+        const other = String(c.parameter.value.to_address ?? c.parameter.value.receiver_address ?? '').toLowerCase();
+        if (owner === me || (service.has(owner) && other === me)) types.push(c.type);
+      }
+    }
+  }
+  return types;
+}
+
 function startWorker() {
   worker = spawnEntry('src/bootstrap/chain-worker.ts', workerEnv);
   return worker.waitFor(/chain-worker listening/, 30_000);
@@ -189,4 +211,70 @@ describe('TRON sweeps on energy lent from the stake', () => {
     }, 60_000, 'its loan, if any, taken back');
     expect(await node.delegatedTo(energy, w.address)).toBe(0n);
   }, 240_000);
+
+  it('after a chain-worker killed between a sweep and its take-back (twice: sweep broadcast, then take-back not confirmed), sweeps once and takes the loan back once', async () => {
+    // The stake of the first test is used for the window (24 hours): the operator stakes more, enough for a loan.
+    const held = (await node.stake(energy))!;
+    await rpc(tron.standin.anvil.rpcUrl, 'anvil_setBalance', [`0x${tron.tronWeb.address.toHex(energy).slice(2)}`, `0x${(held.balance + 12_000n * TRX).toString(16)}`]);
+    expect((await ops('energy', 'stake', '--network', 'TRON_TESTNET', '--trx', '10000')).code).toBe(0);
+    await poll(async () => ((await node.stake(energy))!.staked === held.staked + 10_000n * TRX ? true : undefined), 60_000, 'the added stake on chain');
+    const firstBlock = await headBlock();
+
+    const w = await wallet();
+    await tron.sendToken(w.address, 20_000_000n);
+    // (Detected once the scan lease of the chain-worker the last test killed runs out: it is renewed 30 s at a time.)
+    // The loan lands; from here blocks come only when the test mines them, so what the chain-worker sends stays unmined.
+    const sweepId = await poll(async () => {
+      const [s] = await sql<{ id: string }>(`select id from sweeps where wallet_id = ?`, [w.id]);
+      const [loan] = s ? await loansOf([s.id]) : [];
+      return loan?.status === 'DELEGATED' ? s!.id : undefined;
+    }, 90_000, 'energy lent for the sweep');
+    keepMining(false);
+    const sweepTransfer = () => sql<{ id: string; status: string }>(`select t.id, t.status from sweeps s join outgoing_transfers t on t.id = s.sweep_transfer_id where s.id = ?`, [sweepId]);
+    const loan = async () => (await sql<{ status: string; reclaim_transfer_id: string | null }>(`select status, reclaim_transfer_id from energy_delegations where purpose_id = ?`, [sweepId]))[0]!;
+    const transferStatus = async (id: string) => (await sql<{ status: string }>(`select status from outgoing_transfers where id = ?`, [id]))[0]!.status;
+
+    // 1. The sweep broadcast, its take-back not asked: killed.
+    await poll(async () => ((await sweepTransfer())[0]?.status === 'BROADCAST' ? true : undefined), 30_000, 'the sweep broadcast');
+    expect(await loan()).toMatchObject({ status: 'DELEGATED', reclaim_transfer_id: null });
+    worker!.child.kill('SIGKILL');
+    await worker!.exit();
+    await startWorker();
+
+    // 2. Blocks one at a time until the sweep is final and its take-back asked; that take-back sent, not confirmed: killed.
+    await poll(async () => {
+      if ((await loan()).status !== 'DELEGATED') return true;
+      await tron.mine();
+      return undefined;
+    }, 90_000, 'the sweep confirmed, its take-back asked');
+    const reclaimId = (await loan()).reclaim_transfer_id!;
+    expect(reclaimId).not.toBeNull();
+    await poll(async () => (['BROADCAST', 'CONFIRMING'].includes(await transferStatus(reclaimId)) ? true : undefined), 30_000, 'the take-back sent');
+    expect((await sweepTransfer())[0]!.status).toBe('CONFIRMED');
+    expect(await loan()).toMatchObject({ status: 'RECLAIMING', reclaim_transfer_id: reclaimId });
+    worker!.child.kill('SIGKILL');
+    await worker!.exit();
+    await startWorker();
+    keepMining(true);
+
+    await poll(async () => ((await loan()).status === 'RECLAIMED' ? true : undefined), 90_000, 'the loan taken back after the restarts');
+    await poll(() => swept([w.id]), 60_000, 'the deposit swept');
+    // Swept once, lent once, taken back once: in the books,
+    const sweeps = await sql<{ id: string }>(`select id from sweeps where wallet_id = ?`, [w.id]);
+    expect(sweeps.map((s) => s.id)).toEqual([sweepId]);
+    const sent = await sql<{ kind: string; status: string; to_address: string }>(
+      `select kind, status, to_address from outgoing_transfers where (from_address = ? and kind = 'SWEEP') or (to_address = ? and kind in ('ENERGY_DELEGATE', 'ENERGY_RECLAIM')) order by kind::text`,
+      [w.address, w.address],
+    );
+    expect(sent.map((t) => `${t.kind} ${t.status}`)).toEqual(['ENERGY_DELEGATE CONFIRMED', 'ENERGY_RECLAIM CONFIRMED', 'SWEEP CONFIRMED']);
+    expect(await loansOf([sweepId])).toEqual([{ purpose_id: sweepId, status: 'RECLAIMED', receiver: w.address }]);
+    // and on chain: one sweep from the address, one loan to it and one take-back, nothing lent to it or to anyone.
+    await tron.mine(2);
+    const onChain = await transactionsOf(w.address, firstBlock, await headBlock());
+    expect(onChain.filter((t) => t !== 'TransferContract').sort()).toEqual(['DelegateResourceContract', 'TriggerSmartContract', 'UnDelegateResourceContract']);
+    expect(await node.delegatedTo(energy, w.address)).toBe(0n);
+    expect((await node.stake(energy))!.delegated).toBe(0n);
+    const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
+    expect(JSON.parse(check.stdout), check.stderr).toMatchObject({ ok: true });
+  }, 300_000);
 });

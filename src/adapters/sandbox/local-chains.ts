@@ -90,8 +90,13 @@ export function tronStandinTimingsFromEnv(env: NodeJS.ProcessEnv): TronStandinTi
 
 /** Native currency given to each service address and the outside account (wei). */
 const NATIVE_FUNDING = 10_000n * 10n ** 18n;
-/** TRX given to each service address and the outside account on the TRON stand-in (sun). */
+/** TRX given to each service address and the cold account on the TRON stand-in (sun). */
 const TRX_FUNDING = 10_000n * 10n ** 6n;
+/**
+ * TRX the outside account holds on the TRON stand-in (sun): enough to fund the energy account's stake as
+ * docs/operations.md#tron-energy sizes it (its worked example stakes 3,575,000 TRX), sent with tronweb.
+ */
+const OUTSIDE_TRX_FUNDING = 10_000_000n * 10n ** 6n;
 const USDT_TRON: TokenSpec = { name: 'Tether USD (sandbox)', symbol: 'USDT', decimals: 6 };
 /** Tokens the faucet dispenser holds from the start, in whole units. */
 const FAUCET_TOKENS = 1_000_000n;
@@ -168,8 +173,9 @@ async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]
   const cold = privateKeyToAccount(COLD_ACCOUNT_KEY);
   const evmOf = (tron: string) => evmAddressFromBytes(evmBytesFromTronAddress(tron)!);
   for (const a of [...serviceAddresses.map(evmOf), outside.address, cold.address]) {
+    const funding = a === outside.address ? OUTSIDE_TRX_FUNDING : TRX_FUNDING;
     const balance = BigInt(await rpc<string>(node, 'eth_getBalance', [a, 'latest']));
-    if (balance < TRX_FUNDING / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${TRX_FUNDING.toString(16)}`]);
+    if (balance < funding / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${funding.toString(16)}`]);
   }
   const faucet = serviceAddresses[serviceAddresses.length - 1];
   const stock = FAUCET_TOKENS * 10n ** BigInt(USDT_TRON.decimals);
