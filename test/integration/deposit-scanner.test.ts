@@ -451,12 +451,16 @@ describe('the deposit scanner', () => {
     const a = await uow.run((tx) => tx.scanState.claim('BSC_TESTNET', 'slow-a', 30));
     expect(a).toEqual({ nextBlock: null, recent: new Map() });
     await expire();
-    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'slow-a', null, 11n, [], 64))).toBe(true);
+    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'slow-a', null, 11n, [], 64, 30))).toBe(true);
     await expire();
     expect(await uow.run((tx) => tx.scanState.claim('BSC_TESTNET', 'fast-b', 30))).toMatchObject({ nextBlock: 11n });
-    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'slow-a', 11n, 21n, [], 64))).toBe(false);
+    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'slow-a', 11n, 21n, [], 64, 30))).toBe(false);
     expect(await uow.run((tx) => tx.scanState.rewind('BSC_TESTNET', 'slow-a', 5n))).toBe(false);
-    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'fast-b', 11n, 21n, [], 64))).toBe(true);
+    expect(await uow.run((tx) => tx.scanState.advance('BSC_TESTNET', 'fast-b', 11n, 21n, [], 64, 5))).toBe(true);
+    // Each move renews the lease for the scanner's SCAN_LEASE_SECONDS, not a fixed 30 s: another worker takes over that soon.
+    const [lease] = await sql<{ left: string }>(`select extract(epoch from lease_until - now())::text as left from chain_cursors where network = 'BSC_TESTNET'`);
+    expect(Number(lease!.left)).toBeGreaterThan(3);
+    expect(Number(lease!.left)).toBeLessThanOrEqual(5);
   });
 
   it('keeps its cursor while the node is down and catches up without skipping a block', async () => {

@@ -10,11 +10,7 @@ import type { ScanState, ScanStateRepo } from '../../domain/deposits/ports.js';
 import type { Network } from '../../domain/money/networks.js';
 
 export class PgScanStateRepo implements ScanStateRepo {
-  constructor(
-    private readonly em: EntityManager,
-    /** How long a cursor move extends the lease (the lease itself is set by claim). */
-    private readonly renewSeconds = 30,
-  ) {}
+  constructor(private readonly em: EntityManager) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
     return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
@@ -39,13 +35,14 @@ export class PgScanStateRepo implements ScanStateRepo {
     };
   }
 
-  async advance(network: Network, owner: string, expectedNext: bigint | null, next: bigint, blocks: BlockRef[], keep: number): Promise<boolean> {
+  async advance(network: Network, owner: string, expectedNext: bigint | null, next: bigint, blocks: BlockRef[], keep: number, leaseSeconds: number): Promise<boolean> {
     const moved = await this.sql<{ network: string }>(
-      // Still ours (nobody took the lease over, even if it ran out during a long step): move on and renew it.
-      `update chain_cursors set next_block = ?, updated_at = now(), lease_until = greatest(lease_until, now() + make_interval(secs => ?))
+      // Still ours (nobody took the lease over, even if it ran out during a long step): move on and renew it for the
+      // scanner's lease (SCAN_LEASE_SECONDS): another worker takes over that long after this one stops.
+      `update chain_cursors set next_block = ?, updated_at = now(), lease_until = now() + make_interval(secs => ?)
        where network = ? and lease_owner = ? and next_block is not distinct from ?::bigint
        returning network`,
-      [next.toString(), this.renewSeconds, network, owner, expectedNext === null ? null : expectedNext.toString()],
+      [next.toString(), leaseSeconds, network, owner, expectedNext === null ? null : expectedNext.toString()],
     );
     if (moved.length === 0) return false;
     if (blocks.length > 0) {

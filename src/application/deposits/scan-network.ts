@@ -78,7 +78,7 @@ export class ScanNetwork {
       // (a node error, a crash) resumes here instead of at a later head, past deposits made meanwhile.
       next = opts.startBlock ?? head.number;
       const start = next;
-      if (!(await this.uow.run((tx) => tx.scanState.advance(network, opts.owner, null, start, [], opts.keepBlocks)))) {
+      if (!(await this.uow.run((tx) => tx.scanState.advance(network, opts.owner, null, start, [], opts.keepBlocks, opts.leaseSeconds)))) {
         return { kind: 'retry', reason: 'the lease or the cursor moved' };
       }
     }
@@ -178,7 +178,7 @@ export class ScanNetwork {
     const now = this.clock.now();
     const required = (await this.networks.get(network)).requiredConfirmations;
     return this.uow.run(async (tx) => {
-      if (!(await tx.scanState.advance(network, opts.owner, expectedNext, to + 1n, blocks, opts.keepBlocks))) {
+      if (!(await tx.scanState.advance(network, opts.owner, expectedNext, to + 1n, blocks, opts.keepBlocks, opts.leaseSeconds))) {
         throw new LeaseLost();
       }
       const sorted = await sortTransfers(tx, transfers, required, () => to, now, this.random, serviceRole);

@@ -99,10 +99,11 @@ export interface ScanStateRepo {
   claim(network: Network, owner: string, leaseSeconds: number): Promise<ScanState | null>;
   /**
    * Moves the cursor from `expectedNext` to `next` and stores `blocks`,
-   * keeping the `keep` most recent; false (nothing written) when the lease
-   * was lost or another scanner moved the cursor meanwhile.
+   * keeping the `keep` most recent, and renews the lease for `leaseSeconds`
+   * from now; false (nothing written) when the lease was lost or another
+   * scanner moved the cursor meanwhile.
    */
-  advance(network: Network, owner: string, expectedNext: bigint | null, next: bigint, blocks: BlockRef[], keep: number): Promise<boolean>;
+  advance(network: Network, owner: string, expectedNext: bigint | null, next: bigint, blocks: BlockRef[], keep: number, leaseSeconds: number): Promise<boolean>;
   /** After a reorg: the cursor goes back to `next` and the stored blocks from there on are dropped. */
   rewind(network: Network, owner: string, next: bigint): Promise<boolean>;
   /** Lets the lease go (a clean shutdown), so another chain-worker takes over at once. */
