@@ -150,6 +150,21 @@ describe('lending within limits', () => {
     expect(await loansOf(purposeId)).toHaveLength(2);
   });
 
+  it('burns to the end once it fell back: a loan landing later is not used, and it is counted once', async () => {
+    const p = parts();
+    const need = { purpose: 'SWEEP' as const, purposeId: randomUUID(), network: 'TRON_TESTNET' as const, receiver: treasury, estimate: 20_000n, burnEquivalent: 4_200_000n };
+    expect((await p.uow.run((tx) => p.lend.prepare(tx, need, port))).kind).toBe('waiting');
+    // It gave up waiting (recorded as the step that burns records it): the loan still on its way no longer counts.
+    expect(await p.uow.run((tx) => tx.energy.recordFallback('TRON_TESTNET', 'SWEEP', need.purposeId, 'waited_too_long', new Date()))).toBe(true);
+    expect(await p.uow.run((tx) => p.lend.prepare(tx, need, port))).toEqual({ kind: 'burn', reason: 'waited_too_long', first: false });
+    for (let i = 0; i < 15 && (await loansOf(need.purposeId))[0]?.status !== 'RECLAIMED'; i++) {
+      await p.pipeline.step(port, { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 });
+      await tron.mine();
+    }
+    expect(await loansOf(need.purposeId)).toMatchObject([{ status: 'RECLAIMED' }]);
+    expect(await p.uow.run((tx) => p.lend.prepare(tx, need, port))).toEqual({ kind: 'burn', reason: 'waited_too_long', first: false });
+  });
+
   it('keeps the bytes of its open loans’ take-backs, and lends nothing it could not take back', async () => {
     const p = parts();
     // Three small loans asked (none on chain yet): their take-backs are owed.

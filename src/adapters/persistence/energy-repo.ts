@@ -3,7 +3,7 @@
 // sweep or payout).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DelegationPurpose, DelegationStatus, EnergyDelegation, EnergyRepo } from '../../domain/energy/delegation.js';
-import type { EnergyPolicy, EnergySourceKind } from '../../domain/energy/energy-plan.js';
+import type { BurnReason, EnergyPolicy, EnergySourceKind } from '../../domain/energy/energy-plan.js';
 import type { Network } from '../../domain/money/networks.js';
 import { lockUntilCommit } from './advisory-lock.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
@@ -167,6 +167,11 @@ export class PgEnergyRepo implements EnergyRepo {
       [network, pgArrayLiteral(statuses), limit],
     );
     return rows.map(toDelegation);
+  }
+
+  async fallbackOf(purpose: DelegationPurpose, purposeId: string): Promise<BurnReason | null> {
+    const rows = await this.sql<{ reason: BurnReason }>(`select reason from energy_fallbacks where purpose = ? and purpose_id = ?`, [purpose, purposeId]);
+    return rows[0]?.reason ?? null;
   }
 
   async recordFallback(network: string, purpose: DelegationPurpose, purposeId: string, reason: string, at: Date): Promise<boolean> {

@@ -112,6 +112,10 @@ export class LendEnergy {
   /** Where the energy of the transfer `need` describes comes from, now; asks for a loan when one is due. */
   async prepare(tx: TxContext, need: EnergyNeed, chain: EnergyChain): Promise<EnergyReadiness> {
     const policy = await this.policy(tx, need.network);
+    // Once it fell back it burns to the end: its gas tank top-up already paid for burning, and it was counted so.
+    // A loan that lands after that is taken back unused (when it ends, or by the tidy pass).
+    const fellBack = await tx.energy.fallbackOf(need.purpose, need.purposeId);
+    if (fellBack) return { kind: 'burn', reason: fellBack, first: false };
     const open = await tx.energy.openFor(need.purpose, need.purposeId);
     if (open?.status === 'DELEGATED') return { kind: 'lent', loan: open };
     if (open) {

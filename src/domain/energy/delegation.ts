@@ -16,7 +16,7 @@
 //
 // A take-back that fails is asked again (a new transfer) until one is
 // confirmed: energy never stays with a deposit address.
-import type { EnergyPolicy } from './energy-plan.js';
+import type { BurnReason, EnergyPolicy } from './energy-plan.js';
 
 export const DELEGATION_STATUSES = ['DELEGATING', 'DELEGATED', 'RECLAIMING', 'RECLAIMED', 'CANCELLED'] as const;
 export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
@@ -122,6 +122,8 @@ export interface EnergyRepo {
   unusedLoans(purpose: DelegationPurpose, purposeId: string): Promise<number>;
   /** The network's loans in a status, oldest first. */
   list(network: string, statuses: readonly DelegationStatus[], limit: number): Promise<EnergyDelegation[]>;
+  /** Why a sweep or payout burns though the source is the stake, once recorded; null while it has not fallen back. */
+  fallbackOf(purpose: DelegationPurpose, purposeId: string): Promise<BurnReason | null>;
   /** Records that a transfer burnt though the source is the stake; false when it was recorded before. */
   recordFallback(network: string, purpose: DelegationPurpose, purposeId: string, reason: string, at: Date): Promise<boolean>;
   /**
