@@ -137,6 +137,7 @@ if (localSpecs.length > 0 || tronPort !== undefined) {
       tronPort,
       tron: tronStandinTimingsFromEnv(process.env),
       serviceAddresses: (network) => Promise.all(roles.map((r) => signer.deriveAddress(baseChainOf(network), servicePath(network, r)))),
+      energyAccount: (network) => signer.deriveAddress('TRON', servicePath(network, 'energy')),
     });
   } catch (err) {
     dbChild?.kill('SIGTERM');

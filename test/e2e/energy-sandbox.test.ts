@@ -2,9 +2,8 @@
 // docs/operations.md#tron-energy): the sandbox as it comes (no setting: the
 // stand-in's 24-hour energy window, so a stake lends only what it yields),
 // deposit addresses made through the REST API, deposits sent with
-// `npm run sandbox -- send`, the energy account funded with TRX from the
-// sandbox's outside account (tronweb with sandbox.json's key, as the docs
-// describe the stand-in), everything else with `npm run ops`. What each
+// `npm run sandbox -- send`, the energy account staking the TRX the sandbox
+// gives it, everything else with `npm run ops`. What each
 // sweep cost is read from the chain itself: every transaction the service
 // sent for a deposit address (the gas tank's top-up, the energy account's
 // loan and take-back, the sweep) found in the stand-in's blocks and priced
@@ -40,7 +39,6 @@ let port: number;
 let sandbox: Spawned | undefined;
 let key: { keyId: string; secret: string };
 let tronUrl: string;
-let outsideKey: string;
 let gasTank: string;
 let treasury: string;
 let energy: string;
@@ -205,13 +203,12 @@ beforeAll(async () => {
   key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };
   const file = JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as { networks: { TRON_TESTNET: { rpc_url: string; outside_account: { private_key: string } } } };
   tronUrl = file.networks.TRON_TESTNET.rpc_url;
-  outsideKey = file.networks.TRON_TESTNET.outside_account.private_key;
   const [accounts, status] = await Promise.all([ops('treasury', 'status', '--chain', 'TRON'), energyStatus()]);
   const tronAccounts = (accounts.networks as { network: string; treasury: { address: string }; gas_tank: { address: string } }[]).find((n) => n.network === 'TRON_TESTNET')!;
   gasTank = tronAccounts.gas_tank.address;
   treasury = tronAccounts.treasury.address;
   energy = status.energy_account;
-  expect(status).toMatchObject({ activated: false, policy: { source: 'burn', margin_percent: 10 }, staked_trx: '0', loans_open: 0 });
+  expect(status).toMatchObject({ activated: true, balance_trx: '1000000', policy: { source: 'burn', margin_percent: 10 }, staked_trx: '0', loans_open: 0 });
 }, 240_000);
 
 afterAll(async () => {
@@ -250,12 +247,8 @@ describe('npm start: TRON sweeps on energy lent from the stake (issue 34 accepta
   }, 150_000);
 
   it('with a stake for five sweeps, 20 deposits are all swept: 5 on lent energy, 15 burning, each counted as a fallback', async () => {
-    // The operator funds the energy account from outside (its address in ops energy status), then stakes.
-    const fund = 210_000n * SUN;
-    const tw = new TronWeb({ fullHost: tronUrl, privateKey: outsideKey });
-    const sent = (await tw.trx.sendTransaction(energy, Number(fund))) as { result?: boolean };
-    expect(sent.result).toBe(true);
-    await poll(async () => ((await stakeOnChain()).balance === fund ? true : undefined), 30_000, 'the energy account funded');
+    // The sandbox's energy account holds 1,000,000 TRX from the start: the operator picks the source, then stakes.
+    expect((await stakeOnChain()).balance).toBe(1_000_000n * SUN);
     expect(await ops('energy', 'policy', 'set', '--network', 'TRON_TESTNET', '--source', 'stake')).toMatchObject({ chain: 'TRON_TESTNET', source: 'stake', margin_percent: 10 });
 
     // The stake for exactly five sweeps, from the stand-in's arithmetic (docs/operations.md: S = E × weight ÷ limit):

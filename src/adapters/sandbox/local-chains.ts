@@ -93,10 +93,15 @@ const NATIVE_FUNDING = 10_000n * 10n ** 18n;
 /** TRX given to each service address and the cold account on the TRON stand-in (sun). */
 const TRX_FUNDING = 10_000n * 10n ** 6n;
 /**
- * TRX the outside account holds on the TRON stand-in (sun): enough to fund the energy account's stake as
- * docs/operations.md#tron-energy sizes it (its worked example stakes 3,575,000 TRX), sent with tronweb.
+ * TRX the outside account holds on the TRON stand-in (sun): enough to send the energy account the stake
+ * docs/operations.md#tron-energy sizes (its worked example stakes 3,575,000 TRX), with tronweb.
  */
 const OUTSIDE_TRX_FUNDING = 10_000_000n * 10n ** 6n;
+/**
+ * TRX the energy account starts with on the stand-in (ADR 0035): `ops energy stake` works at once, for about 140
+ * sweeps a day at the stand-in's mainnet-like 10 energy per staked TRX (a 24-hour window unless shortened).
+ */
+const ENERGY_TRX_FUNDING = 1_000_000n * 10n ** 6n;
 const USDT_TRON: TokenSpec = { name: 'Tether USD (sandbox)', symbol: 'USDT', decimals: 6 };
 /** Tokens the faucet dispenser holds from the start, in whole units. */
 const FAUCET_TOKENS = 1_000_000n;
@@ -163,8 +168,8 @@ async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses
   };
 }
 
-/** The TRON stand-in's set-up: its USDT (ADR 0013's address), TRX for the service addresses and the outside account, the faucet's stock. */
-async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]): Promise<SandboxNetwork> {
+/** The TRON stand-in's set-up: its USDT (ADR 0013's address), TRX for the service addresses (the energy account's stake too) and the outside account, the faucet's stock. */
+async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[], energyAccount: string | null): Promise<SandboxNetwork> {
   const node = standin.anvil.rpcUrl;
   const deployer = privateKeyToAccount(SANDBOX_DEPLOYER_KEY);
   // The stand-in charges no gas, so the deployer needs no TRX.
@@ -172,8 +177,9 @@ async function setUpTron(standin: RunningTronStandin, serviceAddresses: string[]
   const outside = privateKeyToAccount(OUTSIDE_ACCOUNT_KEY);
   const cold = privateKeyToAccount(COLD_ACCOUNT_KEY);
   const evmOf = (tron: string) => evmAddressFromBytes(evmBytesFromTronAddress(tron)!);
-  for (const a of [...serviceAddresses.map(evmOf), outside.address, cold.address]) {
-    const funding = a === outside.address ? OUTSIDE_TRX_FUNDING : TRX_FUNDING;
+  const energy = energyAccount ? evmOf(energyAccount) : null;
+  for (const a of [...serviceAddresses.map(evmOf), outside.address, cold.address, ...(energy ? [energy] : [])]) {
+    const funding = a === outside.address ? OUTSIDE_TRX_FUNDING : a === energy ? ENERGY_TRX_FUNDING : TRX_FUNDING;
     const balance = BigInt(await rpc<string>(node, 'eth_getBalance', [a, 'latest']));
     if (balance < funding / 2n) await rpc(node, 'anvil_setBalance', [a, `0x${funding.toString(16)}`]);
   }
@@ -208,6 +214,8 @@ export async function startLocalChains(opts: {
   /** The TRON stand-in's resource timings (its defaults are TRON's: a 24 h window, a 14-day unfreeze delay). */
   tron?: TronStandinTimings;
   serviceAddresses: (network: Network) => Promise<string[]>;
+  /** TRON's energy account (ADR 0035), given ENERGY_TRX_FUNDING on the stand-in so that it can stake at once. */
+  energyAccount?: (network: Network) => Promise<string>;
 }): Promise<RunningLocalChains> {
   const dir = join(opts.dataDir, 'chains');
   mkdirSync(dir, { recursive: true });
@@ -240,7 +248,8 @@ export async function startLocalChains(opts: {
           throw new Error(`TRON_TESTNET: the local stand-in did not start on port ${tronPort} (${(err as Error).message})`, { cause: err });
         });
         running.push(standin);
-        return ['TRON_TESTNET', await setUpTron(standin, await opts.serviceAddresses('TRON_TESTNET')), standin.url];
+        const energy = opts.energyAccount ? await opts.energyAccount('TRON_TESTNET') : null;
+        return ['TRON_TESTNET', await setUpTron(standin, await opts.serviceAddresses('TRON_TESTNET'), energy), standin.url];
       })(),
     );
   }
