@@ -17,6 +17,7 @@ import { LocalHdSigner } from '../../src/adapters/signer/hd-signer.js';
 import { TOKENS } from '../../src/application/tokens.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { servicePath } from '../../src/domain/custody/derivation.js';
+import { energyAvailable } from '../../src/domain/energy/resources.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { freePort } from '../support/free-port.js';
 import { createWorkspace, startTestApi, testConfig, uniqueCall, TEST_SEED, type TestApi } from '../support/harness.js';
@@ -182,6 +183,13 @@ describe('TRON sweeps on energy lent from the stake', () => {
     expect((await node.stake(energy))!.delegated).toBe(0n);
     expect(await metric('tron_energy_fallbacks_total')).toBeGreaterThanOrEqual(burning.length);
     expect(await metric('tron_energy_reclaimed_total')).toBe(onEnergy.length);
+    // The gauges, once a step has run after the last take-back: nothing open or failing, the stake's energy what is left of it.
+    await poll(async () => ((await metric('tron_energy_loans_open')) === 0 ? true : undefined), 30_000, 'no loan open in the gauge');
+    expect(await metric('tron_energy_takebacks_failing')).toBe(0);
+    const left = energyAvailable((await node.resources(energy))!);
+    const shown = await metric('tron_energy_available');
+    expect(shown).toBeGreaterThan(0);
+    expect(Math.abs(shown - Number(left))).toBeLessThan(5_000); // regenerating between the two reads
     const check = await runEntry('src/bootstrap/ops.ts', opsEnv(db.url), ['ledger', 'check', '--json']);
     expect(JSON.parse(check.stdout), check.stderr).toMatchObject({ ok: true });
   }, 420_000);
