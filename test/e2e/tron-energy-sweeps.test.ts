@@ -143,6 +143,12 @@ afterAll(async () => {
 
 describe('TRON sweeps on energy lent from the stake', () => {
   it('sweeps on lent energy what the stake covers, burns for the rest (counted), and leaves nothing lent', async () => {
+    // Every energy counter has its series from the start (at 0), so that an alert on its rise sees the first one.
+    const first = await (await fetch(`http://127.0.0.1:${workerPort}/metrics`)).text();
+    for (const reason of ['not_enough_stake', 'waited_too_long', 'energy_account_low']) {
+      expect(first).toMatch(new RegExp(`^tron_energy_fallbacks_total\\{network="TRON_TESTNET",reason="${reason}"[^}]*\\} 0$`, 'm'));
+    }
+    expect(first).toMatch(/^tron_energy_delegations_total\{network="TRON_TESTNET"[^}]*\} 0$/m);
     // A first sweep with the default source (burn) to compare with: the treasury then holds USDT, as it will for the rest.
     const baseline = await wallet();
     await tron.sendToken(baseline.address, 20_000_000n);

@@ -144,11 +144,14 @@ describe('ops energy stake, unstake and status', () => {
     expect(asked).toMatchObject({ code: 0, json: { kind: 'ENERGY_UNSTAKE', trx: '5000' } });
     await chainWorker();
     const [after] = (await ops('energy', 'status')).json.networks as Record<string, unknown>[];
-    expect(after).toMatchObject({ chain: 'TRON_MAINNET', activated: false }); // no node for the mainnet here
+    expect(after).toMatchObject({ chain: 'TRON_MAINNET', node: false, activated: false }); // no node for the mainnet here
     const [testnet] = ((await ops('energy', 'status', '--network', 'TRON_TESTNET')).json.networks as Record<string, unknown>[]);
-    expect(testnet).toMatchObject({ staked_trx: '35000' });
+    expect(testnet).toMatchObject({ node: true, staked_trx: '35000', stake_trx: '35000' });
     expect(['5000', '0']).toContain(testnet!.unstaking_trx); // one second of delay: waiting, or already withdrawable
     expect(Number(testnet!.unstaking_trx) + Number(testnet!.withdrawable_trx)).toBe(5000);
+    // While it waits, when it can be withdrawn.
+    if (testnet!.unstaking_trx === '5000') expect(Date.parse(String(testnet!.next_withdrawable_at))).toBeGreaterThan(Date.now() - 5_000);
+    else expect(testnet!.next_withdrawable_at).toBeNull();
   });
 
   it('withdraws unstaked TRX once its delay has passed, once', async () => {
@@ -172,5 +175,9 @@ describe('ops energy stake, unstake and status', () => {
     const shown = await runEntry('src/bootstrap/ops.ts', opsEnv(t.db.url), ['energy', 'policy', 'show', '--network', 'TRON_TESTNET']);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/TRON_TESTNET: energy from the stake \(burning when short\), margin 15 %, longest wait 90 s/);
+    // A network without a node says so, rather than showing balances nobody read.
+    const status = await runEntry('src/bootstrap/ops.ts', opsEnv(t.db.url), ['energy', 'status', '--network', 'TRON_MAINNET']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/TRON_MAINNET energy account T\w+ \(no node is configured for TRON_MAINNET: nothing read from the chain\)/);
   });
 });

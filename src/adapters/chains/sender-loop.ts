@@ -54,6 +54,12 @@ export class SenderLoop {
 
   start(): void {
     this.running = true;
+    // TRON's energy counters start at 0 for every reason, so that an alert on their rise has a series before the first.
+    for (const { network } of this.senders.filter((s) => baseChainOf(s.network) === 'TRON')) {
+      for (const reason of ['not_enough_stake', 'waited_too_long', 'energy_account_low'] as const) this.metrics.energyFallbacks.inc({ network, reason }, 0);
+      this.metrics.energyLent.inc({ network }, 0);
+      this.metrics.energyReclaimed.inc({ network }, 0);
+    }
     this.loops = this.senders.map((s) => this.loop(s));
   }
 

@@ -51,8 +51,8 @@ const status = defineCommand({
     (r.networks as EnergyAccountStatus[])
       .map((n) =>
         [
-          `${n.chain} energy account ${n.energy_account}${n.activated ? '' : ' (not activated: send it TRX)'}, source ${n.policy.source} (margin ${n.policy.margin_percent} %, longest wait ${n.policy.max_wait_seconds} s)`,
-          `  balance ${n.balance_trx} TRX, staked ${n.staked_trx} TRX, lent ${n.delegated_trx} TRX, unstaking ${n.unstaking_trx} TRX, withdrawable ${n.withdrawable_trx} TRX`,
+          `${n.chain} energy account ${n.energy_account}${!n.node ? ` (no node is configured for ${n.chain}: nothing read from the chain)` : n.activated ? '' : ' (not activated: send it TRX)'}, source ${n.policy.source} (margin ${n.policy.margin_percent} %, longest wait ${n.policy.max_wait_seconds} s)`,
+          `  balance ${n.balance_trx} TRX, stake ${n.stake_trx} TRX (${n.delegated_trx} of it lent now), unstaking ${n.unstaking_trx} TRX${n.next_withdrawable_at ? ` (the next withdrawable at ${n.next_withdrawable_at})` : ''}, withdrawable ${n.withdrawable_trx} TRX`,
           `  energy ${n.energy_available} available of ${n.energy_limit} (${n.energy_used} used), lendable ${n.lendable_trx} TRX of stake, ${n.loans_open} loans open`,
           `  last 24 h: ${n.last_24h.loans_taken_back} loans taken back, ${n.last_24h.trx_saved} TRX saved against burning (from the receipts), ${n.last_24h.burn_fallbacks} transfers burnt for want of energy`,
           ...n.transfers_open.map((t) => `  ${t.kind} ${t.trx} TRX: ${t.status} (${t.id})`),

@@ -76,12 +76,18 @@ export interface EnergyAccountStatus {
   chain: Network;
   energy_account: string;
   policy: EnergyPolicyView;
+  /** A node is configured for the network: false, and nothing below is read from a chain. */
+  node: boolean;
   /** Activated on chain. */
   activated: boolean;
   balance_trx: string;
+  /** The whole stake for energy: what is staked and not lent now (staked_trx), and what is lent (delegated_trx). */
+  stake_trx: string;
   staked_trx: string;
   delegated_trx: string;
   unstaking_trx: string;
+  /** When the next unstaked TRX can be withdrawn (ISO 8601), null when nothing is unstaking. */
+  next_withdrawable_at: string | null;
   withdrawable_trx: string;
   energy_limit: string;
   energy_used: string;
@@ -159,7 +165,7 @@ export class ManageEnergy {
   unstake(network: Network, sun: bigint, chain: EnergyReader) {
     return this.request(network, 'ENERGY_UNSTAKE', sun, async (account, tx) => {
       const [stake, resources] = await Promise.all([chain.stake(account), chain.resources(account)]);
-      if (!stake || !resources) throw new DomainError('UNPROCESSABLE', `the energy account ${account} has nothing staked`);
+      if (!stake || !resources || stake.staked + stake.delegated === 0n) throw new DomainError('UNPROCESSABLE', `the energy account ${account} has nothing staked`);
       // java-tron keeps at most 32 unstakes waiting at once (UNFREEZE_MAX_TIMES), counting those on their way.
       const waiting = stake.unfreezing.filter((u) => u.expiresAt > this.clock.now().getTime()).length;
       const onTheirWay = await tx.transfers.openOfKinds(network, account, ['ENERGY_UNSTAKE']);
@@ -220,16 +226,21 @@ export class ManageEnergy {
     }));
     const [stake, resources] = chain ? await Promise.all([chain.stake(account), chain.resources(account)]) : [null, null];
     const lendable = stake && resources ? delegableStake(stake, resources) - promised : 0n;
-    const unfreezing = stake ? unfreezingAt(stake, this.clock.now().getTime()) : { withdrawable: 0n, waiting: 0n };
+    const now = this.clock.now().getTime();
+    const unfreezing = stake ? unfreezingAt(stake, now) : { withdrawable: 0n, waiting: 0n };
+    const next = stake?.unfreezing.filter((u) => u.expiresAt > now).reduce<number | null>((m, u) => (m === null || u.expiresAt < m ? u.expiresAt : m), null) ?? null;
     return {
       chain: network,
       energy_account: account,
       policy: policy!,
+      node: chain !== null,
       activated: stake !== null,
       balance_trx: trx(stake?.balance ?? 0n),
+      stake_trx: trx((stake?.staked ?? 0n) + (stake?.delegated ?? 0n)),
       staked_trx: trx(stake?.staked ?? 0n),
       delegated_trx: trx(stake?.delegated ?? 0n),
       unstaking_trx: trx(unfreezing.waiting),
+      next_withdrawable_at: next === null ? null : new Date(next).toISOString(),
       withdrawable_trx: trx(unfreezing.withdrawable),
       energy_limit: (resources?.energyLimit ?? 0n).toString(),
       energy_used: (resources?.energyUsed ?? 0n).toString(),
