@@ -5,6 +5,7 @@ export const TOKENS = {
   UnitOfWork: Symbol('UnitOfWork'),
   CredentialStore: Symbol('CredentialStore'),
   RequestAdmission: Symbol('RequestAdmission'),
+  ListCounters: Symbol('ListCounters'),
   IdempotencyPurger: Symbol('IdempotencyPurger'),
   SecretCipher: Symbol('SecretCipher'),
   RequestSigner: Symbol('RequestSigner'),

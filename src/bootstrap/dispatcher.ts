@@ -4,6 +4,7 @@
 // and runs the service's housekeeping jobs.
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { FoldListCounts } from '../application/maintenance/fold-list-counts.js';
 import { PurgeIdempotencyKeys } from '../application/maintenance/purge-idempotency-keys.js';
 import { PurgeRequestSignatures } from '../application/maintenance/purge-request-signatures.js';
 import { PurgeWebhookDeliveries } from '../application/maintenance/purge-webhook-deliveries.js';
@@ -50,6 +51,7 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
       );
       const purge = container.resolve(PurgeRequestSignatures);
       const purgeIdempotency = container.resolve(PurgeIdempotencyKeys);
+      const foldCounts = container.resolve(FoldListCounts);
       const purgeDeliveries = container.resolve(PurgeWebhookDeliveries);
       const reconcile = container.resolve(ReconcileSettlements);
       const settle = container.resolve(SettleCommitments);
@@ -70,6 +72,14 @@ export async function startDispatcher(config: Config, opts: { clock?: Clock } = 
           handler: async () => {
             const purged = await purge.execute();
             logger.debug({ purged }, 'expired request signatures purged');
+          },
+        }),
+        consume({
+          name: 'maintenance.fold-list-counts',
+          schedule: { cron: '* * * * *', data: {} },
+          handler: async () => {
+            const folded = await foldCounts.execute();
+            logger.debug({ folded }, 'list counters folded');
           },
         }),
         consume({

@@ -24,6 +24,7 @@ import { DnsWebhookUrlGuard } from '../adapters/webhooks/url-guard.js';
 import { PgCredentialStore } from '../adapters/persistence/credential-store.js';
 import { openOrm, pendingMigrations } from '../adapters/persistence/orm.js';
 import { PgRequestAdmission } from '../adapters/persistence/request-admission.js';
+import { PgListCounters } from '../adapters/persistence/list-counters.js';
 import { PgIdempotencyPurger } from '../adapters/persistence/idempotency-store.js';
 import { PgNetworkSwitches } from '../adapters/persistence/network-switches.js';
 import { PgLedgerAudit } from '../adapters/persistence/ledger-audit.js';
@@ -145,6 +146,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   container.register(TOKENS.WebhookUrlGuard, { useValue: new DnsWebhookUrlGuard(config.webhookReach) });
   container.register(TOKENS.DeliveryClaims, { useValue: new PgDeliveryClaims(orm, config.webhookDispatch.leaseSeconds) });
   container.register(TOKENS.WebhookHousekeeping, { useValue: new PgWebhookHousekeeping(orm) });
+  container.register(TOKENS.ListCounters, { useValue: new PgListCounters(orm) });
   container.register(TOKENS.MonitoredAddresses, { useValue: new PgMonitoredAddresses(orm) });
   container.register(TOKENS.AuthFailureThrottle, { useValue: new AuthFailureThrottle(config.authFailureLimits) });
   container.register(TOKENS.MinColdCoolingOffHours, { useValue: config.treasuryMinCoolingOffHours });

@@ -289,6 +289,11 @@ export interface RequestAdmission {
   purgeExpired(now: Date): Promise<number>;
 }
 
+/** The counters behind the lists' totals (ADR 0036): their deltas folded into one row per group. */
+export interface ListCounters {
+  fold(): Promise<number>;
+}
+
 /** Housekeeping of idempotency records past their 24 hours. */
 export interface IdempotencyPurger {
   purgeExpired(now: Date): Promise<number>;

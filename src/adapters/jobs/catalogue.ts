@@ -8,6 +8,7 @@ export const JOB_CATALOGUE: { [N in JobName]: z.ZodType<JobPayloads[N]> } = {
   'dispatch.heartbeat': z.object({ source: z.enum(['startup', 'schedule']) }),
   'workspace.created': z.object({ workspaceId: z.uuid() }),
   'maintenance.purge-request-signatures': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'maintenance.fold-list-counts': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'maintenance.purge-idempotency-keys': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'webhook.deliver': z.object({ deliveryId: z.uuid() }),
   'webhook.dead-endpoint-notice': z.object({ endpointId: z.uuid(), failures: z.number().int().min(1) }),

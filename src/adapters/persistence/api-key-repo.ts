@@ -6,7 +6,7 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { ApiKeyRepo } from '../../domain/ports.js';
 import { ApiKeyEntity } from './entities/index.js';
 import { lockUntilCommit } from './advisory-lock.js';
-import { findPage } from './find-page.js';
+import { countRows, findPage } from './find-page.js';
 
 export class MikroApiKeyRepo implements ApiKeyRepo {
   constructor(private readonly em: EntityManager) {}
@@ -20,17 +20,9 @@ export class MikroApiKeyRepo implements ApiKeyRepo {
   }
 
   async listActive(workspaceId: string, side: NetworkSide, now: Date, page: PageRequest): Promise<Page<ApiKey>> {
-    return findPage(
-      this.em,
-      ApiKeyEntity,
-      {
-        workspaceId,
-        isTest: side === 'test',
-        revokedAt: null,
-        $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }],
-      },
-      page,
-    );
+    // At most MAX_ACTIVE_KEYS_PER_SIDE active keys: an exact count of so few rows stays flat.
+    const q = { table: 'api_keys', orderBy: 'created_at', where: 'workspace_id = ? and is_test = ? and revoked_at is null and (expires_at is null or expires_at > ?)', params: [workspaceId, side === 'test', now] };
+    return findPage(this.em, ApiKeyEntity, q, () => countRows(this.em, q.table, q.where, q.params), page);
   }
 
   async countActiveForUpdate(workspaceId: string, side: NetworkSide, now: Date): Promise<number> {

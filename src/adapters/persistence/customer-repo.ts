@@ -6,7 +6,7 @@ import type { NetworkSide } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { CustomerRepo } from '../../domain/ports.js';
 import { CustomerEntity } from './entities/index.js';
-import { findPage } from './find-page.js';
+import { conditions, countOf, countRows, findPage } from './find-page.js';
 
 export class MikroCustomerRepo implements CustomerRepo {
   constructor(private readonly em: EntityManager) {}
@@ -40,17 +40,10 @@ export class MikroCustomerRepo implements CustomerRepo {
   }
 
   async list(workspaceId: string, side: NetworkSide, filter: CustomerFilter, page: PageRequest): Promise<Page<Customer>> {
-    return findPage(
-      this.em,
-      CustomerEntity,
-      {
-        workspaceId,
-        side,
-        ...(filter.status ? { status: filter.status } : {}),
-        ...(filter.externalRef !== undefined ? { externalRef: filter.externalRef } : {}),
-      },
-      page,
-    );
+    const q = { table: 'customers', orderBy: 'created_at', ...conditions({ workspace_id: workspaceId, side }, { status: filter.status, external_ref: filter.externalRef }) };
+    // A reference names at most one customer (unique per workspace and side): count it on its own index.
+    const count = () => (filter.externalRef !== undefined ? countRows(this.em, q.table, q.where, q.params) : countOf(this.em, 'customers', workspaceId, { networks: [side], status: filter.status }));
+    return findPage(this.em, CustomerEntity, q, count, page);
   }
 
   async update(workspaceId: string, side: NetworkSide, id: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {

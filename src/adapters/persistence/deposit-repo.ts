@@ -9,7 +9,7 @@ import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networ
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import { DepositEntity } from './entities/index.js';
 import type { DepositRow } from './entities/deposit-entities.js';
-import { findPage } from './find-page.js';
+import { pageOfList } from './find-page.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
 
 const NATIVE_LOG_INDEX = -1;
@@ -319,19 +319,16 @@ export class PgDepositRepo implements DepositRepo {
   }
 
   async list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
-    const network = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    const result = await findPage(
-      this.em,
-      DepositEntity,
-      {
-        workspaceId,
-        network: { $in: network },
-        ...(filter.status ? { status: filter.status } : {}),
-        ...(filter.walletId ? { walletId: filter.walletId } : {}),
-        ...(filter.customerId ? { customerId: filter.customerId } : {}),
-      },
-      page,
-    );
+    const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
+    const result = await pageOfList(this.em, DepositEntity, {
+      table: 'deposits',
+      list: 'deposits',
+      orderBy: 'created_at',
+      workspaceId,
+      networks: nets,
+      status: filter.status,
+      narrow: { wallet_id: filter.walletId, customer_id: filter.customerId },
+    }, page);
     return { ...result, data: result.data.map(depositFromRow) };
   }
 

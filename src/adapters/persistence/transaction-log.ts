@@ -1,34 +1,43 @@
 // TransactionLog in PostgreSQL: the ids of one page of a workspace's deposits
-// and withdrawals together (a UNION ALL ordered by when each started).
+// and withdrawals together, ordered by when each started. Each table is read
+// per network on its (workspace, network, time) index, stopping after offset +
+// limit rows, and the reads merged (ADR 0036); the total is the two lists'
+// counters. A deposit's created_at is its detected_at (both written once, on
+// insert), so its list index serves this order too.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Network } from '../../domain/money/networks.js';
 import { offsetOf, type PageRequest } from '../../domain/pagination.js';
 import type { TransactionLog, TransactionRef, TransactionType } from '../../domain/withdrawals/transaction-log.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { countOf } from './find-page.js';
+import { executeBound } from './pg-array.js';
+
+const SOURCES = [
+  { type: 'DEPOSIT', table: 'deposits', at: 'created_at' },
+  { type: 'WITHDRAWAL', table: 'withdrawals', at: 'requested_at' },
+] as const;
 
 export class PgTransactionLog implements TransactionLog {
   constructor(private readonly em: EntityManager) {}
 
   async page(workspaceId: string, networks: readonly Network[], type: TransactionType | undefined, page: PageRequest): Promise<{ total: number; refs: TransactionRef[] }> {
     if (networks.length === 0) return { total: 0, refs: [] };
-    const nets = pgArrayLiteral(networks);
+    const sources = SOURCES.filter((s) => type === undefined || s.type === type);
+    const depth = offsetOf(page) + page.limit;
     const parts: string[] = [];
     const params: unknown[] = [];
-    if (type !== 'WITHDRAWAL') {
-      parts.push(`select 'DEPOSIT' as type, id, detected_at as started_at from deposits where workspace_id = ? and network = any(?::text[])`);
-      params.push(workspaceId, nets);
+    for (const s of sources) {
+      for (const network of networks) {
+        parts.push(`(select '${s.type}' as type, id, ${s.at} as started_at from ${s.table} where workspace_id = ? and network = ? order by ${s.at} desc, id desc limit ?)`);
+        params.push(workspaceId, network, depth);
+      }
     }
-    if (type !== 'DEPOSIT') {
-      parts.push(`select 'WITHDRAWAL' as type, id, requested_at as started_at from withdrawals where workspace_id = ? and network = any(?::text[])`);
-      params.push(workspaceId, nets);
-    }
-    const feed = parts.join(' union all ');
-    const refs = await executeBound<TransactionRef>(this.em, `select type, id from (${feed}) f order by started_at desc, id desc limit ? offset ?`, [
+    const refs = await executeBound<TransactionRef>(this.em, `select type, id from (${parts.join(' union all ')}) f order by started_at desc, id desc limit ? offset ?`, [
       ...params,
       page.limit,
       offsetOf(page),
     ]);
-    const [count] = await executeBound<{ n: string }>(this.em, `select count(*)::text as n from (${feed}) f`, params);
-    return { total: Number(count?.n ?? 0), refs };
+    let total = 0;
+    for (const s of sources) total += await countOf(this.em, s.table, workspaceId, { networks });
+    return { total, refs };
   }
 }

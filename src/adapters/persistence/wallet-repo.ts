@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { WalletRepo } from '../../domain/ports.js';
 import type { Wallet, WalletFilter } from '../../domain/wallets/wallet.js';
 import { WalletEntity } from './entities/index.js';
-import { findPage } from './find-page.js';
+import { pageOfList } from './find-page.js';
 
 export class MikroWalletRepo implements WalletRepo {
   constructor(private readonly em: EntityManager) {}
@@ -19,19 +19,18 @@ export class MikroWalletRepo implements WalletRepo {
   }
 
   async list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
-    const network = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    return findPage(
-      this.em,
-      WalletEntity,
-      {
-        workspaceId,
-        network: { $in: network },
-        status: filter.status ?? { $ne: 'ARCHIVED' },
-        ...(filter.asset ? { asset: filter.asset } : {}),
-        ...(filter.customerId ? { customerId: filter.customerId } : {}),
-      },
-      page,
-    );
+    const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
+    return pageOfList(this.em, WalletEntity, {
+      table: 'wallets',
+      list: 'wallets',
+      orderBy: 'created_at',
+      workspaceId,
+      networks: nets,
+      status: filter.status,
+      notStatus: 'ARCHIVED',
+      asset: filter.asset,
+      narrow: { customer_id: filter.customerId },
+    }, page);
   }
 
   byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]> {

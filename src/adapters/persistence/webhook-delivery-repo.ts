@@ -7,7 +7,7 @@ import type { EventName } from '../../domain/webhooks/events.js';
 import type { AttemptResult, WebhookDelivery, WebhookDeliveryRepo } from '../../domain/webhooks/ports.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import { WebhookDeliveryEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
-import { findPage } from './find-page.js';
+import { conditions, countOf, findPage } from './find-page.js';
 import { lockUntilCommit } from './advisory-lock.js';
 
 export const deliveryOf = (r: WebhookDeliveryRow): WebhookDelivery => ({
@@ -62,8 +62,8 @@ export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
   }
 
   async list(endpointId: string, filter: { status?: DeliveryStatus }, page: PageRequest): Promise<Page<WebhookDelivery>> {
-    const where = filter.status ? { endpointId, status: filter.status } : { endpointId };
-    const found = await findPage(this.em, WebhookDeliveryEntity, where, page);
+    const q = { table: 'webhook_deliveries', orderBy: 'created_at', ...conditions({ endpoint_id: endpointId }, { status: filter.status }) };
+    const found = await findPage(this.em, WebhookDeliveryEntity, q, () => countOf(this.em, 'webhook_deliveries', endpointId, { status: filter.status }), page);
     return { ...found, data: found.data.map(deliveryOf) };
   }
 

@@ -6,7 +6,7 @@ import type { WebhookEndpoint } from '../../domain/webhooks/webhook-endpoint.js'
 import type { WebhookEndpointRepo } from '../../domain/webhooks/ports.js';
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from './entities/index.js';
 import { lockUntilCommit } from './advisory-lock.js';
-import { findPage } from './find-page.js';
+import { conditions, countRows, findPage } from './find-page.js';
 
 export class MikroWebhookEndpointRepo implements WebhookEndpointRepo {
   constructor(private readonly em: EntityManager) {}
@@ -24,7 +24,9 @@ export class MikroWebhookEndpointRepo implements WebhookEndpointRepo {
   }
 
   list(workspaceId: string, side: NetworkSide, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    return findPage(this.em, WebhookEndpointEntity, { workspaceId, side }, page);
+    // At most MAX_WEBHOOK_ENDPOINTS per workspace and side: an exact count of so few rows stays flat.
+    const q = { table: 'webhook_endpoints', orderBy: 'created_at', ...conditions({ workspace_id: workspaceId, side }) };
+    return findPage(this.em, WebhookEndpointEntity, q, () => countRows(this.em, q.table, q.where, q.params), page);
   }
 
   async save(_endpoint: WebhookEndpoint): Promise<void> {

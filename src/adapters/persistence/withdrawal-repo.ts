@@ -2,7 +2,8 @@
 // with plain SQL, amounts as NUMERIC text and bigints, locks with FOR UPDATE.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Asset, Network } from '../../domain/money/networks.js';
-import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
+import type { Page, PageRequest } from '../../domain/pagination.js';
+import { conditions, countOf, pageRows } from './find-page.js';
 import type { WithdrawalFilter, WithdrawalRepo } from '../../domain/withdrawals/ports.js';
 import type { Withdrawal, WithdrawalStatus } from '../../domain/withdrawals/withdrawal.js';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
@@ -112,15 +113,10 @@ export class PgWithdrawalRepo implements WithdrawalRepo {
   async list(workspaceId: string, networks: readonly Network[], filter: WithdrawalFilter, page: PageRequest): Promise<Page<Withdrawal>> {
     const nets = filter.network ? networks.filter((n) => n === filter.network) : [...networks];
     if (nets.length === 0) return { total: 0, page: page.page, limit: page.limit, data: [] };
-    const where = `workspace_id = ? and network = any(?::text[])${filter.status ? ' and status = ?' : ''}`;
-    const params: unknown[] = [workspaceId, pgArrayLiteral(nets), ...(filter.status ? [filter.status] : [])];
-    const rows = await this.sql<Row>(`select ${COLUMNS} from withdrawals where ${where} order by requested_at desc, id desc limit ? offset ?`, [
-      ...params,
-      page.limit,
-      offsetOf(page),
-    ]);
-    const [count] = await this.sql<{ n: string }>(`select count(*)::text as n from withdrawals where ${where}`, params);
-    return { total: Number(count?.n ?? 0), page: page.page, limit: page.limit, data: rows.map(toWithdrawal) };
+    const q = { table: 'withdrawals', columns: COLUMNS, orderBy: 'requested_at', networks: nets, ...conditions({ workspace_id: workspaceId }, { status: filter.status }) };
+    const rows = await pageRows<Row>(this.em, q, page);
+    const total = await countOf(this.em, 'withdrawals', workspaceId, { networks: nets, status: filter.status });
+    return { total, page: page.page, limit: page.limit, data: rows.map(toWithdrawal) };
   }
 
   async totalsSince(workspaceId: string, networks: readonly Network[], since: Date): Promise<{ asset: Asset; amount: bigint }[]> {

@@ -9,6 +9,7 @@ export interface JobPayloads {
   'workspace.created': { workspaceId: string };
   /** Deletes request signatures that left the replay window. */
   'maintenance.purge-request-signatures': Record<string, never>;
+  'maintenance.fold-list-counts': Record<string, never>;
   /** Deletes idempotency records older than 24 hours. */
   'maintenance.purge-idempotency-keys': Record<string, never>;
   /** The first attempt of a webhook delivery (or of a redelivery), enqueued with it (outbox). */

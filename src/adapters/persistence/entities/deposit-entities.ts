@@ -49,7 +49,10 @@ export const DepositEntity = new EntitySchema<DepositRow>({
     { name: 'deposits_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
     // The first pages of a list, newest first, over all of the side's networks (no sort of every row).
     { name: 'deposits_page_idx', properties: ['workspaceId', 'createdAt', 'id'] },
-    { name: 'deposits_wallet_idx', properties: ['walletId'] },
+    // A status's pages on one network; a wallet's or a customer's pages (ADR 0036).
+    { name: 'deposits_status_page_idx', properties: ['workspaceId', 'network', 'status', 'createdAt'] },
+    { name: 'deposits_wallet_idx', properties: ['walletId', 'createdAt'] },
+    { name: 'deposits_customer_idx', properties: ['customerId', 'createdAt'] },
     { name: 'deposits_scan_idx', properties: ['network', 'status', 'blockNumber'] },
     { name: 'deposits_sweep_idx', properties: ['sweepId'] },
   ],

@@ -11,6 +11,7 @@ import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { NetworkSwitchEntity } from './network-switch-entity.js';
 import { RateBucketEntity } from './rate-bucket-entity.js';
 import { RequestSignatureEntity } from './request-signature-entity.js';
+import { ListCountEntity } from './list-count-entity.js';
 import { WalletEntity } from './wallet-entity.js';
 import { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity, WebhookNoticeEntity } from './webhook-entities.js';
 import { BeneficiaryEntity, WithdrawalPolicyEntity } from './security-entities.js';
@@ -34,6 +35,7 @@ export const ENTITIES = [
   CustomerEntity,
   HdAccountEntity,
   WalletEntity,
+  ListCountEntity,
   NetworkSwitchEntity,
   LedgerAccountEntity,
   JournalEntryEntity,

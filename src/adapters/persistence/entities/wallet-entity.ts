@@ -14,7 +14,9 @@ export const WalletEntity = new EntitySchema<Wallet>({
     { name: 'wallets_list_idx', properties: ['workspaceId', 'network', 'createdAt'] },
     // The first pages of a list, newest first, over all of the side's networks (no sort of every row).
     { name: 'wallets_page_idx', properties: ['workspaceId', 'createdAt', 'id'] },
-    { name: 'wallets_customer_idx', properties: ['customerId'] },
+    // A status's pages on one network; a customer's pages (ADR 0036).
+    { name: 'wallets_status_page_idx', properties: ['workspaceId', 'network', 'status', 'createdAt'] },
+    { name: 'wallets_customer_idx', properties: ['customerId', 'createdAt'] },
     { name: 'wallets_network_created_idx', properties: ['network', 'createdAt'] },
   ],
   properties: {

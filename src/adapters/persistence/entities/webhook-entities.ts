@@ -62,7 +62,7 @@ export const WebhookDeliveryEntity = new EntitySchema<WebhookDeliveryRow>({
   tableName: 'webhook_deliveries',
   indexes: [
     { name: 'webhook_deliveries_endpoint_idx', properties: ['endpointId', 'createdAt'] },
-    { name: 'webhook_deliveries_status_idx', properties: ['endpointId', 'status'] },
+    { name: 'webhook_deliveries_status_idx', properties: ['endpointId', 'status', 'createdAt'] },
     { name: 'webhook_deliveries_due_idx', properties: ['status', 'nextAttemptAt'] },
     { name: 'webhook_deliveries_event_idx', properties: ['eventId', 'endpointId'] },
   ],

@@ -35,6 +35,8 @@ export const WithdrawalEntity = new EntitySchema<WithdrawalRow>({
     { name: 'withdrawals_list_idx', properties: ['workspaceId', 'network', 'requestedAt'] },
     // The first pages of a list, newest first, over all of the side's networks (no sort of every row).
     { name: 'withdrawals_page_idx', properties: ['workspaceId', 'requestedAt', 'id'] },
+    // A status's pages on one network (ADR 0036).
+    { name: 'withdrawals_status_page_idx', properties: ['workspaceId', 'network', 'status', 'requestedAt'] },
     { name: 'withdrawals_work_idx', properties: ['network', 'status', 'requestedAt'] },
   ],
   uniques: [{ name: 'withdrawals_transfer_unique', properties: ['transferId'] }],
