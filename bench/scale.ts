@@ -1,7 +1,7 @@
-// The cost curve of `npm run bench` (issue 18): the same requests against the
-// api process with 1×, 10× and 100× the data in the database (wallets,
+// The cost curve of `npm run bench` (issues 18 and 35): the same requests against the
+// api process with 1×, 10×, 100× and 1,000× the data in the database (wallets,
 // deposits, ledger entries, spread as a busy workspace has them), each row at
-// 10× and 100× next to the same row at 1× in the same run: a ratio near 1 is a
+// 10×, 100× and 1,000× next to the same row at 1× in the same run: a ratio near 1 is a
 // path that stays flat as the data grows. At 1×, wallet creation stands next
 // to a bare express route doing the least it must (bench/bare-server.ts: the
 // key read, the replay insert, the libraries deriving the address, one insert).
@@ -127,12 +127,19 @@ export async function benchScale(config: Config, env: Record<string, string>, se
     const paths = {
       balances: { name: 'signed GET /v2/balances', one: (i: number) => send('GET', `/v2/balances?i=${i}`, 200), total: READS },
       deposits: { name: 'signed GET /v2/transactions/deposits?limit=20 (first page)', one: (i: number) => send('GET', `/v2/transactions/deposits?limit=20&i=${i}`, 200), total: READS },
+      depositsLater: { name: 'signed GET /v2/transactions/deposits?limit=20&page=50 (a later page)', one: (i: number) => send('GET', `/v2/transactions/deposits?limit=20&page=50&i=${i}`, 200), total: READS },
+      depositsStatus: { name: 'signed GET /v2/transactions/deposits?status=SWEPT&chain=BSC (first page)', one: (i: number) => send('GET', `/v2/transactions/deposits?status=SWEPT&chain=BSC&i=${i}`, 200), total: READS },
+      walletList: { name: 'signed GET /v2/wallets (first page)', one: (i: number) => send('GET', `/v2/wallets?i=${i}`, 200), total: READS },
+      transactions: { name: 'signed GET /v2/transactions (first page)', one: (i: number) => send('GET', `/v2/transactions?i=${i}`, 200), total: READS },
+      withdrawalList: { name: 'signed GET /v2/transactions/withdrawals (first page)', one: (i: number) => send('GET', `/v2/transactions/withdrawals?i=${i}`, 200), total: READS },
       wallets: { name: 'signed POST /v2/wallets (USDT_ETH: allocate an index, derive, insert)', one: (i: number) => send('POST', `/v2/wallets?i=${i}`, 201, { chain: 'ETH', asset: 'USDT_ETH' }), total: WRITES },
       withdrawals: { name: 'signed POST /v2/withdrawals', one: (i: number) => send('POST', `/v2/withdrawals?i=${i}`, 201, { chain: 'ETH', asset: 'USDT_ETH', amount: '10', destination_address: DESTINATION }), total: WRITES },
     } as const;
+    // Every path once before the 1× figures, so that none of them measures a cold process.
+    for (const p of Object.values(paths)) if (!p.name.includes('POST')) await run(100, (i) => p.one(-1 - i));
     const at = new Map<string, Measure>();
     const rows: BenchRow[] = [];
-    for (const factor of [1, 10, 100]) {
+    for (const factor of [1, 10, 100, 1000]) {
       const started = performance.now();
       await grow(db, ws.workspaceId, factor);
       const counts = (await db.query<{ w: string; d: string; e: string }>(`select (select count(*) from wallets) as w, (select count(*) from deposits) as d, (select count(*) from journal_entries) as e`)).rows[0]!;

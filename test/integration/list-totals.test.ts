@@ -47,8 +47,8 @@ async function naiveDeposits(filter: { status?: string; network?: string; wallet
   if (filter.wallet) where.push(`wallet_id = $${params.push(filter.wallet)}`);
   if (filter.customer) where.push(`customer_id = $${params.push(filter.customer)}`);
   const ids = await q<{ id: string }>(`select id from deposits where ${where.join(' and ')} order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`, params);
-  const [{ n }] = await q<{ n: string }>(`select count(*)::text as n from deposits where ${where.join(' and ')}`, params);
-  return { ids: ids.map((r) => r.id), total: Number(n) };
+  const [count] = await q<{ n: string }>(`select count(*)::text as n from deposits where ${where.join(' and ')}`, params);
+  return { ids: ids.map((r) => r.id), total: Number(count!.n) };
 }
 
 const queryOf = (filter: { status?: string; network?: string; wallet?: string; customer?: string }) =>

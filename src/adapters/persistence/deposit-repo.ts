@@ -318,6 +318,12 @@ export class PgDepositRepo implements DepositRepo {
     return row ? depositFromRow(row) : null;
   }
 
+  async getMany(workspaceId: string, networks: readonly Network[], ids: readonly string[]): Promise<Deposit[]> {
+    if (ids.length === 0 || networks.length === 0) return [];
+    const rows = await this.em.find(DepositEntity, { id: { $in: [...ids] }, workspaceId, network: { $in: [...networks] } });
+    return rows.map(depositFromRow);
+  }
+
   async list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
     const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
     const result = await pageOfList(this.em, DepositEntity, {

@@ -110,6 +110,16 @@ export class PgWithdrawalRepo implements WithdrawalRepo {
     ]);
   }
 
+  async getMany(workspaceId: string, networks: readonly Network[], ids: readonly string[]): Promise<Withdrawal[]> {
+    if (ids.length === 0 || networks.length === 0) return [];
+    const rows = await this.sql<Row>(`select ${COLUMNS} from withdrawals where id = any(?::uuid[]) and workspace_id = ? and network = any(?::text[])`, [
+      pgArrayLiteral(ids),
+      workspaceId,
+      pgArrayLiteral(networks),
+    ]);
+    return rows.map(toWithdrawal);
+  }
+
   async list(workspaceId: string, networks: readonly Network[], filter: WithdrawalFilter, page: PageRequest): Promise<Page<Withdrawal>> {
     const nets = filter.network ? networks.filter((n) => n === filter.network) : [...networks];
     if (nets.length === 0) return { total: 0, page: page.page, limit: page.limit, data: [] };

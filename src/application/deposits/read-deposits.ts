@@ -56,15 +56,15 @@ export class ReadDeposits {
     return this.uow.run(async (tx) => {
       const { total, refs } = await tx.transactionLog.page(principal.workspaceId, networks, filter.type, page);
       const tips = await tx.scanState.tips(networks);
+      const idsOf = (type: TransactionType) => refs.filter((r) => r.type === type).map((r) => r.id);
+      const deposits = new Map(withShownConfirmations(await tx.deposits.getMany(principal.workspaceId, networks, idsOf('DEPOSIT')), tips).map((d) => [d.id, d]));
+      const withdrawals = new Map((await tx.withdrawals.getMany(principal.workspaceId, networks, idsOf('WITHDRAWAL'))).map((w) => [w.id, w]));
       const data: TransactionRecord[] = [];
       for (const ref of refs) {
-        if (ref.type === 'DEPOSIT') {
-          const d = await tx.deposits.get(principal.workspaceId, networks, ref.id);
-          if (d) data.push({ type: 'DEPOSIT', deposit: withShownConfirmations([d], tips)[0]! });
-        } else {
-          const w = await tx.withdrawals.get(principal.workspaceId, networks, ref.id);
-          if (w) data.push({ type: 'WITHDRAWAL', withdrawal: w });
-        }
+        const deposit = ref.type === 'DEPOSIT' ? deposits.get(ref.id) : undefined;
+        const withdrawal = ref.type === 'WITHDRAWAL' ? withdrawals.get(ref.id) : undefined;
+        if (deposit) data.push({ type: 'DEPOSIT', deposit });
+        if (withdrawal) data.push({ type: 'WITHDRAWAL', withdrawal });
       }
       return { total, page: page.page, limit: page.limit, data };
     });

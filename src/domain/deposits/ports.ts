@@ -52,6 +52,8 @@ export interface DepositRepo {
   /** The deposit with this identity, if any. */
   byIdentity(network: Network, txid: string, logIndex: number | null): Promise<Deposit | null>;
   get(workspaceId: string, networks: readonly Network[], id: string): Promise<Deposit | null>;
+  /** The workspace's deposits of `ids` on `networks`, in no particular order (one read for a page of them). */
+  getMany(workspaceId: string, networks: readonly Network[], ids: readonly string[]): Promise<Deposit[]>;
   list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>>;
   /** How many deposits of the network are in each status (metrics). */
   countByStatus(): Promise<{ network: Network; status: DepositStatus; count: number }[]>;

@@ -12,6 +12,8 @@ export interface WithdrawalRepo {
   add(withdrawal: Withdrawal): Promise<void>;
   /** The workspace's withdrawal on one of `networks` (another workspace's or network's is null). */
   get(workspaceId: string, networks: readonly Network[], id: string): Promise<Withdrawal | null>;
+  /** The workspace's withdrawals of `ids` on `networks`, in no particular order (one read for a page of them). */
+  getMany(workspaceId: string, networks: readonly Network[], ids: readonly string[]): Promise<Withdrawal[]>;
   /** The withdrawal, locked until the transaction ends (waiting for another holder); null when there is none. */
   lock(id: string): Promise<Withdrawal | null>;
   /** Writes status, transfer, txid, failure and times. */
