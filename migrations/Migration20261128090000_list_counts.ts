@@ -28,7 +28,14 @@ function counter(c: Counted): string {
   return `create function list_counts_${c.list}() returns trigger language plpgsql as $$
 begin
   if tg_op = 'TRUNCATE' then
-    delete from list_counts where list = '${c.list}';
+    -- Undone by appending each group's negated sum (one statement, one snapshot): deleting the rows instead could
+    -- miss a fold's sum row committed meanwhile. An older snapshot could miss a delta committed since it was taken.
+    if current_setting('transaction_isolation') <> 'read committed' then
+      raise exception 'truncate ${c.list} only under READ COMMITTED: its counters (list_counts) are undone from the latest rows';
+    end if;
+    insert into list_counts (list, owner, network, status, asset, n)
+      select list, owner, network, status, asset, -sum(n) from list_counts where list = '${c.list}'
+       group by list, owner, network, status, asset having sum(n) <> 0;
   elsif tg_op = 'INSERT' then
     ${fold(groups(c, 'new_rows', 1))}
   elsif tg_op = 'DELETE' then

@@ -80,6 +80,7 @@ async function expectCountersExact(): Promise<void> {
     { list: 'withdrawals', sql: `select workspace_id as owner, network, status, '' as asset, count(*) as n from withdrawals group by 1, 2, 3` },
     { list: 'wallets', sql: `select workspace_id as owner, network, status, asset, count(*) as n from wallets group by 1, 2, 3, 4` },
     { list: 'customers', sql: `select workspace_id as owner, side::text as network, status, '' as asset, count(*) as n from customers group by 1, 2, 3` },
+    { list: 'webhook_deliveries', sql: `select endpoint_id as owner, '' as network, status, '' as asset, count(*) as n from webhook_deliveries group by 1, 2, 3` },
   ];
   for (const c of checks) {
     const truth = await q<{ k: string; n: string }>(`select owner || '/' || network || '/' || status || '/' || asset as k, n::text from (${c.sql}) x order by 1`);
@@ -189,9 +190,37 @@ describe('list pages and totals', () => {
     }
   });
 
-  it('forgets a truncated table’s counts', async () => {
-    await q(`truncate withdrawals cascade`);
+  it('counts a webhook endpoint’s deliveries by status as they move', async () => {
+    const endpoint = await uniqueCall(t.api.baseUrl, t.ws.testKey, 'POST', '/v2/webhooks', { url: 'https://93.184.216.34/hooks', events: ['DEPOSIT_CONFIRMED'] });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    const id = endpoint.body.id as string;
+    await q(
+      `with ev as (
+         insert into webhook_events (id, workspace_id, side, event, payload, created_at)
+         select gen_random_uuid(), $1, 'test', 'DEPOSIT_CONFIRMED', '{}', timestamptz '2026-11-01' + (i || ' seconds')::interval from generate_series(1, 40) i returning id, created_at)
+       insert into webhook_deliveries (id, endpoint_id, event, status, payload, attempts, created_at, event_id)
+       select gen_random_uuid(), $2, 'DEPOSIT_CONFIRMED', 'PENDING', '{}', 0, created_at, id from ev`,
+      [t.ws.workspaceId, id],
+    );
+    await q(`update webhook_deliveries set status = 'DELIVERED' where endpoint_id = $1 and created_at <= timestamptz '2026-11-01 00:00:10+00'`, [id]);
+    await expectCountersExact();
+    const totalOf = async (query: string) => (await get(`/v2/webhooks/${id}/deliveries${query}`)).body.total as number;
+    expect([await totalOf(''), await totalOf('?status=PENDING'), await totalOf('?status=DELIVERED'), await totalOf('?status=FAILED')]).toEqual([40, 30, 10, 0]);
+  });
+
+  it('forgets a truncated table’s counts, even while a fold runs, and refuses a truncate under an older snapshot', async () => {
+    const refused = await db.connect();
+    try {
+      await refused.query('begin isolation level repeatable read');
+      await expect(refused.query('truncate withdrawals cascade')).rejects.toThrow(/READ COMMITTED/);
+    } finally {
+      await refused.query('rollback');
+      refused.release();
+    }
+    await Promise.all([q(`truncate withdrawals cascade`), fold(), fold()]);
+    await fold();
     expect(await q(`select * from list_counts where list = 'withdrawals'`)).toEqual([]);
+    await expectCountersExact();
     const res = await get('/v2/transactions/withdrawals');
     expect(res.body.total).toBe(0);
     await q(
