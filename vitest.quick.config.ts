@@ -14,4 +14,8 @@ const withoutChain = readdirSync(dir)
   .filter((f) => f.endsWith('.test.ts') && !CHAIN.test(readFileSync(join(dir, f), 'utf8')))
   .map((f) => `test/integration/${f}`);
 
-export default defineConfig({ ...base, test: { ...base.test, include: ['test/unit/**/*.test.ts', ...withoutChain] } });
+// The ledger's model test runs 2,000 generated runs here (npm test: 10,000, LEDGER_MODEL_RUNS overrides both).
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ['test/unit/**/*.test.ts', ...withoutChain], env: { LEDGER_MODEL_RUNS: process.env.LEDGER_MODEL_RUNS ?? '2000' } },
+});

@@ -1,22 +1,30 @@
-// The order files start in (issue 35): the long ones first, so that with
-// several workers the last minutes are not one slow file alone. A fresh clone
-// has no timing cache, so the order comes from where a file lives (e2e and
-// browser files start sandboxes and chains, integration files a database,
-// unit files nothing) and, within a tier, from its size; the same on every
-// machine.
+// The order files start in (issue 35): the longest first, so that with
+// several workers the run does not end on one slow file alone. A file's
+// length is its time in the last run on this machine (vitest's results
+// cache) when known; a fresh clone has none, so it is then guessed from where
+// the file lives (e2e and browser files start sandboxes and chains,
+// integration files a database, unit files nothing), larger files first.
 import { statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-const TIERS = ['/test/e2e/', '/test/browser/', '/test/integration/', '/test/unit/'];
-
-const tier = (s: TestSpecification): number => {
-  const i = TIERS.findIndex((t) => s.moduleId.includes(t));
-  return i === -1 ? TIERS.length : i;
-};
+/** Guessed seconds by tier, for files the cache does not know. */
+const GUESS: [string, number][] = [
+  ['/test/e2e/', 60],
+  ['/test/browser/', 20],
+  ['/test/integration/', 5],
+  ['/test/unit/', 1],
+];
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const size = new Map(files.map((f) => [f.moduleId, statSync(f.moduleId).size]));
-    return [...files].sort((a, b) => tier(a) - tier(b) || size.get(b.moduleId)! - size.get(a.moduleId)!);
+    const length = (f: TestSpecification): number => {
+      const known = this.ctx.cache.getFileTestResults(`${f.project.name}:${relative(this.ctx.config.root, f.moduleId)}`);
+      if (known && known.duration > 0) return known.duration / 1000;
+      const guess = GUESS.find(([dir]) => f.moduleId.includes(dir))?.[1] ?? 1;
+      return guess + statSync(f.moduleId).size / 1e6;
+    };
+    const lengths = new Map(files.map((f) => [f.moduleId, length(f)]));
+    return [...files].sort((a, b) => lengths.get(b.moduleId)! - lengths.get(a.moduleId)!);
   }
 }
