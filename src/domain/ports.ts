@@ -13,17 +13,16 @@ import type { Workspace, WorkspaceStatus } from './workspaces/workspace.js';
 import type { Customer, CustomerFilter, CustomerPatch } from './customers/customer.js';
 import type { EventPublisher, WebhookDeliveryRepo, WebhookEndpointRepo } from './webhooks/ports.js';
 import type { WithdrawalPolicyRepo } from './security/ports.js';
-import type { DerivationPath } from './custody/derivation.js';
 import type { Wallet, WalletFilter } from './wallets/wallet.js';
-import type { Balance, JournalEntry, LedgerAccountKind } from './ledger/journal.js';
 import type { FeeOverride, FeeTier } from './fees/fee-schedule.js';
 import type { Asset, BaseChain } from './money/networks.js';
-import type { DigestSignature, SweepRepo, TransferRepo } from './transfers/ports.js';
+import type { SweepRepo, TransferRepo } from './transfers/ports.js';
 import type { WithdrawalRepo } from './withdrawals/ports.js';
 import type { CommitmentRepo, FxRateRepo } from './commitments/ports.js';
 import type { FaucetRepo } from './faucet/ports.js';
 import type { TransactionLog } from './withdrawals/transaction-log.js';
 import type { TreasuryRepo } from './custody/ports.js';
+import type { LedgerRepo } from './ledger/ports.js';
 
 export interface Clock {
   now(): Date;
@@ -115,44 +114,6 @@ export interface NetworkSwitches {
   set(network: Network, enabled: boolean, at: Date): Promise<void>;
 }
 
-/**
- * The double-entry ledger. `post` writes a balanced entry and moves the
- * cached balances atomically, taking row locks on the accounts in a fixed
- * order; it throws INSUFFICIENT_BALANCE (and changes nothing) when an
- * AVAILABLE or LOCKED account would go negative, and returns 'duplicate'
- * (changing nothing) when the entry's reference was posted before.
- */
-export interface LedgerRepo {
-  post(entry: JournalEntry): Promise<'posted' | 'duplicate'>;
-  /** Whether an entry with this reference was posted. */
-  posted(reference: string): Promise<boolean>;
-  /** Balances of the workspace on these networks, one per asset it ever held. */
-  balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]>;
-  /** Stablecoin volume (deposits credited plus withdrawals consumed) since `since`, USD in 6-place units. */
-  volumeUsd(workspaceId: string, networks: readonly Network[], since: Date): Promise<bigint>;
-  /**
-   * The service fees the workspace was charged in [from, to) on these networks, per stablecoin: deposit
-   * fees and withdrawal fees, less those given back (a reversed deposit, a refunded withdrawal). A
-   * commitment debit is not a fee. API units of each asset.
-   */
-  feesCharged(workspaceId: string, networks: readonly Network[], from: Date, to: Date): Promise<Map<Asset, bigint>>;
-  /** The balance of one of the service's own accounts (credit positive: an asset held is negative), 0 when it never moved. */
-  serviceBalance(network: Network, asset: Asset, kind: LedgerAccountKind): Promise<bigint>;
-  /**
-   * The net change of the workspace's balances (available + locked) on these networks per asset and UTC
-   * day, from the entries booked at or after `since` (later days included). Days without a change are absent.
-   */
-  dailyBalanceChanges(workspaceId: string, networks: readonly Network[], since: Date): Promise<DailyBalanceChange[]>;
-}
-
-/** What a workspace's balance of one asset on one network moved by in one UTC day (`day` as YYYY-MM-DD), API units. */
-export interface DailyBalanceChange {
-  network: Network;
-  asset: Asset;
-  day: string;
-  change: bigint;
-}
-
 /** Fee configuration of the operator (ops fees ...): tiers and per-workspace overrides. */
 export interface FeeConfigRepo {
   /** The configured tiers, or the defaults of docs/api.md#fee-schedule when none is configured. */
@@ -163,42 +124,6 @@ export interface FeeConfigRepo {
   clearOverride(workspaceId: string): Promise<boolean>;
 }
 
-export interface LedgerCheckReport {
-  ok: boolean;
-  entries: number;
-  accounts: number;
-  unbalancedEntries: { reference: string; sum: string; postings: number }[];
-  balanceMismatches: { account: string; cached: string; fromEntries: string }[];
-  negativeBalances: { account: string; balance: string }[];
-  /**
-   * Per network and asset (API base units): what customers are owed (available + locked, less what they owe)
-   * against what the service holds for them — hot (the treasury and the deposit addresses, as booked), cold
-   * (forwarded to cold storage, ADR 0032), in transit to cold, and the faucet's — with the service's own part
-   * (revenue, gas, funding) making up the rest. `covered`: custody ≥ customers. An asset that is not the
-   * network's gas currency must be covered for `ok`; the gas currency's custody also pays the service's gas,
-   * so its row is reported only.
-   */
-  custody: CustodyCoverage[];
-}
-
-export interface CustodyCoverage {
-  network: string;
-  asset: string;
-  customers: string;
-  hot: string;
-  cold: string;
-  inTransit: string;
-  faucet: string;
-  service: string;
-  covered: boolean;
-  /** The network's gas currency: reported, not part of `ok`. */
-  gasCurrency: boolean;
-}
-
-/** Reconciliation of the ledger: every entry balances, cached balances equal the entries. */
-export interface LedgerAudit {
-  check(): Promise<LedgerCheckReport>;
-}
 
 /** What a unit of work hands to the use case: repositories and jobs bound to one transaction. */
 export interface TxContext {
@@ -344,85 +269,4 @@ export interface NetworkConfig {
 export interface NetworkRegistry {
   list(): Promise<NetworkConfig[]>;
   get(network: Network): Promise<NetworkConfig>;
-}
-
-/**
- * Custody of keys (docs/operations.md#custody-and-address-derivation). The
- * local adapter derives from a BIP-39 seed held in memory; a KMS/HSM adapter
- * can replace it. No private key ever leaves it.
- */
-export interface SignerPort {
-  /** The public address at `path`, in the chain's canonical format. */
-  deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string>;
-  /**
-   * Signs a 32-byte digest (a transaction's hash: keccak256 on EVM, the txID
-   * on TRON) with the key at `path`. The key is derived, used and wiped
-   * inside the signer; only the signature leaves it.
-   */
-  signDigest(chain: BaseChain, path: DerivationPath, digest: Uint8Array): Promise<DigestSignature>;
-}
-
-/** Address formats of the chains: EIP-55 hex for ETH and BSC, base58check (0x41) for TRON. */
-export interface AddressCodec {
-  /** The canonical form of `address` on `chain`, or null when it is not a valid address there. */
-  normalize(chain: BaseChain, address: string): string | null;
-  /** Like normalize, but hex in any case is accepted and checksummed (lookups, never a withdrawal destination). */
-  canonicalize(chain: BaseChain, address: string): string | null;
-  /**
-   * The 20-byte account id behind a canonical address of `chain`, as 40 lowercase hex digits: one key
-   * has the same account id on ETH, BSC and TRON, whatever the address's spelling.
-   */
-  accountId(chain: BaseChain, address: string): string | null;
-  /** The canonical address on `chain` of a 40-hex-digit account id. */
-  fromAccountId(chain: BaseChain, accountId: string): string;
-}
-
-/** 60 (ETH and BSC) or 195 (TRON). */
-type CoinType = DerivationPath['coinType'];
-
-/**
- * Account-level public keys (xpubs) from whoever holds the seed: the
- * chain-worker's signer, or a KMS/HSM that can export them (ADR 0026). An
- * xpub lets its holder derive the addresses of one account branch, never a
- * private key.
- */
-export interface AccountKeyExporter {
-  /** The xpub of m/44'/coin'/account'/change. */
-  accountXpub(coinType: CoinType, account: number, change: 0 | 1): Promise<string>;
-}
-
-/**
- * Addresses derived publicly, in processes that hold no seed (the api): from
- * the account xpubs the chain-worker records ahead of the account sequence
- * (ADR 0026), or from the seed when this process happens to hold one.
- */
-export interface AddressDeriver {
-  /**
-   * The address at `path`, or null when its account's xpub is not recorded
-   * yet and no seed is at hand; the adapter then asks the chain-worker for a
-   * refill itself, outside any transaction (the caller's rolls back).
-   */
-  deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string | null>;
-  /** True when fewer than the pool's low-water mark of accounts ahead of the sequence have recorded xpubs for `chain`'s coin type. */
-  poolLow(chain: BaseChain): Promise<boolean>;
-}
-
-/**
- * The recorded account xpubs (table hd_account_keys) and what the pool needs.
- * Writes are idempotent: a key already recorded is kept as it is.
- */
-export interface AccountKeyStore {
-  /** The xpub of (coin, account, change), or null. */
-  find(coinType: CoinType, account: number, change: 0 | 1): Promise<string | null>;
-  /** The last account number the sequence handed out (0 before the first). */
-  lastAllocatedAccount(): Promise<number>;
-  /** How many change-0 xpubs of the coin are recorded for accounts above `account`. */
-  countAbove(coinType: CoinType, account: number): Promise<number>;
-  /**
-   * The (account, change) pairs of the coin that need an xpub and lack one:
-   * every allocated account of the coin's networks, the accounts
-   * (lastAllocated, upTo], and the service branch (0, 1).
-   */
-  missing(coinType: CoinType, upTo: number): Promise<{ account: number; change: 0 | 1 }[]>;
-  add(keys: { coinType: CoinType; account: number; change: 0 | 1; xpub: string }[]): Promise<number>;
 }

@@ -14,7 +14,8 @@ import { TOKENS } from '../../src/application/tokens.js';
 import { consumeLock, creditDeposit, lockForWithdrawal, refundFailedWithdrawal, releaseLock } from '../../src/domain/ledger/entries.js';
 import type { JournalEntry } from '../../src/domain/ledger/journal.js';
 import { Amount } from '../../src/domain/money/amount.js';
-import type { LedgerAudit, UnitOfWork } from '../../src/domain/ports.js';
+import type { UnitOfWork } from '../../src/domain/ports.js';
+import type { LedgerAudit } from '../../src/domain/ledger/ports.js';
 import { useTestApi } from '../support/harness.js';
 
 const t = useTestApi({ workspace: 'ledger-model' });

@@ -27,33 +27,9 @@ import { DEFAULT_TIERS, type FeeOverride, type FeeTier } from '../../src/domain/
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../src/domain/ledger/journal.js';
 import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
-import type {
-  ApiKeyRepo,
-  Clock,
-  CustomerRepo,
-  DerivationAllocator,
-  FeeConfigRepo,
-  DailyBalanceChange,
-  LedgerRepo,
-  IdempotencyStore,
-  NetworkSwitches,
-  SignerPort,
-  AddressDeriver,
-  WalletRepo,
-  CredentialStore,
-  JobQueue,
-  NetworkConfig,
-  NetworkRegistry,
-  Admission,
-  AdmissionRequest,
-  RandomSource,
-  RequestAdmission,
-  RequestSigner,
-  SecretCipher,
-  TxContext,
-  UnitOfWork,
-  WorkspaceRepo,
-} from '../../src/domain/ports.js';
+import type { ApiKeyRepo, Clock, CustomerRepo, DerivationAllocator, FeeConfigRepo, IdempotencyStore, NetworkSwitches, WalletRepo, CredentialStore, JobQueue, NetworkConfig, NetworkRegistry, Admission, AdmissionRequest, RandomSource, RequestAdmission, RequestSigner, SecretCipher, TxContext, UnitOfWork, WorkspaceRepo } from '../../src/domain/ports.js';
+import type { DailyBalanceChange, LedgerRepo } from '../../src/domain/ledger/ports.js';
+import type { SignerPort, AddressDeriver } from '../../src/domain/custody/ports.js';
 import type { Workspace, WorkspaceStatus } from '../../src/domain/workspaces/workspace.js';
 
 export class FakeClock implements Clock {

@@ -8,7 +8,7 @@ import { createBase58check } from '@scure/base';
 // in every process that only spells addresses (a second of start-up for the api and each ops command).
 import { checksum as checksumAddress } from 'ox/Address';
 import { fromBytes as toHex } from 'ox/Hex';
-import type { AddressCodec } from '../../domain/ports.js';
+import type { AddressCodec } from '../../domain/custody/ports.js';
 import type { BaseChain } from '../../domain/money/networks.js';
 
 const TRON_PREFIX = 0x41;

@@ -4,7 +4,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { SERVICE_ACCOUNT, coinTypeOf, type CoinType } from '../../domain/custody/derivation.js';
 import { NETWORKS, baseChainOf } from '../../domain/money/networks.js';
-import type { AccountKeyStore } from '../../domain/ports.js';
+import type { AccountKeyStore } from '../../domain/custody/ports.js';
 import { currentEntityManager } from './current-entity-manager.js';
 import { pgArrayLiteral } from './pg-array.js';
 

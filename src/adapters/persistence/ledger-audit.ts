@@ -5,7 +5,7 @@
 // transit to cold (ADR 0032).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { gasCurrencyOf, type Network } from '../../domain/money/networks.js';
-import type { CustodyCoverage, LedgerAudit, LedgerCheckReport } from '../../domain/ports.js';
+import type { CustodyCoverage, LedgerAudit, LedgerCheckReport } from '../../domain/ledger/ports.js';
 
 export class PgLedgerAudit implements LedgerAudit {
   constructor(private readonly orm: MikroORM) {}

@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../domain/errors.js';
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../domain/ledger/journal.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
-import type { DailyBalanceChange, LedgerRepo } from '../../domain/ports.js';
+import type { DailyBalanceChange, LedgerRepo } from '../../domain/ledger/ports.js';
 
 const STABLECOINS = (Object.keys(ASSET_SPECS) as Asset[]).filter((a) => !ASSET_SPECS[a].native);
 

@@ -11,7 +11,7 @@ import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { coinTypeOf, MAX_INDEX, type CoinType, type DerivationPath } from '../../domain/custody/derivation.js';
 import type { BaseChain } from '../../domain/money/networks.js';
-import type { SignerPort } from '../../domain/ports.js';
+import type { SignerPort } from '../../domain/custody/ports.js';
 import type { DigestSignature } from '../../domain/transfers/ports.js';
 import { addressOfPublicKey } from './public-address.js';
 

@@ -8,7 +8,7 @@ import { HDKey } from '@scure/bip32';
 import { ACCOUNT_KEY_POOL } from '../../domain/custody/account-key-pool.js';
 import { coinTypeOf, MAX_INDEX, type DerivationPath } from '../../domain/custody/derivation.js';
 import type { BaseChain } from '../../domain/money/networks.js';
-import type { AccountKeyStore, AddressDeriver, SignerPort } from '../../domain/ports.js';
+import type { AccountKeyStore, AddressDeriver, SignerPort } from '../../domain/custody/ports.js';
 import { addressOfPublicKey } from './public-address.js';
 
 /** BIP-32 depth of m/44'/coin'/account'/change. */

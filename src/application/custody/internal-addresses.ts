@@ -10,7 +10,8 @@ import { monitoredKey } from '../../domain/chains/chain-port.js';
 import { servicePath, serviceRolesOf, type ServiceRole } from '../../domain/custody/derivation.js';
 import { DomainError } from '../../domain/errors.js';
 import { NETWORKS, baseChainOf, networkFor, type BaseChain, type Network } from '../../domain/money/networks.js';
-import type { AddressCodec, AddressDeriver, TxContext } from '../../domain/ports.js';
+import type { TxContext } from '../../domain/ports.js';
+import type { AddressCodec, AddressDeriver } from '../../domain/custody/ports.js';
 import { TOKENS } from '../tokens.js';
 
 /** Chains whose addresses share one form. */

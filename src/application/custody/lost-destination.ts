@@ -4,7 +4,8 @@
 // token contracts configured on any network, in any chain's spelling.
 import { unmovableReason } from '../../domain/custody/unmovable-addresses.js';
 import type { BaseChain } from '../../domain/money/networks.js';
-import type { AddressCodec, NetworkRegistry } from '../../domain/ports.js';
+import type { NetworkRegistry } from '../../domain/ports.js';
+import type { AddressCodec } from '../../domain/custody/ports.js';
 
 /** Why what `address` (normal form of `chain`) receives would be lost, or null. */
 export async function lostDestinationReason(codec: AddressCodec, networks: NetworkRegistry, chain: BaseChain, address: string): Promise<string | null> {

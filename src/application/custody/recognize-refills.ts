@@ -11,7 +11,8 @@ import { inForce } from '../../domain/custody/treasury-policy.js';
 import { refillFromCold } from '../../domain/ledger/entries.js';
 import { Amount } from '../../domain/money/amount.js';
 import { baseChainOf, type Asset } from '../../domain/money/networks.js';
-import type { AddressCodec, Clock, NetworkRegistry, RandomSource, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, NetworkRegistry, RandomSource, UnitOfWork } from '../../domain/ports.js';
+import type { AddressCodec } from '../../domain/custody/ports.js';
 import { TOKENS } from '../tokens.js';
 import { InternalAddresses } from './internal-addresses.js';
 

@@ -5,7 +5,7 @@
 // the sequence's last value. Idempotent; two workers racing record each key once.
 import { inject, injectable } from 'tsyringe';
 import { ACCOUNT_KEY_POOL, COIN_TYPES } from '../../domain/custody/account-key-pool.js';
-import type { AccountKeyExporter, AccountKeyStore } from '../../domain/ports.js';
+import type { AccountKeyExporter, AccountKeyStore } from '../../domain/custody/ports.js';
 import { TOKENS } from '../tokens.js';
 
 /** Keys computed and written per statement: a few hundred milliseconds of derivation each. */

@@ -5,7 +5,8 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import { BASE_CHAINS, type BaseChain } from '../../domain/money/networks.js';
-import type { AddressCodec, Clock, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, UnitOfWork } from '../../domain/ports.js';
+import type { AddressCodec } from '../../domain/custody/ports.js';
 import { TOKENS } from '../tokens.js';
 
 export interface ScreeningChange {

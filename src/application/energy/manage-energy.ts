@@ -15,7 +15,8 @@ import {
 } from '../../domain/energy/resources.js';
 import { DomainError } from '../../domain/errors.js';
 import { baseChainOf, NETWORKS, type Network } from '../../domain/money/networks.js';
-import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { SignerPort } from '../../domain/custody/ports.js';
 import { requestTransfer, type TransferKind } from '../../domain/transfers/outgoing-transfer.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';

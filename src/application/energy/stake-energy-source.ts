@@ -12,7 +12,8 @@ import { decideEnergy, type EnergyDecision, type EnergyPolicy } from '../../doma
 import type { EnergySource } from '../../domain/energy/energy-source.js';
 import { delegableStake, energyAvailable, type EnergyChain } from '../../domain/energy/resources.js';
 import type { Network } from '../../domain/money/networks.js';
-import type { Clock, SignerPort, TxContext } from '../../domain/ports.js';
+import type { Clock, TxContext } from '../../domain/ports.js';
+import type { SignerPort } from '../../domain/custody/ports.js';
 import { requestTransfer, type TransferKind } from '../../domain/transfers/outgoing-transfer.js';
 import { TOKENS } from '../tokens.js';
 import { promisedStake, STAKE_TX_FEE_CAP, takeBackReserve } from './manage-energy.js';

@@ -20,7 +20,8 @@ import {
 } from '../../domain/faucet/faucet.js';
 import { Amount } from '../../domain/money/amount.js';
 import { ASSET_SPECS, networkFor, networksOfSide, type BaseChain, type Network } from '../../domain/money/networks.js';
-import type { AddressCodec, Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { AddressCodec } from '../../domain/custody/ports.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { InternalAddresses } from '../custody/internal-addresses.js';
 import { TOKENS } from '../tokens.js';

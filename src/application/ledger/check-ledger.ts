@@ -1,6 +1,6 @@
 // ops ledger check: the reconciliation report of the ledger.
 import { inject, injectable } from 'tsyringe';
-import type { LedgerAudit, LedgerCheckReport } from '../../domain/ports.js';
+import type { LedgerAudit, LedgerCheckReport } from '../../domain/ledger/ports.js';
 import { TOKENS } from '../tokens.js';
 
 @injectable()

@@ -8,7 +8,8 @@
 import { inject, injectable } from 'tsyringe';
 import { DomainError } from '../../domain/errors.js';
 import { BASE_CHAINS } from '../../domain/money/networks.js';
-import type { AddressCodec, Clock, RandomSource, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, UnitOfWork } from '../../domain/ports.js';
+import type { AddressCodec } from '../../domain/custody/ports.js';
 import { OPERATOR, type Actor } from '../../domain/members/audit.js';
 import { policyView, QUORUM_MAX, type PolicyChange, type WithdrawalPolicy } from '../../domain/security/withdrawal-policy.js';
 import type { PolicyView } from '../../domain/webhooks/events.js';

@@ -14,7 +14,8 @@ import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js'
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
 import type { Deposit } from '../../domain/deposits/deposit.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
-import type { Clock, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { SignerPort } from '../../domain/custody/ports.js';
 import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import {

@@ -10,7 +10,8 @@ import { Amount, formatPlaces } from '../../domain/money/amount.js';
 import { refillToAsk } from '../../domain/custody/cold-forward.js';
 import { inForce } from '../../domain/custody/treasury-policy.js';
 import { ASSET_SPECS, CHAIN_ASSETS, NATIVE_CURRENCY, NETWORKS, baseChainOf, type Asset, type Network } from '../../domain/money/networks.js';
-import type { Clock, SignerPort, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, UnitOfWork } from '../../domain/ports.js';
+import type { SignerPort } from '../../domain/custody/ports.js';
 import type { BalanceReader } from '../../domain/transfers/ports.js';
 import { TOKENS } from '../tokens.js';
 

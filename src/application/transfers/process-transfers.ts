@@ -9,7 +9,8 @@ import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError, aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
 import { baseChainOf, gasCurrencyOf } from '../../domain/money/networks.js';
-import type { Clock, NetworkRegistry, RandomSource, SignerPort, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
+import type { SignerPort } from '../../domain/custody/ports.js';
 import {
   allAttemptsExpired,
   broadcast,

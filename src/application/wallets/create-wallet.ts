@@ -9,7 +9,8 @@ import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { depositPath } from '../../domain/custody/derivation.js';
 import { DomainError } from '../../domain/errors.js';
 import { isAssetOnChain, networkFor, type Asset, type BaseChain } from '../../domain/money/networks.js';
-import type { AddressDeriver, Clock, NetworkRegistry, RandomSource, SecretCipher, UnitOfWork } from '../../domain/ports.js';
+import type { Clock, NetworkRegistry, RandomSource, SecretCipher, UnitOfWork } from '../../domain/ports.js';
+import type { AddressDeriver } from '../../domain/custody/ports.js';
 import type { Wallet } from '../../domain/wallets/wallet.js';
 import { TOKENS } from '../tokens.js';
 

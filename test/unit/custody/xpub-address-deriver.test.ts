@@ -4,7 +4,7 @@ import { LocalHdSigner } from '../../../src/adapters/signer/hd-signer.js';
 import { XpubAddressDeriver } from '../../../src/adapters/signer/xpub-address-deriver.js';
 import { depositPath, servicePath, type CoinType } from '../../../src/domain/custody/derivation.js';
 import { NETWORKS, baseChainOf } from '../../../src/domain/money/networks.js';
-import type { AccountKeyStore } from '../../../src/domain/ports.js';
+import type { AccountKeyStore } from '../../../src/domain/custody/ports.js';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const signer = new LocalHdSigner(ABANDON);
