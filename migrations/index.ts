@@ -26,6 +26,7 @@ import { Migration20261127200000_dashboard_sign_in } from './Migration2026112720
 import { Migration20261128030000_energy_kinds } from './Migration20261128030000_energy_kinds.js';
 import { Migration20261128033724_energy } from './Migration20261128033724_energy.js';
 import { Migration20261128090000_list_counts } from './Migration20261128090000_list_counts.js';
+import { Migration20261128100000_address_pool } from './Migration20261128100000_address_pool.js';
 import { Migration20261128070000_energy_used_by } from './Migration20261128070000_energy_used_by.js';
 import { Migration20261127160000_unexpected_deposits } from './Migration20261127160000_unexpected_deposits.js';
 import { Migration20261127150000_refill_cursors } from './Migration20261127150000_refill_cursors.js';
@@ -60,4 +61,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128033724_energy', class: Migration20261128033724_energy },
   { name: 'Migration20261128070000_energy_used_by', class: Migration20261128070000_energy_used_by },
   { name: 'Migration20261128090000_list_counts', class: Migration20261128090000_list_counts },
+  { name: 'Migration20261128100000_address_pool', class: Migration20261128100000_address_pool },
 ];

@@ -87,10 +87,22 @@ export interface CustomerRepo {
  * returns the (workspace, network) account, creating it from one global
  * sequence; `nextIndex` takes the next index of an account under a row lock,
  * so concurrent creates never reuse or skip one (a rollback gives it back).
+ * The pool (ADR 0009, issue 35) holds indexes taken ahead with their derived
+ * addresses: a create claims one without waiting for another's lock (a
+ * rollback puts it back), so none is skipped either.
  */
 export interface DerivationAllocator {
   account(workspaceId: string, network: Network): Promise<number>;
   nextIndex(account: number): Promise<number>;
+  /** The account's lowest pooled index no other transaction holds, taken out of the pool, and how many stay; null when none is free. */
+  claimPooled(account: number): Promise<{ index: number; address: string; left: number } | null>;
+  /** Whether this transaction may refill the account's pool (one refiller at a time; the lock lasts until it ends). */
+  tryLockPool(account: number): Promise<boolean>;
+  /** How many indexes the account's pool holds. */
+  pooled(account: number): Promise<number>;
+  /** Takes `count` consecutive indexes under the account's row lock; the first. */
+  nextIndexes(account: number, count: number): Promise<number>;
+  pool(account: number, entries: readonly { index: number; address: string }[]): Promise<void>;
 }
 
 export interface WalletRepo {

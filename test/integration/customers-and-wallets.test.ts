@@ -210,18 +210,24 @@ describe('wallets', () => {
     expect((await req(ws.testKey, 'GET', `/v2/wallets/${own.body.id}`)).body.external_ref).toBeNull();
   });
 
-  it('gives 20 concurrent creates 20 distinct consecutive indexes', async () => {
+  it('gives concurrent creates distinct indexes and skips none: every index below the counter is a wallet’s or pooled, fewer than 20 unused', async () => {
     const other = await createWorkspace(api, 'concurrent');
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => req(other.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH' })),
-    );
+    const burst = (n: number) => Promise.all(Array.from({ length: n }, () => req(other.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'USDT_ETH' })));
+    const results = [...(await burst(20)), ...(await burst(40))];
     expect(results.every((r) => r.status === 201)).toBe(true);
-    const rows = await sql<{ derivation_index: number }[]>(
-      `select derivation_index from wallets where workspace_id = ? order by derivation_index`,
+    const [account] = await sql<{ account: number; next_index: number }[]>(
+      `select account, next_index from hd_accounts where workspace_id = ? and network = 'ETH_TESTNET'`,
       [other.workspaceId],
     );
-    expect(rows.map((r) => r.derivation_index)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect(new Set(results.map((r) => r.body.address)).size).toBe(20);
+    const used = (await sql<{ i: number }[]>(`select derivation_index as i from wallets where derivation_account = ?`, [account!.account])).map((r) => r.i);
+    const pooled = await sql<{ i: number; address: string }[]>(`select index as i, address from address_pool where account = ?`, [account!.account]);
+    expect(used.length).toBe(60);
+    expect([...used, ...pooled.map((p) => p.i)].sort((a, b) => a - b)).toEqual(Array.from({ length: account!.next_index }, (_, i) => i));
+    expect(pooled.length).toBeLessThan(20);
+    expect(new Set(results.map((r) => r.body.address)).size).toBe(60);
+    // Each address is the one its index derives to, re-derived independently: the wallets' and those still pooled.
+    const wallets = await sql<{ i: number; address: string }[]>(`select derivation_index as i, address from wallets where derivation_account = ?`, [account!.account]);
+    for (const p of [...wallets, ...pooled]) expect(p.address).toBe(mnemonicToAccount(TEST_SEED, { accountIndex: account!.account, addressIndex: p.i }).address);
     // Account numbers are drawn once per (workspace, network), not once per wallet.
     const before = await sql<{ v: string }[]>(`select last_value::text as v from hd_accounts_account_seq`);
     for (let i = 0; i < 3; i++) await req(other.testKey, 'POST', '/v2/wallets', { chain: 'ETH', asset: 'ETH' });

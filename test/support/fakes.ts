@@ -92,6 +92,8 @@ export class InMemoryStore {
   /** (workspace, network) → account, and account → next index. */
   accounts = new Map<string, number>();
   nextIndexes = new Map<number, number>();
+  /** account → its pooled (index, address) pairs, lowest first. */
+  addressPool = new Map<number, { index: number; address: string }[]>();
   entries = new Map<string, JournalEntry>();
   ledgerBalances = new Map<string, bigint>();
   tiers: FeeTier[] | null = null;
@@ -112,6 +114,7 @@ export class InMemoryStore {
     const wls = new Map([...this.wallets].map(([k, v]) => [k, { ...v }]));
     const acc = new Map(this.accounts);
     const nxt = new Map(this.nextIndexes);
+    const pool = new Map([...this.addressPool].map(([k, v]) => [k, [...v]]));
     const ens = new Map(this.entries);
     const bal = new Map(this.ledgerBalances);
     const trs = this.tiers ? [...this.tiers] : null;
@@ -128,6 +131,7 @@ export class InMemoryStore {
       this.wallets = wls;
       this.accounts = acc;
       this.nextIndexes = nxt;
+      this.addressPool = pool;
       this.entries = ens;
       this.ledgerBalances = bal;
       this.tiers = trs;
@@ -249,9 +253,27 @@ export class InMemoryDerivationAllocator implements DerivationAllocator {
     return a;
   }
   async nextIndex(account: number): Promise<number> {
+    return this.nextIndexes(account, 1);
+  }
+  async nextIndexes(account: number, count: number): Promise<number> {
     const i = this.store.nextIndexes.get(account) ?? 0;
-    this.store.nextIndexes.set(account, i + 1);
+    this.store.nextIndexes.set(account, i + count);
     return i;
+  }
+  async claimPooled(account: number): Promise<{ index: number; address: string; left: number } | null> {
+    const pool = this.store.addressPool.get(account) ?? [];
+    const first = pool.shift();
+    return first ? { ...first, left: pool.length } : null;
+  }
+  async tryLockPool(): Promise<boolean> {
+    return true;
+  }
+  async pooled(account: number): Promise<number> {
+    return this.store.addressPool.get(account)?.length ?? 0;
+  }
+  async pool(account: number, entries: readonly { index: number; address: string }[]): Promise<void> {
+    const pool = [...(this.store.addressPool.get(account) ?? []), ...entries].sort((a, b) => a.index - b.index);
+    this.store.addressPool.set(account, pool);
   }
 }
 

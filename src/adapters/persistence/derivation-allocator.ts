@@ -1,9 +1,11 @@
 // DerivationAllocator in PostgreSQL: accounts from the serial of hd_accounts
 // (one global sequence), address indexes from an update of the account's row,
-// whose lock serialises concurrent creates and whose rollback returns the index.
+// whose lock serialises concurrent creates and whose rollback returns the index;
+// the pool of indexes taken ahead (address_pool), claimed with SKIP LOCKED.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Network } from '../../domain/money/networks.js';
 import type { DerivationAllocator } from '../../domain/ports.js';
+import { pgArrayLiteral } from './pg-array.js';
 
 export class PgDerivationAllocator implements DerivationAllocator {
   constructor(private readonly em: EntityManager) {}
@@ -34,10 +36,46 @@ export class PgDerivationAllocator implements DerivationAllocator {
   }
 
   async nextIndex(account: number): Promise<number> {
+    return this.nextIndexes(account, 1);
+  }
+
+  async nextIndexes(account: number, count: number): Promise<number> {
     const rows = await this.sql<{ index: number }>(
-      `update hd_accounts set next_index = next_index + 1 where account = ? returning next_index - 1 as index`,
-      [account],
+      `update hd_accounts set next_index = next_index + ? where account = ? returning next_index - ? as index`,
+      [count, account, count],
     );
     return rows[0]!.index;
+  }
+
+  async claimPooled(account: number): Promise<{ index: number; address: string; left: number } | null> {
+    // The count is of the statement's snapshot, which still holds the claimed row.
+    const rows = await this.sql<{ index: number; address: string; left: string }>(
+      `with claimed as (
+         delete from address_pool where (account, index) = (
+           select account, index from address_pool where account = ? order by index limit 1 for update skip locked)
+         returning index, address)
+       select index, address, (select count(*) from address_pool where account = ?) - 1 as left from claimed`,
+      [account, account],
+    );
+    const row = rows[0];
+    return row ? { index: row.index, address: row.address, left: Number(row.left) } : null;
+  }
+
+  async tryLockPool(account: number): Promise<boolean> {
+    const rows = await this.sql<{ locked: boolean }>(`select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked`, [`address-pool:${account}`]);
+    return rows[0]!.locked;
+  }
+
+  async pooled(account: number): Promise<number> {
+    const rows = await this.sql<{ n: string }>(`select count(*)::text as n from address_pool where account = ?`, [account]);
+    return Number(rows[0]!.n);
+  }
+
+  async pool(account: number, entries: readonly { index: number; address: string }[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.sql(
+      `insert into address_pool (account, index, address) select ?, i, a from unnest(?::int[], ?::text[]) as e(i, a)`,
+      [account, pgArrayLiteral(entries.map((e) => e.index)), pgArrayLiteral(entries.map((e) => e.address))],
+    );
   }
 }

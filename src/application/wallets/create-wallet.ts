@@ -1,7 +1,9 @@
 // POST /v2/wallets (docs/api.md#wallets): a new HD deposit address on the caller's
-// network for one asset. The account and the gap-free index are allocated in
-// the same transaction as the wallet, so concurrent creates never share or
-// skip an index; the external_ref is stored only encrypted. The address is
+// network for one asset. The index comes from the account's pool of indexes
+// taken ahead with their addresses (claimed without waiting on another
+// create), else from the account's counter under its row lock; either way in
+// the wallet's transaction, so concurrent creates never share or skip an
+// index (ADR 0009). The external_ref is stored only encrypted. Addresses are
 // derived publicly from the account's recorded xpub: the api holds no seed
 // (ADR 0026).
 import { inject, injectable } from 'tsyringe';
@@ -16,6 +18,16 @@ import { TOKENS } from '../tokens.js';
 
 /** What a client waits before retrying while the chain-worker records account keys (it does so within a second or two). */
 const KEYS_RETRY_AFTER_SECONDS = 2;
+/**
+ * The pool is topped up to this many indexes. Unassigned indexes live only in the pool, so at most this many
+ * stand unused in a row: under the BIP-44 gap limit of 20, a recovery that scans the account finds every wallet…
+ */
+export const POOL_TARGET = 16;
+/** …once a create leaves fewer than this many. */
+export const POOL_LOW = 8;
+
+/** Thrown inside a refill to roll its indexes back when an address cannot be derived yet. */
+class KeysNotReady extends Error {}
 
 export interface CreateWalletCommand {
   chain: BaseChain;
@@ -56,8 +68,9 @@ export class CreateWallet {
         }
       }
       const account = await tx.derivation.account(principal.workspaceId, network);
-      const index = await tx.derivation.nextIndex(account);
-      const address = await this.addresses.deriveAddress(cmd.chain, depositPath(cmd.chain, account, index));
+      const pooled = await tx.derivation.claimPooled(account);
+      const index = pooled?.index ?? (await tx.derivation.nextIndex(account));
+      const address = pooled?.address ?? (await this.addresses.deriveAddress(cmd.chain, depositPath(cmd.chain, account, index)));
       if (address === null) {
         // The account's xpub is not recorded yet: the chain-worker was asked
         // for it, and this transaction (account, index) rolls back.
@@ -83,7 +96,34 @@ export class CreateWallet {
         createdAt: this.clock.now(),
       };
       await tx.wallets.add(wallet);
+      if ((pooled?.left ?? 0) < POOL_LOW) await this.refill(cmd.chain, account);
       return wallet;
     });
+  }
+
+  /**
+   * Tops the account's pool up to POOL_TARGET: the indexes taken in one update of the account's row, each
+   * address derived, all pooled, in a savepoint of the create's transaction. One refiller per account at a
+   * time (the others go on); when an address cannot be derived yet, the savepoint rolls back and takes nothing.
+   */
+  private async refill(chain: BaseChain, account: number): Promise<void> {
+    // An explicit savepoint: a run here would join the create's own savepoint, and a refill given up would then keep its indexes.
+    await this.uow
+      .savepoint(async (tx) => {
+        if (!(await tx.derivation.tryLockPool(account))) return;
+        const count = POOL_TARGET - (await tx.derivation.pooled(account));
+        if (count <= 0) return;
+        const first = await tx.derivation.nextIndexes(account, count);
+        const entries: { index: number; address: string }[] = [];
+        for (let index = first; index < first + count; index++) {
+          const address = await this.addresses.deriveAddress(chain, depositPath(chain, account, index));
+          if (address === null) throw new KeysNotReady();
+          entries.push({ index, address });
+        }
+        await tx.derivation.pool(account, entries);
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof KeysNotReady)) throw err;
+      });
   }
 }

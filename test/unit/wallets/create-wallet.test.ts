@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreateCustomer } from '../../../src/application/customers/create-customer.js';
 import { UpdateCustomer } from '../../../src/application/customers/update-customer.js';
-import { CreateWallet } from '../../../src/application/wallets/create-wallet.js';
+import { CreateWallet, POOL_TARGET } from '../../../src/application/wallets/create-wallet.js';
 import { ReadWallets } from '../../../src/application/wallets/read-wallets.js';
 import type { Principal } from '../../../src/domain/auth/principal.js';
 import { SCOPES } from '../../../src/domain/auth/scopes.js';
@@ -60,17 +60,42 @@ describe('CreateWallet', () => {
     expect([...w.store.nextIndexes.values()].every((n) => n === 0)).toBe(true);
   });
 
-  it('answers SERVICE_UNAVAILABLE (retry in 2 s) and keeps nothing when the account xpub is not recorded; a refill was asked for', async () => {
+  it('answers SERVICE_UNAVAILABLE (retry in 2 s) and keeps nothing when the account xpub is not recorded and its pool is empty; a refill was asked for', async () => {
     const { createWallet, principal, addresses, w } = setup();
     const first = await createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null });
-    addresses.missing.add(first.derivationAccount);
+    const account = first.derivationAccount;
+    // The first create topped the pool up: indexes 1..POOL_TARGET, taken ahead with their addresses.
+    expect(w.store.addressPool.get(account)!.map((p) => p.index)).toEqual(Array.from({ length: POOL_TARGET }, (_, i) => i + 1));
+    expect(w.store.nextIndexes.get(account)).toBe(POOL_TARGET + 1);
+    addresses.missing.add(account);
+    // Without the xpub, the pooled addresses still serve, lowest first; the refills they ask for take nothing.
+    for (let i = 1; i <= POOL_TARGET; i++) {
+      const pooled = await createWallet.execute(principal, { chain: 'ETH', asset: 'USDT_ETH', externalRef: null, customerId: null });
+      expect([pooled.derivationIndex, pooled.address]).toEqual([i, `ETH:m/44'/60'/${account}'/0/${i}`]);
+    }
+    expect(w.store.nextIndexes.get(account)).toBe(POOL_TARGET + 1);
+    const asked = addresses.refillRequests;
+    expect(asked).toBeGreaterThan(0);
     const err = await createWallet.execute(principal, { chain: 'ETH', asset: 'USDT_ETH', externalRef: null, customerId: null }).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { retry_after_seconds: 2 } });
-    expect(addresses.refillRequests).toBe(1);
-    expect(w.store.wallets.size).toBe(1);
-    expect(w.store.nextIndexes.get(first.derivationAccount)).toBe(1); // index 1 given back
+    expect(addresses.refillRequests).toBe(asked + 1);
+    expect(w.store.wallets.size).toBe(POOL_TARGET + 1);
+    expect(w.store.nextIndexes.get(account)).toBe(POOL_TARGET + 1); // the index given back
     addresses.missing.clear();
     const next = await createWallet.execute(principal, { chain: 'ETH', asset: 'USDT_ETH', externalRef: null, customerId: null });
+    expect(next.derivationIndex).toBe(POOL_TARGET + 1);
+  });
+
+  it('puts a claimed index back in the pool when the create fails after claiming it', async () => {
+    const { createWallet, principal, w } = setup();
+    const first = await createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null });
+    // The failed run's snapshot is restored with fresh maps, so this one-off failure goes with it.
+    w.store.wallets.set = () => {
+      throw new Error('the insert failed');
+    };
+    await expect(createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null })).rejects.toThrow('the insert failed');
+    expect(w.store.addressPool.get(first.derivationAccount)![0]!.index).toBe(1);
+    const next = await createWallet.execute(principal, { chain: 'ETH', asset: 'ETH', externalRef: null, customerId: null });
     expect(next.derivationIndex).toBe(1);
   });
 

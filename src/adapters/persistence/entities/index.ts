@@ -6,6 +6,7 @@ import { ChainBlockEntity, ChainCursorEntity, DepositEntity, ScreeningEntryEntit
 import { FeeOverrideEntity, FeeTierEntity } from './fee-entities.js';
 import { JournalEntryEntity, LedgerAccountEntity, PostingEntity } from './ledger-entities.js';
 import { HdAccountEntity } from './hd-account-entity.js';
+import { AddressPoolEntity } from './address-pool-entity.js';
 import { HdAccountKeyEntity } from './hd-account-key-entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key-entity.js';
 import { NetworkSwitchEntity } from './network-switch-entity.js';
@@ -34,6 +35,7 @@ export const ENTITIES = [
   RateBucketEntity,
   CustomerEntity,
   HdAccountEntity,
+  AddressPoolEntity,
   WalletEntity,
   ListCountEntity,
   NetworkSwitchEntity,
