@@ -258,15 +258,29 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
   }
 }
 
-/** The endpoint goes; one with a delivery still pending is deactivated instead, and removed by the next run. */
+/** How long a stopping run waits for the dispatcher to record the deliveries this receiver has just answered… */
+const PENDING_GRACE_MS = 6000;
+/** …asking again past each second: two identical signed requests within one second are refused as a replay. */
+const PENDING_RETRY_MS = 1100;
+
+/**
+ * The endpoint goes. One with a delivery still pending is deactivated (no new deliveries) and asked again for a
+ * few seconds: the delivery this receiver answered last is usually still being recorded as DELIVERED by the
+ * dispatcher. Still pending after that, it stays deactivated and the next run removes it.
+ */
 async function removeEndpoint(api: (m: string, t: string, b?: unknown) => Promise<SignedAnswer>, id: string, io: ListenIo): Promise<void> {
-  const deleted = await api('DELETE', `/v2/webhooks/${id}`);
-  if (deleted.status === 200 || deleted.status === 404) {
-    io.err(`Removed endpoint ${id}.`);
-    return;
+  const remove = async () => [200, 404].includes((await api('DELETE', `/v2/webhooks/${id}`)).status);
+  let removed = await remove();
+  if (!removed) {
+    await api('PATCH', `/v2/webhooks/${id}`, { is_active: false });
+    const until = Date.now() + PENDING_GRACE_MS;
+    while (!removed && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, PENDING_RETRY_MS));
+      removed = await remove();
+    }
   }
-  await api('PATCH', `/v2/webhooks/${id}`, { is_active: false });
-  io.err(`Endpoint ${id} has a delivery still pending: deactivated (no new deliveries); the next npm run listen removes it.`);
+  if (removed) io.err(`Removed endpoint ${id}.`);
+  else io.err(`Endpoint ${id} has a delivery still pending: deactivated (no new deliveries); the next npm run listen removes it.`);
 }
 
 /**
