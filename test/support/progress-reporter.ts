@@ -4,7 +4,11 @@
 // It writes to stderr, beside whichever reporters print the results.
 import type { Reporter, TestModule, TestSpecification } from 'vitest/node';
 
-const seconds = (ms: number): string => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`);
+export const seconds = (ms: number): string => {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+};
 
 export default class ProgressReporter implements Reporter {
   private started = performance.now();
