@@ -23,22 +23,34 @@ export interface PageQuery {
   networks?: readonly string[];
 }
 
-/** The rows of one page, in the list's order. */
-export async function pageRows<T extends object>(em: EntityManager, q: PageQuery, page: PageRequest): Promise<T[]> {
+/** One read of a merged page: rows with `id` and `page_order`, sorted newest first (ties by id), not yet cut. */
+export interface OrderedRead {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * One page of several ordered reads merged (ADR 0036): each read is cut after offset + limit rows, so each walks
+ * its own index no deeper than the page, and the page is taken from their union in the same order.
+ */
+export function mergedPage<T extends object>(em: EntityManager, reads: readonly OrderedRead[], page: PageRequest): Promise<T[]> {
+  if (reads.length === 0) return Promise.resolve([]);
   const offset = offsetOf(page);
-  const order = `order by ${q.orderBy} desc, id desc`;
-  const nets = q.networks;
-  if (nets === undefined || nets.length === 1) {
-    const where = nets ? `${q.where} and network = ?` : q.where;
-    return executeBound<T>(em, `select ${q.columns} from ${q.table} where ${where} ${order} limit ? offset ?`, [...q.params, ...(nets ?? []), page.limit, offset]);
-  }
-  if (nets.length === 0) return [];
-  const one = `(select ${q.columns}, ${q.orderBy} as page_order from ${q.table} where ${q.where} and network = ? ${order} limit ?)`;
-  return executeBound<T>(em, `select * from (${nets.map(() => one).join(' union all ')}) u order by page_order desc, id desc limit ? offset ?`, [
-    ...nets.flatMap((n) => [...q.params, n, offset + page.limit]),
+  return executeBound<T>(em, `select * from (${reads.map((r) => `(${r.sql} limit ?)`).join(' union all ')}) u order by page_order desc, id desc limit ? offset ?`, [
+    ...reads.flatMap((r) => [...r.params, offset + page.limit]),
     page.limit,
     offset,
   ]);
+}
+
+/** The rows of one page, in the list's order: one read per network when the query names them. */
+export function pageRows<T extends object>(em: EntityManager, q: PageQuery, page: PageRequest): Promise<T[]> {
+  const read = (extra: string, params: unknown[]): OrderedRead => ({
+    sql: `select ${q.columns}, ${q.orderBy} as page_order from ${q.table} where ${q.where}${extra} order by ${q.orderBy} desc, id desc`,
+    params: [...q.params, ...params],
+  });
+  const reads = q.networks === undefined ? [read('', [])] : q.networks.map((n) => read(' and network = ?', [n]));
+  return mergedPage<T>(em, reads, page);
 }
 
 /** The entities of `ids`, in that order. */
@@ -151,14 +163,14 @@ export interface WorkspaceList {
 export async function pageOfList<T extends { id: string }>(em: EntityManager, entity: EntityName<T>, l: WorkspaceList, page: PageRequest): Promise<Page<T>> {
   if (l.networks.length === 0) return { total: 0, page: page.page, limit: page.limit, data: [] };
   const narrowed = Object.values(l.narrow ?? {}).some((v) => v !== undefined);
+  const notStatus = l.status === undefined ? l.notStatus : undefined;
   const c = conditions({ workspace_id: l.workspaceId }, { status: l.status, asset: l.asset, ...l.narrow });
-  const notStatus = l.status === undefined && l.notStatus !== undefined ? { where: ' and status <> ?', params: [l.notStatus] } : { where: '', params: [] };
-  const where = c.where + notStatus.where;
-  const params = [...c.params, ...notStatus.params];
+  const where = c.where + (notStatus === undefined ? '' : ' and status <> ?');
+  const params = [...c.params, ...(notStatus === undefined ? [] : [notStatus])];
   if (narrowed) {
     const inNetworks = { where: `${where} and network = any(?::text[])`, params: [...params, pgArrayLiteral(l.networks)] };
     return findPage(em, entity, { table: l.table, orderBy: l.orderBy, ...inNetworks }, () => countRows(em, l.table, inNetworks.where, inNetworks.params), page);
   }
-  const match = { networks: l.networks, status: l.status, notStatus: l.status === undefined ? l.notStatus : undefined, asset: l.asset };
+  const match = { networks: l.networks, status: l.status, notStatus, asset: l.asset };
   return findPage(em, entity, { table: l.table, orderBy: l.orderBy, where, params, networks: l.networks }, () => countOf(em, l.list, l.workspaceId, match), page);
 }
