@@ -145,6 +145,16 @@ describe('the TRON stand-in’s Stake 2.0', () => {
     it('withdrawing before the unfreeze delay has passed', async () => {
       expect(await refused('WithdrawExpireUnfreezeContract', { owner_address: o() })).toBe('no unFreeze balance to withdraw ');
     });
+
+    it('amounts its protobuf codec cannot carry exactly (beyond 2^53 sun), signed or asked of its routes, moving nothing', async () => {
+      const before = await balanceOf(outside);
+      const huge = 2 ** 53 + 2; // a JS number the encoder writes as is, and the decoder cannot give back exactly
+      expect(await refused('TransferContract', { owner_address: o(), to_address: r(), amount: huge })).toBe('to_address and a positive amount are required');
+      expect(await refused('FreezeBalanceV2Contract', { owner_address: o(), frozen_balance: huge, resource: 'ENERGY' })).toBe('the amount is not an int64 the stand-in reads exactly');
+      expect((await api('freezebalancev2', { owner_address: o(), frozen_balance: '9007199254740994', resource: 'ENERGY' })).Error).toMatch(/frozen_balance must be an int64 of sun below 2\^53/);
+      await tron.mine();
+      expect(await balanceOf(outside)).toBe(before);
+    });
   });
 
   it('gives a stake the energy of java-tron’s formula, the TRX leaving the balance', async () => {

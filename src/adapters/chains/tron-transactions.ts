@@ -44,8 +44,17 @@ export interface BuiltTransaction {
 const sha256Hex = (hex: string) => createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex');
 const word = (hex: string) => hex.padStart(64, '0');
 
+/**
+ * tronweb's protobuf codec (txJsonToPb, deserializeTransaction) carries int64 fields as JS numbers, exact only
+ * within ±(2^53 − 1). Amounts are bigints everywhere else; these two are the only crossings of that library.
+ */
+const CODEC_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** An int64 the decoder gave as a JS number, as a bigint; null when it may not be exact. */
 export const exactInt = (v: unknown): bigint | null => (typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : null);
+
+/** An int64 as the encoder must be given it, or null when it could not carry it exactly. */
+export const codecInt = (v: bigint): number | null => (v >= -CODEC_SAFE && v <= CODEC_SAFE ? Number(v) : null);
 
 export const lower = (v: unknown): string => (typeof v === 'string' ? v.toLowerCase() : '');
 

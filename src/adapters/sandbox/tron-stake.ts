@@ -4,6 +4,7 @@
 // when it is built or broadcast, and the resource reads (getaccountresource,
 // getaccount's stake fields, the delegation queries). The HTTP routes and the
 // backing transfers stay in tron-standin.ts. Only ENERGY is modelled.
+import { codecInt, exactInt } from '../chains/tron-transactions.js';
 import { requestAddress, shownAddress } from './tron-addresses.js';
 import { UNFREEZE_MAX_TIMES, delegatedTotal, type AddressFacts, type Outcome, type TronResources } from './tron-resources.js';
 
@@ -65,8 +66,9 @@ export function stakeValue(type: StakeType, body: Record<string, unknown>): { va
   if (notEnergy) return { error: notEnergy };
   const amountField = type === 'FreezeBalanceV2Contract' ? 'frozen_balance' : type === 'UnfreezeBalanceV2Contract' ? 'unfreeze_balance' : 'balance';
   const amount = int64(body[amountField] ?? 0);
-  if (amount === null || amount > BigInt(Number.MAX_SAFE_INTEGER) || amount < -BigInt(Number.MAX_SAFE_INTEGER)) return { error: `${amountField} must be an int64 of sun below 2^53` };
-  const n = Number(amount); // exact: checked just above, and java-tron's JSON carries int64 as a number
+  // The contract value goes to tronweb's encoder (the stand-in builds the bytes with it), which takes a JS number.
+  const n = amount === null ? null : codecInt(amount);
+  if (n === null) return { error: `${amountField} must be an int64 of sun below 2^53` };
   if (type === 'FreezeBalanceV2Contract') return { value: { owner_address: owner, ...(n ? { frozen_balance: n } : {}), resource: 'ENERGY' } };
   if (type === 'UnfreezeBalanceV2Contract') return { value: { owner_address: owner, ...(n ? { unfreeze_balance: n } : {}), resource: 'ENERGY' } };
   const receiver = requestAddress(body.receiver_address, visible);
@@ -75,8 +77,9 @@ export function stakeValue(type: StakeType, body: Record<string, unknown>): { va
   if (type === 'DelegateResourceContract') {
     if (body.lock === true) return { error: "the sandbox's TRON stand-in does not model locked delegations: send lock=false" };
     const period = int64(body.lock_period ?? 0);
-    if (period === null || period < 0n || period > BigInt(Number.MAX_SAFE_INTEGER)) return { error: 'lock_period must be an int64 below 2^53' };
-    if (period) value.lock_period = Number(period);
+    const p = period === null || period < 0n ? null : codecInt(period);
+    if (p === null) return { error: 'lock_period must be an int64 below 2^53' };
+    if (p) value.lock_period = p;
   }
   return { value };
 }
@@ -99,9 +102,8 @@ export async function planStake(type: StakeType, value: Record<string, unknown>,
   const notEnergy = energyOnly(value.resource);
   if (notEnergy) return { error: notEnergy };
   const raw = type === 'FreezeBalanceV2Contract' ? value.frozen_balance : type === 'UnfreezeBalanceV2Contract' ? value.unfreeze_balance : value.balance;
-  // tronweb's decoder reads int64 as a JS number: exact only below 2^53.
-  if (!Number.isSafeInteger(raw ?? 0)) return { error: 'the amount is not an int64 the stand-in reads exactly' };
-  const amount = BigInt((raw as number | undefined) ?? 0);
+  const amount = exactInt(raw ?? 0);
+  if (amount === null) return { error: 'the amount is not an int64 the stand-in reads exactly' };
   if (type === 'FreezeBalanceV2Contract') return resources.freeze(owner, amount, ctx.balance);
   if (type === 'UnfreezeBalanceV2Contract') return resources.unfreeze(owner, amount);
   const receiver = String(value.receiver_address ?? '').toLowerCase();

@@ -33,6 +33,7 @@ import { utils as tronUtils } from 'tronweb';
 import { encodeErrorResult, keccak256, recoverAddress, toBytes, type Hex } from 'viem';
 import { z } from 'zod';
 import { tronJson } from '../chains/tron-chain.js';
+import { exactInt } from '../chains/tron-transactions.js';
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { freePort } from './local-ports.js';
 import { evmOf, requestAddress, shownAddress, strip0x, tronHex } from './tron-addresses.js';
@@ -705,8 +706,8 @@ class TronStandin {
     let payback = 0n;
     if (decoded.type === 'TransferContract') {
       const to = String(decoded.value.to_address ?? '').toLowerCase();
-      const amount = BigInt(decoded.value.amount as number);
-      if (!/^41[0-9a-f]{40}$/.test(to) || amount <= 0n) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'to_address and a positive amount are required');
+      const amount = exactInt(decoded.value.amount ?? 0);
+      if (!/^41[0-9a-f]{40}$/.test(to) || amount === null || amount <= 0n) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'to_address and a positive amount are required');
       // A recipient never activated is created by this transfer, at the sender's cost (in place of the bandwidth).
       const creates = (await this.account(to, 'pending')) === null;
       const fee = creates ? CREATE_NEW_ACCOUNT_FEE + CREATE_ACCOUNT_FEE : bandwidth;
@@ -719,9 +720,10 @@ class TronStandin {
       if (!/^41[0-9a-f]{40}$/.test(contract)) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'contract_address is required');
       if (balance === null) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'Validate TriggerSmartContract error, no OwnerAccount.');
       if (balance < bandwidth) return refusal('BANDWITH_ERROR', txID, 'Account resource insufficient error.') /* java-tron's spelling (api.proto) */;
-      const callValue = BigInt((decoded.value.call_value as number | undefined) ?? 0);
+      const callValue = exactInt(decoded.value.call_value ?? 0);
+      if (callValue === null || callValue < 0n) return refusal('CONTRACT_VALIDATE_ERROR', txID, 'call_value is not an int64 the stand-in reads exactly');
       const data = String(decoded.value.data ?? '').toLowerCase();
-      const feeLimit = Number.isSafeInteger(decoded.raw.fee_limit) ? BigInt(decoded.raw.fee_limit as number) : 0n; // the decoder's int64, exact below 2^53
+      const feeLimit = exactInt(decoded.raw.fee_limit) ?? 0n;
       const energy = await this.energyOf(from, evmOf(contract), data, callValue);
       const { used, fromStake, energyFee, enough } = chargeCall({
         energy,
