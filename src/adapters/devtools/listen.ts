@@ -258,10 +258,12 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
   }
 }
 
-/** How long a stopping run waits for the dispatcher to record the deliveries this receiver has just answered… */
+/**
+ * How long a stopping run waits for the dispatcher to record the deliveries this receiver has just answered, asking
+ * again every half second (signedFetch sends a request refused as a replay again in the next second).
+ */
 const PENDING_GRACE_MS = 6000;
-/** …asking again past each second: two identical signed requests within one second are refused as a replay. */
-const PENDING_RETRY_MS = 1100;
+const PENDING_RETRY_MS = 500;
 
 /**
  * The endpoint goes. One with a delivery still pending is deactivated (no new deliveries) and asked again for a
