@@ -31,6 +31,8 @@ export interface Clock {
 /** Enqueues jobs. Inside a unit of work the job commits or rolls back with it. */
 export interface JobQueue {
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<void>;
+  /** enqueue() of many jobs of one name in one statement. */
+  enqueueMany<N extends JobName>(name: N, payloads: readonly JobPayloads[N][]): Promise<void>;
 }
 
 export interface WorkspaceRepo {

@@ -159,6 +159,59 @@ describe('the deposit scanner', () => {
     expect(await events(w.id)).toEqual(['DEPOSIT_DETECTED', 'DEPOSIT_FLAGGED']);
   });
 
+  it('credits and flags a step’s many due deposits together: each its fee and entry, its events, a delivery and a job each', async () => {
+    const uow = t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    await uow.run((tx) => tx.screening.deny('ETH', DENIED, new Date()));
+    const wallets = [];
+    for (let i = 0; i < 40; i++) wallets.push(await wallet());
+    const before = BigInt(Math.round(Number(await available()) * 1e6));
+    // Two transfers per wallet in one block (the second log of each transaction from a denied sender for every fourth).
+    chain.mine(
+      wallets.flatMap((w, i) => {
+        const tx = txid();
+        return [
+          { txid: tx, logIndex: 0, asset: 'USDT_ETH' as const, from: OUTSIDE, to: w.address, amount: 1_000_000_000n + BigInt(i) },
+          { txid: tx, logIndex: 1, asset: 'USDT_ETH' as const, from: i % 4 === 0 ? DENIED : OUTSIDE, to: w.address, amount: 100_000_000n },
+        ];
+      }),
+    );
+    chain.mineMany(2);
+    await catchUp();
+    const rows = await sql<{ status: string; amount: string; fee_amount: string | null; net_amount: string | null; id: string }>(
+      `select id, status, amount::text, fee_amount::text, net_amount::text from deposits where wallet_id = any(?::uuid[])`,
+      [`{${wallets.map((w) => w.id).join(',')}}`],
+    );
+    expect(rows).toHaveLength(80);
+    const flagged = rows.filter((r) => r.status === 'FLAGGED');
+    const credited = rows.filter((r) => r.status === 'CONFIRMED');
+    expect([flagged.length, credited.length]).toEqual([10, 70]);
+    expect(flagged.every((r) => r.fee_amount === null)).toBe(true);
+    // 0.90 % (rounded up) with a 3 USDT minimum: 1,000 USDT pays 9, 100 USDT pays the minimum.
+    for (const r of credited) {
+      const fee = BigInt(r.amount) >= 1_000_000_000n ? (BigInt(r.amount) * 9_000n + 999_999n) / 1_000_000n : 3_000_000n;
+      expect([r.fee_amount, r.net_amount]).toEqual([fee.toString(), (BigInt(r.amount) - fee).toString()]);
+    }
+    const nets = credited.reduce((s, r) => s + BigInt(r.net_amount!), 0n);
+    expect(BigInt(Math.round(Number(await available()) * 1e6)) - before).toBe(nets);
+    const entries = await sql<{ reference: string }>(`select reference from journal_entries where reference = any(?::text[])`, [
+      `{${rows.map((r) => `deposit:${r.id}:credit`).join(',')}}`,
+    ]);
+    expect(entries.map((e) => e.reference).sort()).toEqual(credited.map((r) => `deposit:${r.id}:credit`).sort());
+    expect((await events(wallets[0]!.id)).sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED', 'DEPOSIT_DETECTED', 'DEPOSIT_FLAGGED']);
+    expect((await events(wallets[1]!.id)).sort()).toEqual(['DEPOSIT_CONFIRMED', 'DEPOSIT_CONFIRMED', 'DEPOSIT_DETECTED', 'DEPOSIT_DETECTED']);
+    // One delivery per event (one endpoint) and one job per delivery.
+    const [counts] = await sql<{ events: number; deliveries: number; jobs: number }>(
+      `select count(distinct e.id)::int as events, count(d.id)::int as deliveries,
+              (select count(*)::int from pgboss.job j where j.name = 'webhook.deliver' and (j.data->>'deliveryId')::uuid = any(array_agg(d.id))) as jobs
+         from webhook_events e left join webhook_deliveries d on d.event_id = e.id
+        where e.workspace_id = ? and e.payload similar to ?`,
+      [t.ws.workspaceId, `%(${wallets.map((w) => w.id).join('|')})%`],
+    );
+    expect(counts).toEqual({ events: 160, deliveries: 160, jobs: 160 });
+    const report = await t.api.infra.container.resolve(CheckLedger).execute();
+    expect(report.ok).toBe(true);
+  });
+
   it('moves a deposit whose block was reorged out to FAILED, and keeps one re-included in another block', async () => {
     const gone = await wallet();
     const back = await wallet();

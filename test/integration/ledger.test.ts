@@ -110,6 +110,43 @@ describe('ledger', () => {
     expect(after[0]!.available - before[0]!.available).toBe(9_000_000n);
   });
 
+  it('posts many entries at once as one by one would: each account moved by their sum, a posting each, duplicates left', async () => {
+    const [a, b] = [await createWorkspace(api, 'many-a'), await createWorkspace(api, 'many-b')];
+    const credit = (workspaceId: string, depositId: string, gross: string) =>
+      creditDeposit({ id: randomUUID(), network: net, at, depositId, workspaceId, gross: usdt(gross), fee: usdt('0.5') });
+    const already = randomUUID();
+    await post(credit(a.workspaceId, already, '1'));
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    const batch = [
+      ...ids.map((id, i) => credit(i % 2 ? a.workspaceId : b.workspaceId, id, '2')),
+      credit(a.workspaceId, already, '1'), // posted before: left
+      credit(b.workspaceId, ids[0]!, '2'), // twice in the batch: the first only
+    ];
+    const revenue = () => uow.run((tx) => tx.ledger.serviceBalance(net, 'USDT_TRON', 'REVENUE'));
+    const before = await revenue();
+    const results = await uow.run((tx) => tx.ledger.postMany(batch));
+    expect(results.filter((r) => r === 'posted')).toHaveLength(300);
+    expect(results.slice(300)).toEqual(['duplicate', 'duplicate']);
+    const [ba] = await uow.run((tx) => tx.ledger.balances(a.workspaceId, [net], {}));
+    const [bb] = await uow.run((tx) => tx.ledger.balances(b.workspaceId, [net], {}));
+    expect([ba!.available, bb!.available]).toEqual([500_000n + 150n * 1_500_000n, 150n * 1_500_000n]);
+    expect((await revenue()) - before).toBe(300n * 500_000n);
+    const conn = api.infra.orm.em.getConnection();
+    const [count] = await conn.execute<{ n: number }[]>(`select count(*)::int as n from postings p join journal_entries e on e.id = p.entry_id where e.reference = any(?::text[])`, [
+      `{${ids.map((id) => `deposit:${id}:credit`).join(',')}}`,
+    ]);
+    expect(count!.n).toBe(900);
+    expect(await uow.run((tx) => tx.ledger.postedAmong([`deposit:${ids[5]}:credit`, `deposit:${randomUUID()}:credit`]))).toEqual(new Set([`deposit:${ids[5]}:credit`]));
+    // A guarded debit in the batch: judged entry by entry, in order (the credit before it covers it).
+    const w = (await createWorkspace(api, 'many-c')).workspaceId;
+    const lock = (amount: string) => lockForWithdrawal({ id: randomUUID(), network: net, at, withdrawalId: randomUUID(), workspaceId: w, amount: usdt(amount) });
+    expect(await uow.run((tx) => tx.ledger.postMany([credit(w, randomUUID(), '3.5'), lock('3')]))).toEqual(['posted', 'posted']);
+    await expect(uow.run((tx) => tx.ledger.postMany([credit(w, randomUUID(), '0.5'), lock('1')]))).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    const [bc] = await uow.run((tx) => tx.ledger.balances(w, [net], {}));
+    expect([bc!.available, bc!.locked]).toEqual([0n, 3_000_000n]);
+    expect((await opsLedgerCheck()).report.ok).toBe(true);
+  });
+
   it('lets exactly 60 of 100 parallel debits through against a balance that covers 60: never negative, still balanced', async () => {
     const other = await createWorkspace(api, 'parallel');
     const w = other.workspaceId;

@@ -332,6 +332,14 @@ export class InMemoryLedger implements LedgerRepo {
     this.store.entries.set(entry.id, entry);
     return 'posted';
   }
+  async postMany(entries: readonly JournalEntry[]): Promise<('posted' | 'duplicate')[]> {
+    const out: ('posted' | 'duplicate')[] = [];
+    for (const e of entries) out.push(await this.post(e));
+    return out;
+  }
+  async postedAmong(references: readonly string[]): Promise<Set<string>> {
+    return new Set([...this.store.entries.values()].map((e) => e.reference).filter((r) => references.includes(r)));
+  }
   async posted(reference: string): Promise<boolean> {
     return [...this.store.entries.values()].some((e) => e.reference === reference);
   }
@@ -457,6 +465,9 @@ export class InMemoryJobQueue implements JobQueue {
   constructor(private readonly store: InMemoryStore) {}
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N]): Promise<void> {
     this.store.jobs.push({ name, payload });
+  }
+  async enqueueMany<N extends JobName>(name: N, payloads: readonly JobPayloads[N][]): Promise<void> {
+    for (const payload of payloads) this.store.jobs.push({ name, payload });
   }
 }
 

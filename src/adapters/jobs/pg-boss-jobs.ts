@@ -59,6 +59,15 @@ export class TransactionalJobQueue implements JobQueue {
     await this.boss.send(name, data as object, { db: await this.connection() });
   }
 
+  async enqueueMany<N extends JobName>(name: N, payloads: readonly JobPayloads[N][]): Promise<void> {
+    if (payloads.length === 0) return;
+    // pg-boss's insert takes the queue's own retry and expiry settings, as send does.
+    await this.boss.insert(
+      payloads.map((p) => ({ name, data: parseJobPayload(name, p) as object })),
+      { db: await this.connection() },
+    );
+  }
+
   private async connection(): Promise<PgBoss.Db> {
     if (!this.db) {
       // knex pins one pg connection to a transaction; pg-boss's SQL uses native

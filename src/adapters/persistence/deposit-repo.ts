@@ -277,26 +277,38 @@ export class PgDepositRepo implements DepositRepo {
   }
 
   async update(d: Deposit): Promise<void> {
-    await this.sql(
-      `update deposits set status = ?, confirmations = ?, block_number = ?, block_hash = ?,
-         fee_amount = ?, net_amount = ?, applied_rate_ppm = ?, applied_min_fee = ?,
-         confirmed_at = ?, swept_at = ?, updated_at = ?
-       where id = ?`,
-      [
-        d.status,
-        d.confirmations,
-        d.blockNumber.toString(),
-        d.blockHash,
-        d.fee?.feeAmount.toString() ?? null,
-        d.fee?.netAmount.toString() ?? null,
-        d.fee?.appliedRatePpm.toString() ?? null,
-        d.fee?.appliedMinFee.toString() ?? null,
-        d.confirmedAt,
-        d.sweptAt,
-        d.updatedAt,
-        d.id,
-      ],
-    );
+    await this.updateMany([d]);
+  }
+
+  async updateMany(deposits: readonly Deposit[]): Promise<void> {
+    for (let i = 0; i < deposits.length; i += INSERT_CHUNK) {
+      const chunk = deposits.slice(i, i + INSERT_CHUNK);
+      const col = (f: (d: Deposit) => string | number | null) => pgArrayLiteral(chunk.map(f));
+      await executeBound(
+        this.em,
+        `update deposits d set status = v.status, confirmations = v.confirmations, block_number = v.block_number, block_hash = v.block_hash,
+           fee_amount = v.fee_amount, net_amount = v.net_amount, applied_rate_ppm = v.applied_rate_ppm, applied_min_fee = v.applied_min_fee,
+           confirmed_at = v.confirmed_at, swept_at = v.swept_at, updated_at = v.updated_at
+         from unnest(?::uuid[], ?::text[], ?::int[], ?::bigint[], ?::text[], ?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[],
+                     ?::timestamptz[], ?::timestamptz[], ?::timestamptz[])
+           as v(id, status, confirmations, block_number, block_hash, fee_amount, net_amount, applied_rate_ppm, applied_min_fee, confirmed_at, swept_at, updated_at)
+         where d.id = v.id`,
+        [
+          col((d) => d.id),
+          col((d) => d.status),
+          col((d) => d.confirmations),
+          col((d) => d.blockNumber.toString()),
+          col((d) => d.blockHash),
+          col((d) => d.fee?.feeAmount.toString() ?? null),
+          col((d) => d.fee?.netAmount.toString() ?? null),
+          col((d) => d.fee?.appliedRatePpm.toString() ?? null),
+          col((d) => d.fee?.appliedMinFee.toString() ?? null),
+          col((d) => d.confirmedAt?.toISOString() ?? null),
+          col((d) => d.sweptAt?.toISOString() ?? null),
+          col((d) => d.updatedAt.toISOString()),
+        ],
+      );
+    }
   }
 
   async lockById(id: string): Promise<Deposit | null> {

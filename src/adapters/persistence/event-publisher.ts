@@ -31,9 +31,13 @@ export class PgEventPublisher implements EventPublisher {
       'all',
       this.em.getTransactionContext(),
     );
-    const deliveryIds = await createDeliveries(this.em, this.random, { eventId, event: e.event, payload }, endpoints.map((r) => r.id), now);
-    for (const deliveryId of deliveryIds) await this.jobs.enqueue('webhook.deliver', { deliveryId });
-    return { eventId, deliveryIds };
+    const deliveries = deliveryRows(this.random, { eventId, event: e.event, payload }, endpoints.map((r) => r.id), now);
+    if (deliveries.length > 0) await this.em.insertMany(WebhookDeliveryEntity, deliveries);
+    await this.jobs.enqueueMany(
+      'webhook.deliver',
+      deliveries.map((d) => ({ deliveryId: d.id })),
+    );
+    return { eventId, deliveryIds: deliveries.map((d) => d.id) };
   }
 
   async publishMany(events: PublishedEvent[]): Promise<void> {
@@ -53,8 +57,9 @@ export class PgEventPublisher implements EventPublisher {
         [now.toISOString(), ...(['id', 'workspaceId', 'side', 'event', 'payload'] as const).map((k) => pgArrayLiteral(chunk.map((r) => r[k])))],
       );
     }
-    // The subscribed endpoints once per workspace, side and event name.
+    // The subscribed endpoints once per workspace, side and event name; every delivery in one insert, their jobs in another.
     const endpointsOf = new Map<string, string[]>();
+    const deliveries: WebhookDeliveryRow[] = [];
     for (const r of rows) {
       const key = `${r.workspaceId}:${r.side}:${r.event}`;
       let endpoints = endpointsOf.get(key);
@@ -69,24 +74,20 @@ export class PgEventPublisher implements EventPublisher {
         ).map((x) => x.id);
         endpointsOf.set(key, endpoints);
       }
-      if (endpoints.length === 0) continue;
-      const deliveryIds = await createDeliveries(this.em, this.random, { eventId: r.id, event: r.event, payload: r.payload }, endpoints, now);
-      for (const deliveryId of deliveryIds) await this.jobs.enqueue('webhook.deliver', { deliveryId });
+      deliveries.push(...deliveryRows(this.random, { eventId: r.id, event: r.event, payload: r.payload }, endpoints, now));
     }
+    for (let i = 0; i < deliveries.length; i += 5000) await this.em.insertMany(WebhookDeliveryEntity, deliveries.slice(i, i + 5000));
+    await this.jobs.enqueueMany(
+      'webhook.deliver',
+      deliveries.map((d) => ({ deliveryId: d.id })),
+    );
   }
 }
 
-/** Inserts one new PENDING delivery of the event per endpoint; returns their ids. */
-async function createDeliveries(
-  em: EntityManager,
-  random: RandomSource,
-  event: { eventId: string; event: string; payload: string },
-  endpointIds: readonly string[],
-  now: Date,
-): Promise<string[]> {
-  if (endpointIds.length === 0) return [];
+/** One new PENDING delivery of the event per endpoint. */
+function deliveryRows(random: RandomSource, event: { eventId: string; event: string; payload: string }, endpointIds: readonly string[], now: Date): WebhookDeliveryRow[] {
   const fresh = newDelivery(now);
-  const rows: WebhookDeliveryRow[] = endpointIds.map((endpointId) => ({
+  return endpointIds.map((endpointId) => ({
     id: random.uuid(),
     endpointId,
     eventId: event.eventId,
@@ -105,6 +106,4 @@ async function createDeliveries(
     leaseUntil: null,
     leaseToken: null,
   }));
-  await em.insertMany(WebhookDeliveryEntity, rows);
-  return rows.map((r) => r.id);
 }

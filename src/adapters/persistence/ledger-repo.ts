@@ -4,8 +4,11 @@
 // write the postings in one statement. A debit of AVAILABLE or LOCKED is a
 // conditional UPDATE whose row lock and WHERE clause keep it from ever going
 // negative under concurrency (no read-then-write); a credit, or a move of an
-// account allowed below zero, is an upsert.
+// account allowed below zero, is an upsert. Many entries that debit no guarded
+// account (a scanner step's deposit credits) are posted set-based: the entries,
+// each account's summed move and the postings in one statement each.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executeBound, pgArrayLiteral } from './pg-array.js';
 import { DomainError } from '../../domain/errors.js';
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../domain/ledger/journal.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
@@ -58,6 +61,87 @@ export class PgLedgerRepo implements LedgerRepo {
       postings.flatMap((p, i) => [entry.id, ids[i], p.amount.toString()]),
     );
     return 'posted';
+  }
+
+  async postMany(entries: readonly JournalEntry[]): Promise<('posted' | 'duplicate')[]> {
+    // A guarded debit must be judged entry by entry, in order (a later one may rely on an earlier credit).
+    if (entries.length <= 1 || entries.some((e) => e.postings.some((p) => p.amount < 0n && NON_NEGATIVE_KINDS.has(p.account.kind)))) {
+      const out: ('posted' | 'duplicate')[] = [];
+      for (const e of entries) out.push(await this.post(e));
+      return out;
+    }
+    // The first of a reference in the batch is posted (unless already posted), any later one is a duplicate.
+    const firstOf = new Map<string, JournalEntry>();
+    for (const e of entries) if (!firstOf.has(e.reference)) firstOf.set(e.reference, e);
+    const unique = [...firstOf.values()];
+    const inserted = await executeBound<{ reference: string }>(
+      this.em,
+      `insert into journal_entries (id, kind, reference, workspace_id, network, asset, created_at)
+       select * from unnest(?::uuid[], ?::text[], ?::text[], ?::uuid[], ?::text[], ?::text[], ?::timestamptz[])
+       on conflict (reference) do nothing returning reference`,
+      [
+        unique.map((e) => e.id),
+        unique.map((e) => e.kind),
+        unique.map((e) => e.reference),
+        unique.map((e) => e.workspaceId),
+        unique.map((e) => e.network),
+        unique.map((e) => e.asset),
+        unique.map((e) => e.createdAt.toISOString()),
+      ].map((col) => pgArrayLiteral(col)),
+    );
+    const posted = new Set(inserted.map((r) => r.reference));
+    const fresh = unique.filter((e) => posted.has(e.reference));
+    if (fresh.length > 0) {
+      // Each account moved once by the sum of its postings, in the order post() takes them (no deadlock between the two).
+      const moves = new Map<string, { account: JournalEntry['postings'][number]['account']; amount: bigint }>();
+      for (const e of fresh) {
+        for (const p of e.postings) {
+          const key = accountKey(p.account);
+          const m = moves.get(key);
+          if (m) m.amount += p.amount;
+          else moves.set(key, { account: p.account, amount: p.amount });
+        }
+      }
+      const keys = [...moves.keys()].sort((a, b) => (a < b ? -1 : 1));
+      const accounts = keys.map((k) => moves.get(k)!);
+      const rows = await executeBound<{ id: number; key: string }>(
+        this.em,
+        `with moved as (
+           insert into ledger_accounts as l (owner, kind, network, asset, balance)
+           select owner, kind, network, asset, amount from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[]) with ordinality
+             as t(owner, kind, network, asset, amount, ord) order by ord
+           on conflict on constraint ledger_accounts_identity_unique do update set balance = l.balance + excluded.balance
+           returning id, owner, kind, network, asset)
+         select id, owner || '|' || kind || '|' || network || '|' || asset as key from moved`,
+        [
+          accounts.map((m) => m.account.owner),
+          accounts.map((m) => m.account.kind),
+          accounts.map((m) => m.account.network),
+          accounts.map((m) => m.account.asset),
+          accounts.map((m) => m.amount.toString()),
+        ].map((col) => pgArrayLiteral(col)),
+      );
+      const idOf = new Map(rows.map((r) => [r.key, r.id]));
+      const postings = fresh.flatMap((e) => e.postings.map((p) => ({ entryId: e.id, accountId: idOf.get(accountKey(p.account)), amount: p.amount })));
+      if (postings.some((p) => p.accountId === undefined)) throw new Error('a posting whose account was not moved');
+      await executeBound(
+        this.em,
+        `insert into postings (entry_id, account_id, amount) select * from unnest(?::uuid[], ?::int[], ?::numeric[])`,
+        [postings.map((p) => p.entryId), postings.map((p) => p.accountId!), postings.map((p) => p.amount.toString())].map((col) => pgArrayLiteral(col)),
+      );
+    }
+    const seen = new Set<string>();
+    return entries.map((e) => {
+      const first = !seen.has(e.reference);
+      seen.add(e.reference);
+      return first && posted.has(e.reference) ? 'posted' : 'duplicate';
+    });
+  }
+
+  async postedAmong(references: readonly string[]): Promise<Set<string>> {
+    if (references.length === 0) return new Set();
+    const rows = await this.sql<{ reference: string }>(`select reference from journal_entries where reference = any(?::text[])`, [pgArrayLiteral(references)]);
+    return new Set(rows.map((r) => r.reference));
   }
 
   async serviceBalance(network: Network, asset: Asset, kind: LedgerAccountKind): Promise<bigint> {

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ScreeningRepo } from '../../domain/deposits/ports.js';
 import type { BaseChain } from '../../domain/money/networks.js';
+import { pgArrayLiteral } from './pg-array.js';
 
 export class PgScreeningRepo implements ScreeningRepo {
   constructor(private readonly em: EntityManager) {}
@@ -24,8 +25,12 @@ export class PgScreeningRepo implements ScreeningRepo {
     return rows.length > 0;
   }
 
-  async isDenied(chain: BaseChain, address: string): Promise<boolean> {
-    const rows = await this.sql<{ chain: string }>(`select chain from screening_denylist where chain = ? and address = ?`, [chain, address]);
-    return rows.length > 0;
+  async deniedAmong(chain: BaseChain, addresses: readonly string[]): Promise<Set<string>> {
+    if (addresses.length === 0) return new Set();
+    const rows = await this.sql<{ address: string }>(`select address from screening_denylist where chain = ? and address = any(?::text[])`, [
+      chain,
+      pgArrayLiteral([...new Set(addresses)]),
+    ]);
+    return new Set(rows.map((r) => r.address));
   }
 }

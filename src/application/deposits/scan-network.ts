@@ -17,7 +17,7 @@ import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from
 import { InternalAddresses } from '../custody/internal-addresses.js';
 import type { ServiceRole } from '../../domain/custody/derivation.js';
 import { TOKENS } from '../tokens.js';
-import { credit, FeeContexts, flag, publishDetected, reverse } from './settle-deposit.js';
+import { creditAll, flagAll, publishDetected, reverse } from './settle-deposit.js';
 import { sortTransfers } from './sort-transfers.js';
 
 /** The most transactions whose transfers the node URLs are asked to agree on in one step. */
@@ -206,8 +206,6 @@ export class ScanNetwork {
     agreed: Set<string> | null,
     gone: Set<string> | null,
   ): Promise<{ credited: number; flagged: number; reversed: number; unagreed: number }> {
-    let credited = 0;
-    let flagged = 0;
     let reversed = 0;
     let unagreed = 0;
     for (const d of await tx.deposits.reorgedOutBy(network, tip)) {
@@ -216,7 +214,8 @@ export class ScanNetwork {
       reversed++;
     }
     await tx.deposits.advanceConfirmations(network, tip, now);
-    const fees = new FeeContexts(tx, now);
+    // Set-based: whatever their number, the step's due deposits are screened, credited and flagged in a few statements.
+    const due: Deposit[] = [];
     for (const d of await tx.deposits.reachingThreshold(network, tip)) {
       const { next, credit: reached } = atHead(d, tip);
       if (!reached) continue;
@@ -224,15 +223,14 @@ export class ScanNetwork {
         unagreed++; // stays open: asked again next step
         continue;
       }
-      const confirmed: Deposit = { ...d, confirmations: next.confirmations };
-      if (await tx.screening.isDenied(baseChainOf(network), d.fromAddress)) {
-        await flag(tx, confirmed, now);
-        flagged++;
-      } else {
-        await credit(tx, confirmed, now, this.random, fees);
-        credited++;
-      }
+      due.push({ ...d, confirmations: next.confirmations });
     }
+    const denied = await tx.screening.deniedAmong(
+      baseChainOf(network),
+      due.map((d) => d.fromAddress),
+    );
+    const flagged = (await flagAll(tx, due.filter((d) => denied.has(d.fromAddress)), now)).length;
+    const credited = (await creditAll(tx, due.filter((d) => !denied.has(d.fromAddress)), now, this.random)).length;
     return { credited, flagged, reversed, unagreed };
   }
 

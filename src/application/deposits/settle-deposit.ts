@@ -13,8 +13,10 @@ import type { RandomSource, TxContext } from '../../domain/ports.js';
 import { loadFeeContext } from '../fees/fee-context.js';
 import { depositEventData } from './deposit-view.js';
 
-const publish = (tx: TxContext, d: Deposit, event: 'DEPOSIT_DETECTED' | 'DEPOSIT_CONFIRMED' | 'DEPOSIT_FLAGGED' | 'DEPOSIT_REJECTED') =>
-  tx.events.publish({ workspaceId: d.workspaceId, side: sideOf(d.network), event, data: depositEventData(d) });
+type DepositEvent = 'DEPOSIT_DETECTED' | 'DEPOSIT_CONFIRMED' | 'DEPOSIT_FLAGGED' | 'DEPOSIT_REJECTED';
+
+const publishAll = (tx: TxContext, deposits: readonly Deposit[], event: DepositEvent) =>
+  tx.events.publishMany(deposits.map((d) => ({ workspaceId: d.workspaceId, side: sideOf(d.network), event, data: depositEventData(d) })));
 
 /**
  * DEPOSIT_DETECTED of newly recorded deposits, in one go; a SWEPT wallet that
@@ -23,9 +25,7 @@ const publish = (tx: TxContext, d: Deposit, event: 'DEPOSIT_DETECTED' | 'DEPOSIT
 export const publishDetected = async (tx: TxContext, deposits: Deposit[]) => {
   if (deposits.length === 0) return;
   await tx.wallets.reactivate(deposits.map((d) => d.walletId));
-  await tx.events.publishMany(
-    deposits.map((d) => ({ workspaceId: d.workspaceId, side: sideOf(d.network), event: 'DEPOSIT_DETECTED' as const, data: depositEventData(d) })),
-  );
+  await publishAll(tx, deposits, 'DEPOSIT_DETECTED');
 };
 
 /**
@@ -52,44 +52,73 @@ export class FeeContexts {
 }
 
 /**
- * How many times the deposit's credit was reversed: a deposit reversed by a deep reorg and found
+ * How many times each deposit's credit was reversed: a deposit reversed by a deep reorg and found
  * again is credited in a new cycle (depositReference), never under the reference already used.
  */
-async function reversals(tx: TxContext, depositId: string): Promise<number> {
-  let n = 0;
-  while (await tx.ledger.posted(depositReference(depositId, 'reversal', n))) n++;
-  return n;
+async function reversals(tx: TxContext, depositIds: readonly string[]): Promise<Map<string, number>> {
+  const cycles = new Map(depositIds.map((id) => [id, 0]));
+  let open = [...cycles.keys()];
+  for (let n = 0; open.length > 0; n++) {
+    const posted = await tx.ledger.postedAmong(open.map((id) => depositReference(id, 'reversal', n)));
+    open = open.filter((id) => posted.has(depositReference(id, 'reversal', n)));
+    for (const id of open) cycles.set(id, n + 1);
+  }
+  return cycles;
 }
 
 /** CONFIRMED: the net goes to the workspace's available balance, the fee to revenue. */
 export async function credit(tx: TxContext, d: Deposit, now: Date, random: RandomSource, fees = new FeeContexts(tx, now)): Promise<Deposit> {
-  const gross = Amount.ofUnits(d.asset, d.amount);
-  const ctx = await fees.of(d);
-  const c = charge('deposit', gross, ctx);
-  const fee = depositFee({ fee: c.fee.units, appliedRatePpm: c.appliedRatePpm, minFee: c.minFee?.units ?? 0n }, d.amount);
-  await tx.ledger.post(
-    creditDeposit({
-      id: random.uuid(),
-      network: d.network,
-      at: now,
-      depositId: d.id,
-      cycle: await reversals(tx, d.id),
-      workspaceId: d.workspaceId,
-      gross,
-      fee: Amount.ofUnits(d.asset, fee.feeAmount),
-    }),
+  return (await creditAll(tx, [d], now, random, fees))[0]!;
+}
+
+/**
+ * credit() of many deposits in a few statements, whatever their number (a scanner step's): one
+ * read of their reversal cycles, their entries posted together, their rows and DEPOSIT_CONFIRMED
+ * events written in one go each.
+ */
+export async function creditAll(tx: TxContext, deposits: readonly Deposit[], now: Date, random: RandomSource, fees = new FeeContexts(tx, now)): Promise<Deposit[]> {
+  if (deposits.length === 0) return [];
+  const cycles = await reversals(
+    tx,
+    deposits.map((d) => d.id),
   );
-  const next: Deposit = { ...d, status: 'CONFIRMED', fee, confirmedAt: now, updatedAt: now };
-  await tx.deposits.update(next);
-  await publish(tx, next, 'DEPOSIT_CONFIRMED');
+  const entries = [];
+  const next: Deposit[] = [];
+  for (const d of deposits) {
+    const gross = Amount.ofUnits(d.asset, d.amount);
+    const c = charge('deposit', gross, await fees.of(d));
+    const fee = depositFee({ fee: c.fee.units, appliedRatePpm: c.appliedRatePpm, minFee: c.minFee?.units ?? 0n }, d.amount);
+    entries.push(
+      creditDeposit({
+        id: random.uuid(),
+        network: d.network,
+        at: now,
+        depositId: d.id,
+        cycle: cycles.get(d.id)!,
+        workspaceId: d.workspaceId,
+        gross,
+        fee: Amount.ofUnits(d.asset, fee.feeAmount),
+      }),
+    );
+    next.push({ ...d, status: 'CONFIRMED', fee, confirmedAt: now, updatedAt: now });
+  }
+  await tx.ledger.postMany(entries);
+  await tx.deposits.updateMany(next);
+  await publishAll(tx, next, 'DEPOSIT_CONFIRMED');
   return next;
 }
 
 /** FLAGGED: the sender is on the operator's deny list; nothing is credited until an operator releases it. */
 export async function flag(tx: TxContext, d: Deposit, now: Date): Promise<Deposit> {
-  const next: Deposit = { ...d, status: 'FLAGGED', updatedAt: now };
-  await tx.deposits.update(next);
-  await publish(tx, next, 'DEPOSIT_FLAGGED');
+  return (await flagAll(tx, [d], now))[0]!;
+}
+
+/** flag() of many deposits in one go. */
+export async function flagAll(tx: TxContext, deposits: readonly Deposit[], now: Date): Promise<Deposit[]> {
+  if (deposits.length === 0) return [];
+  const next = deposits.map((d): Deposit => ({ ...d, status: 'FLAGGED', updatedAt: now }));
+  await tx.deposits.updateMany(next);
+  await publishAll(tx, next, 'DEPOSIT_FLAGGED');
   return next;
 }
 
@@ -97,7 +126,7 @@ export async function flag(tx: TxContext, d: Deposit, now: Date): Promise<Deposi
 export async function reject(tx: TxContext, d: Deposit, now: Date): Promise<Deposit> {
   const next: Deposit = { ...d, status: 'REJECTED', updatedAt: now };
   await tx.deposits.update(next);
-  await publish(tx, next, 'DEPOSIT_REJECTED');
+  await publishAll(tx, [next], 'DEPOSIT_REJECTED');
   return next;
 }
 
@@ -118,7 +147,7 @@ export async function reverse(tx: TxContext, d: Deposit, now: Date, random: Rand
       network: d.network,
       at: now,
       depositId: d.id,
-      cycle: await reversals(tx, d.id),
+      cycle: (await reversals(tx, [d.id])).get(d.id)!,
       workspaceId: d.workspaceId,
       gross: Amount.ofUnits(d.asset, d.amount),
       fee: Amount.ofUnits(d.asset, feeUnits),

@@ -47,6 +47,8 @@ export interface DepositRepo {
   reachingThreshold(network: Network, tip: bigint): Promise<Deposit[]>;
   /** Writes a deposit's changed status, confirmations, block, fee and times. */
   update(deposit: Deposit): Promise<void>;
+  /** update() of many deposits in one go (a scanner step's credits). */
+  updateMany(deposits: readonly Deposit[]): Promise<void>;
   /** For update: the deposit by id whatever its workspace (operator commands), locked until commit. */
   lockById(id: string): Promise<Deposit | null>;
   /** The deposit with this identity, if any. */
@@ -120,8 +122,8 @@ export interface ScanStateRepo {
 export interface ScreeningRepo {
   deny(chain: BaseChain, address: string, at: Date): Promise<boolean>;
   allow(chain: BaseChain, address: string): Promise<boolean>;
-  /** Whether `address` (canonical form) of `chain` is denied. */
-  isDenied(chain: BaseChain, address: string): Promise<boolean>;
+  /** Of these addresses (canonical form) of `chain`, those denied. */
+  deniedAmong(chain: BaseChain, addresses: readonly string[]): Promise<Set<string>>;
 }
 
 /**

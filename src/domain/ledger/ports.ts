@@ -12,6 +12,13 @@ import type { Balance, JournalEntry, LedgerAccountKind } from './journal.js';
  */
 export interface LedgerRepo {
   post(entry: JournalEntry): Promise<'posted' | 'duplicate'>;
+  /**
+   * Posts the entries as post() would one after another, in one go where it can (entries debiting no
+   * guarded account): each result says whether that entry was posted or its reference already was.
+   */
+  postMany(entries: readonly JournalEntry[]): Promise<('posted' | 'duplicate')[]>;
+  /** Of these references, those an entry was posted under. */
+  postedAmong(references: readonly string[]): Promise<Set<string>>;
   /** Whether an entry with this reference was posted. */
   posted(reference: string): Promise<boolean>;
   /** Balances of the workspace on these networks, one per asset it ever held. */
