@@ -3,7 +3,8 @@
 // with parent hashes, a rescan's view of one transaction, identities that
 // survive re-inclusion in another block, orphaned blocks after anvil_reorg,
 // several URLs with fallback, retries on 429, a failing node reported as
-// ChainUnavailableError, and oversized eth_getLogs ranges split.
+// ChainUnavailableError, oversized eth_getLogs ranges split, and native
+// transfers read through full blocks where eth_getBlockReceipts is not served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmChainPort } from '../../src/adapters/chains/evm-chain.js';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
@@ -47,6 +48,20 @@ describe('EvmChainPort', () => {
       { asset: 'USDT_BSC', txid: t1, to: A, amount: 25_123_456_789_012_345_678n, from: OUTSIDE, logIndex: 0 },
       { asset: 'BNB', txid: n1, to: B, amount: 10n ** 17n, from: OUTSIDE, logIndex: null },
     ]);
+    // Read through the blocks' receipts; a URL that does not serve them is read through its full blocks, to the same answer.
+    expect(proxy.calls.get('eth_getBlockReceipts')).toBeGreaterThan(0);
+    const refusing = await startRpcProxy(chain.anvil.rpcUrl);
+    refusing.refuseMethods.add('eth_getBlockReceipts');
+    try {
+      const other = new EvmChainPort({ network: 'BSC_TESTNET', urls: [refusing.url], contracts: { USDT_BSC: chain.tokens[0]! }, retryDelayMs: 20 });
+      expect(await other.transfers(from, to, isMonitored)).toEqual(found);
+      const refused = refusing.calls.get('eth_getBlockReceipts');
+      expect(refused).toBeGreaterThan(0);
+      expect(await other.transfers(from, to, isMonitored)).toEqual(found);
+      expect(refusing.calls.get('eth_getBlockReceipts')).toBe(refused); // refused once, never asked again
+    } finally {
+      await refusing.close();
+    }
     const blocks = await port.blocks(from, to);
     expect(blocks.map((b) => b.number)).toEqual([from, to]);
     expect(blocks[1]!.parentHash).toBe(blocks[0]!.hash);

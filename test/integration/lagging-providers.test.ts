@@ -92,16 +92,18 @@ describe('scanning behind a pool of backends', () => {
     expect(logsCalls(plain) - before).toBe(1); // the range only: no read by hash
   });
 
-  it('1. reads a native deposit whose receipt a lagging backend lacks as a node behind, never as no deposit', async () => {
-    const lagging = await imitation('evm', ['lagging-backend:minLag=1:maxLag=1'], { onlyFor: ['eth_getTransactionReceipt'] });
-    const port = evmPort([lagging.url]);
-    const tx = await chain.sendNative(B, 10n ** 16n);
-    await chain.mine();
-    const head = await chain.blockNumber();
-    const err = await port.transfers(head, head, isMonitored, new Set(['ETH'])).catch((e: unknown) => e);
-    expect((err as ChainUnavailableError).kind).toBe('node_behind');
-    await chain.mine();
-    expect((await port.transfers(head, head, isMonitored, new Set(['ETH']))).map((f) => f.txid)).toEqual([tx]);
+  it('1. reads a native deposit whose receipts or transaction a lagging backend lacks as a node behind, never as no deposit', async () => {
+    for (const method of ['eth_getBlockReceipts', 'eth_getTransactionByHash']) {
+      const lagging = await imitation('evm', ['lagging-backend:minLag=1:maxLag=1'], { onlyFor: [method] });
+      const port = evmPort([lagging.url]);
+      const tx = await chain.sendNative(B, 10n ** 16n);
+      await chain.mine();
+      const head = await chain.blockNumber();
+      const err = await port.transfers(head, head, isMonitored, new Set(['ETH'])).catch((e: unknown) => e);
+      expect([method, (err as ChainUnavailableError).kind]).toEqual([method, 'node_behind']);
+      await chain.mine();
+      expect((await port.transfers(head, head, isMonitored, new Set(['ETH']))).map((f) => f.txid)).toEqual([tx]);
+    }
   });
 
   it('1. never answers for other blocks than the caller read: a second read from a sibling of the head (empty) is the chain moving', async () => {

@@ -1,6 +1,6 @@
 // A proxy in front of a local node (JSON-RPC, or a TRON HTTP API) that a test can break on cue:
 // down (connections refused), answering 429 or 500, or refusing eth_getLogs
-// ranges wider than N blocks the way hosted providers do.
+// ranges wider than N blocks the way hosted providers do, or a method it does not serve.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -15,6 +15,8 @@ export interface RpcProxy {
   calls: Map<string, number>;
   /** Requests carrying one of these methods are answered 500 (the node "lost" them), the rest pass. */
   failMethods: Set<string>;
+  /** Calls of these methods are answered as geth answers a method it does not serve (-32601), the rest pass. */
+  refuseMethods: Set<string>;
   /** Requests to one of these paths (a TRON HTTP API call, e.g. /wallet/broadcasttransaction) are answered 500. */
   failPaths: Set<string>;
   /** Rewrites the body of a request to a path before it is passed on (a node that builds something else than asked). */
@@ -34,6 +36,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     maxLogRange: null,
     calls: new Map(),
     failMethods: new Set(),
+    refuseMethods: new Set(),
     failPaths: new Set(),
     rewrite: null,
     failNext(n, mode) {
@@ -71,12 +74,15 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
       return;
     }
-    if (proxy.maxLogRange !== null) {
-      // Each request on its own: the too-wide eth_getLogs gets the provider's error, the rest the node's answers.
+    if (proxy.maxLogRange !== null || proxy.refuseMethods.size > 0) {
+      // Each request on its own: the too-wide eth_getLogs (or a refused method) gets the provider's error, the rest the node's answers.
       const items = Array.isArray(parsed) ? parsed : [parsed];
       const answers = await Promise.all(
         items.map(async (r) => {
-          if (r.method === 'eth_getLogs' && Number(BigInt(r.params[0]!.toBlock) - BigInt(r.params[0]!.fromBlock)) + 1 > proxy.maxLogRange!) {
+          if (proxy.refuseMethods.has(r.method)) {
+            return { jsonrpc: '2.0', id: r.id, error: { code: -32601, message: `the method ${r.method} does not exist/is not available` } };
+          }
+          if (proxy.maxLogRange !== null && r.method === 'eth_getLogs' && Number(BigInt(r.params[0]!.toBlock) - BigInt(r.params[0]!.fromBlock)) + 1 > proxy.maxLogRange) {
             return { jsonrpc: '2.0', id: r.id, error: { code: -32005, message: 'query returned more than 10000 results' } };
           }
           const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(r) });

@@ -13,8 +13,9 @@
 //   not []); every log's block number and hash must be those of the block read.
 //   Ponder's realtime sync and validateLogsAndBlock check the same.
 // - Native deposits: the blocks' transactions whose `to` is monitored and
-//   whose receipt succeeded; a receipt missing for a transaction of a block
-//   read is a node behind, never "no deposit".
+//   whose receipt succeeded, read through the blocks' receipts
+//   (evm-natives.ts); a receipt missing for a transaction of a block read is
+//   a node behind, never "no deposit".
 // - Nodes: the network's URLs as a pool (evm-rpc-pool.ts). A log range a
 //   provider refuses is split, to the limit its words give when they do.
 // - Identity: a token transfer's `logIndex` is its position among its
@@ -36,6 +37,7 @@ import {
 } from '../../domain/chains/chain-port.js';
 import { nativeAssetOf, type Asset, type Network } from '../../domain/money/networks.js';
 import { EvmRpcPool, RangeTooLargeError } from './evm-rpc-pool.js';
+import { nativeTransfers } from './evm-natives.js';
 import { probeEvmUrl } from './evm-probe.js';
 import { blockRef, hex, type RpcBlock, type RpcLog, type RpcReceipt } from './evm-rpc-types.js';
 
@@ -150,11 +152,12 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     return b ? blockRef(b) : null;
   }
 
-  private async fullBlocks(from: bigint, to: bigint, full: boolean): Promise<RpcBlock[]> {
+  /** The range's blocks with their transactions' hashes. */
+  private async headers(from: bigint, to: bigint): Promise<RpcBlock[]> {
     const numbers: bigint[] = [];
     for (let n = from; n <= to; n++) numbers.push(n);
     // Concurrent calls in one tick go out as one JSON-RPC batch.
-    const blocks = await Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), full])));
+    const blocks = await Promise.all(numbers.map((n) => this.call<RpcBlock | null>('eth_getBlockByNumber', [hex(n), false])));
     return blocks.map((b, i) => {
       if (!b) throw new ChainUnavailableError(this.network, 'node_behind', `the node does not have block ${numbers[i]} (yet)`);
       return b;
@@ -162,7 +165,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
   }
 
   async blocks(from: bigint, to: bigint): Promise<BlockRef[]> {
-    return (await this.fullBlocks(from, to, false)).map(blockRef);
+    return (await this.headers(from, to)).map(blockRef);
   }
 
   protected logFilter(): { address: string[]; topics: string[] } {
@@ -252,10 +255,10 @@ export class EvmChainReader implements ChainPort, NodeProbe {
   }
 
   async transfers(from: bigint, to: bigint, isMonitored: IsMonitored, assets?: ReadonlySet<Asset>, expected?: readonly BlockRef[]): Promise<ObservedTransfer[]> {
-    // Block bodies only when some wallet is of the native asset; logs only when some wallet is of a token.
+    // Native transfers only when some wallet is of the native asset; logs only when some wallet is of a token.
     const needNative = this.nativeAsset !== null && (!assets || assets.has(this.nativeAsset));
     const needLogs = !assets || [...this.tokenByContract.values()].some((a) => assets.has(a));
-    const [blocks, rangeLogs] = await Promise.all([this.fullBlocks(from, to, needNative), needLogs ? this.transferLogs(from, to) : Promise.resolve([])]);
+    const [blocks, rangeLogs] = await Promise.all([this.headers(from, to), needLogs ? this.transferLogs(from, to) : Promise.resolve([])]);
     // The blocks whose blooms prove the logs must be the caller's: a sibling of the head, empty, proves nothing of them.
     assertSameBlocks(blocks.map(blockRef), expected);
     const logs = needLogs ? await this.provedLogs(blocks, rangeLogs) : [];
@@ -272,35 +275,9 @@ export class EvmChainReader implements ChainPort, NodeProbe {
       }
       return blockRef(b);
     };
-    // Logs come sorted by block and log index; native transfers are added per block below.
+    // Logs come sorted by block and log index; native transfers (evm-natives.ts) are merged in by block.
     const tokens = this.tokenTransfers(logs, refOf, isMonitored);
-    const natives: ObservedTransfer[] = [];
-    if (needNative) {
-      const candidates = blocks.flatMap((b) =>
-        (b.transactions ?? [])
-          .filter((tx): tx is Exclude<typeof tx, string> => typeof tx !== 'string')
-          .filter((tx) => tx.to && BigInt(tx.value) > 0n && isMonitored(tx.to.toLowerCase()))
-          .map((tx) => ({ b, tx })),
-      );
-      const receipts = await Promise.all(candidates.map(({ tx }) => this.call<RpcReceipt | null>('eth_getTransactionReceipt', [tx.hash])));
-      candidates.forEach(({ b, tx }, i) => {
-        const receipt = receipts[i];
-        // The transaction is in a block read: a missing receipt is a backend that has not imported it.
-        if (!receipt) throw new ChainUnavailableError(this.network, 'node_behind', `no receipt yet for ${tx.hash} of block ${BigInt(b.number)}`);
-        if (receipt.blockHash !== b.hash) throw new ChainMovedError(`${tx.hash} is in another block`);
-        if (receipt.status !== '0x1') return;
-        natives.push({
-          network: this.network,
-          asset: this.nativeAsset!,
-          txid: tx.hash.toLowerCase(),
-          logIndex: null,
-          block: blockRef(b),
-          from: getAddress(tx.from),
-          to: getAddress(tx.to!),
-          amount: BigInt(tx.value),
-        });
-      });
-    }
+    const natives = needNative ? await nativeTransfers({ network: this.network, asset: this.nativeAsset!, call: (m, p) => this.call(m, p) }, blocks, isMonitored) : [];
     return [...tokens, ...natives].sort((a, b) => (a.block.number < b.block.number ? -1 : a.block.number > b.block.number ? 1 : 0));
   }
 
