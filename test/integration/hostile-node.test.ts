@@ -36,14 +36,21 @@ async function lie(call: RpcCall, reply: RpcReply): Promise<RpcReply> {
     const log = { address: chain.tokens[0]!.toLowerCase(), topics: [TRANSFER_TOPIC, word(OUTSIDE), word(A)], data: word((777n * 10n ** 6n).toString(16)), blockNumber: block.number, blockHash: block.hash, transactionHash: FAKE_TX, logIndex: '0x0', transactionIndex: '0x0', removed: false };
     return { ...reply, result: [...(reply.result as unknown[]), log] };
   }
-  if (call.method === 'eth_getTransactionReceipt' && reply.result) {
-    const r = reply.result as { status: string; logs: { data: string }[] };
-    if (mode === 'forge-success') return { ...reply, result: { ...r, status: '0x1' } };
-    if (mode === 'hide') return { ...reply, result: null };
-    if (mode === 'forge-contract') return { ...reply, result: { ...r, logs: r.logs.map((l) => ({ ...l, address: `0x${'ee'.repeat(20)}` })) } };
-    if (mode === 'forge-amount') return { ...reply, result: { ...r, logs: r.logs.map((l) => ({ ...l, data: word((10n ** 12n).toString(16)) })) } };
+  if (call.method === 'eth_getTransactionReceipt' && reply.result) return { ...reply, result: forged(reply.result as Receipt) };
+  // The same lies in a block's receipts (hiding: the block's receipts without it).
+  if (call.method === 'eth_getBlockReceipts' && Array.isArray(reply.result)) {
+    return { ...reply, result: (reply.result as Receipt[]).map(forged).filter((r) => r !== null) };
   }
   return reply;
+}
+
+type Receipt = { status: string; logs: { data: string }[] };
+function forged(r: Receipt): Receipt | null {
+  if (mode === 'forge-success') return { ...r, status: '0x1' };
+  if (mode === 'hide') return null;
+  if (mode === 'forge-contract') return { ...r, logs: r.logs.map((l) => ({ ...l, address: `0x${'ee'.repeat(20)}` })) };
+  if (mode === 'forge-amount') return { ...r, logs: r.logs.map((l) => ({ ...l, data: word((10n ** 12n).toString(16)) })) };
+  return r;
 }
 
 beforeAll(async () => {
@@ -97,19 +104,30 @@ describe('a node URL that lies', () => {
     const both = port([hostileUrl, chain.anvil.rpcUrl]);
     const [real] = await port([chain.anvil.rpcUrl]).transfersOf(txid, isMonitored);
     const key = agreedKey({ ...real!, blockHash: real!.block.hash });
-    expect([...(await both.agreedTransfers([txid], isMonitored))]).toEqual([key]);
-    mode = 'forge-amount';
-    try {
-      expect([...(await both.agreedTransfers([txid], isMonitored))]).toEqual([]);
-    } finally {
-      mode = 'honest';
-    }
-    // Another token contract at the same position (an asset swap): not the same transfer.
-    mode = 'forge-contract';
-    try {
-      expect([...(await both.agreedTransfers([txid], isMonitored))]).toEqual([]);
-    } finally {
-      mode = 'honest';
+    // Asked by transaction, or by the block the scanner read it in (the URLs' block receipts): the same verdicts.
+    const blockOf = new Map([[txid, real!.block.hash]]);
+    for (const hint of [undefined, blockOf]) {
+      expect([...(await both.agreedTransfers([txid], isMonitored, hint))]).toEqual([key]);
+      mode = 'forge-amount';
+      try {
+        expect([...(await both.agreedTransfers([txid], isMonitored, hint))]).toEqual([]);
+      } finally {
+        mode = 'honest';
+      }
+      // Another token contract at the same position (an asset swap): not the same transfer.
+      mode = 'forge-contract';
+      try {
+        expect([...(await both.agreedTransfers([txid], isMonitored, hint))]).toEqual([]);
+      } finally {
+        mode = 'honest';
+      }
+      // A URL whose block (by that hash) lacks the transaction is asked for its receipt: hiding it is no agreement either way.
+      mode = 'hide';
+      try {
+        expect([...(await both.agreedTransfers([txid], isMonitored, hint))]).toEqual([]);
+      } finally {
+        mode = 'honest';
+      }
     }
     // A transaction no honest URL has: nothing to agree on.
     expect([...(await both.agreedTransfers([FAKE_TX], isMonitored))]).toEqual([]);

@@ -316,11 +316,14 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     return false;
   }
 
-  async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored): Promise<Set<string>> {
+  async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, string>): Promise<Set<string>> {
     const agreed = new Set<string>();
     const unique = [...new Set(txids)];
+    const inBlocks = await this.receiptsOfBlocks(unique, blockOf);
     // All receipts at once: calls of one tick go out to each URL as one JSON-RPC batch.
-    const all = await Promise.all(unique.map((txid) => this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid])));
+    const all = await Promise.all(
+      unique.map((txid) => this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid], (url) => inBlocks.get(url)?.get(txid.toLowerCase()))),
+    );
     // A native transfer's value is in the transaction, not the receipt: those asked of each URL at once too.
     type NativeTx = { from: string; to: string | null; value: `0x${string}` } | null;
     const natives = await Promise.all(
@@ -354,6 +357,28 @@ export class EvmChainReader implements ChainPort, NodeProbe {
       for (const k of agreedAmong(shown, need)) agreed.add(k);
     }
     return agreed;
+  }
+
+  /**
+   * Per URL, the receipts of the blocks the caller read the transactions in (`blockOf`), by transaction: one
+   * eth_getBlockReceipts per block and URL instead of one call per transaction. A URL whose block by that
+   * hash does not hold a transaction (it has no such block, or the method is not served) is asked for that
+   * transaction's own receipt, which says where that URL has it.
+   */
+  private async receiptsOfBlocks(txids: readonly string[], blockOf?: ReadonlyMap<string, string>): Promise<Map<string, Map<string, RpcReceipt>>> {
+    const byUrl = new Map<string, Map<string, RpcReceipt>>();
+    if (!blockOf) return byUrl;
+    const hashes = [...new Set(txids.map((t) => blockOf.get(t)).filter((h): h is string => h !== undefined))];
+    const answers = await Promise.all(hashes.map((h) => this.pool.onEvery<RpcReceipt[] | null>('eth_getBlockReceipts', [h])));
+    answers.forEach((perUrl, i) => {
+      for (const a of perUrl) {
+        if (!Array.isArray(a.value)) continue;
+        let mine = byUrl.get(a.url);
+        if (!mine) byUrl.set(a.url, (mine = new Map()));
+        for (const r of a.value) if (r.blockHash === hashes[i]) mine.set(r.transactionHash.toLowerCase(), r);
+      }
+    });
+    return byUrl;
   }
 
   async receipt(txid: string): Promise<TransactionReceipt | null> {

@@ -112,11 +112,13 @@ export class EvmRpcPool {
   }
 
   /** The same call on every URL, each on its own (a verdict that needs every node's word). */
-  async onEvery<T>(method: string, params: unknown[]): Promise<{ url: string; value?: T; error?: Error }[]> {
+  /** The same call to every URL that serves the method; `known` gives a URL's answer already read another way (no call then). */
+  async onEvery<T>(method: string, params: unknown[], known?: (url: string) => T | undefined): Promise<{ url: string; value?: T; error?: Error }[]> {
     return Promise.all(
       this.pool.serving(method).map(async (url) => {
         try {
-          return { url, value: await this.callOn<T>(url, method, params) };
+          const value = known?.(url);
+          return { url, value: value !== undefined ? value : await this.callOn<T>(url, method, params) };
         } catch (error) {
           return { url, error: error as Error };
         }

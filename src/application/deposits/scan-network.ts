@@ -20,8 +20,12 @@ import { TOKENS } from '../tokens.js';
 import { creditAll, flagAll, publishDetected, reverse } from './settle-deposit.js';
 import { sortTransfers } from './sort-transfers.js';
 
-/** The most transactions whose transfers the node URLs are asked to agree on in one step. */
-const AGREEMENT_CHECKS_PER_STEP = 500;
+/**
+ * The most transactions whose transfers the node URLs are asked to agree on in one step: a catch-up step's
+ * transfers (100 blocks of a busy chain) all at once. The EVM adapter reads them by block (eth_getBlockReceipts),
+ * or one receipt each where a URL does not serve that.
+ */
+const AGREEMENT_CHECKS_PER_STEP = 2000;
 
 export interface ScanOptions {
   /** Who scans (one lease holder per network). */
@@ -145,7 +149,8 @@ export class ScanNetwork {
     const txids = [...new Set([...fresh, ...rotated])].slice(0, cap);
     this.agreementOffset.set(network, from + cap);
     if (txids.length === 0) return new Set();
-    return port.agreedTransfers(txids, (key) => this.monitored.has(network, key));
+    const blockOf = new Map([...due.map((d) => [d.txid, d.blockHash] as const), ...transfers.map((t) => [t.txid, t.block.hash] as const)]);
+    return port.agreedTransfers(txids, (key) => this.monitored.has(network, key), blockOf);
   }
 
   /**
