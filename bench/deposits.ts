@@ -214,7 +214,13 @@ export async function benchDetection(config: Config, log: (line: string) => void
     const detected = Number((await client.query<{ n: string }>(`select count(*)::text as n from deposits where workspace_id = $1`, [workspaceId])).rows[0]!.n);
     const scanRate = detected / scanSeconds;
     const what = run.confirmations >= 1000 ? 'detection alone (no credit due)' : `catching up with ${run.confirmations} confirmations: every deposit also credited in the same steps`;
-    log(`scanner, ${what}: ${detected} transfers to DETECTED rows at ${scanRate.toFixed(0)} transfers/s (${(scanRate / viemRate).toFixed(2)}× viem alone; goal ≥ 0.5)`);
+    const credited = Number(
+      (await client.query<{ n: string }>(`select count(*)::text as n from deposits where workspace_id = $1 and status = 'CONFIRMED'`, [workspaceId])).rows[0]!.n,
+    );
+    log(
+      `scanner, ${what}: ${detected} transfers to DETECTED rows at ${scanRate.toFixed(0)} transfers/s (${(scanRate / viemRate).toFixed(2)}× viem alone; goal ≥ 0.5), ` +
+        `${credited} of them credited by the time it caught up`,
+    );
     const out: BenchRow[] = [
       {
         name: `deposit detection, ${what}: ${TRANSFERS} token transfers to ${WALLETS} monitored addresses over ${BLOCKS} blocks, block to DETECTED row with its DEPOSIT_DETECTED`,
