@@ -1,7 +1,8 @@
 // One step of a network's deposit scanner (docs/api.md#deposits,
 // ADR 0021). Holding the network's lease, it reads the next range of blocks
-// up to the head, checks that they continue the blocks it stored (else a
-// reorg: back to the common ancestor), records transfers to monitored
+// up to the head (while catching up, the range after it is read during the
+// step: read-ahead.ts), checks that they continue the blocks it stored (else
+// a reorg: back to the common ancestor), records transfers to monitored
 // addresses as DETECTED (and, apart, those of another asset than their
 // wallet's: sort-transfers.ts), advances confirmations to the range's last block and
 // credits the deposits that reached their threshold. Everything a step learns
@@ -18,6 +19,7 @@ import { InternalAddresses } from '../custody/internal-addresses.js';
 import type { ServiceRole } from '../../domain/custody/derivation.js';
 import { TOKENS } from '../tokens.js';
 import { creditAll, flagAll, publishDetected, reverse } from './settle-deposit.js';
+import { RangeReader } from './read-ahead.js';
 import { sortTransfers } from './sort-transfers.js';
 
 /**
@@ -61,6 +63,7 @@ export type ScanOutcome =
 export class ScanNetwork {
   /** Per network, where the next step's agreement checks of due deposits start (round robin). */
   private readonly agreementOffset = new Map<Network, number>();
+  private readonly reader: RangeReader;
 
   constructor(
     @inject(TOKENS.UnitOfWork) private readonly uow: UnitOfWork,
@@ -69,7 +72,9 @@ export class ScanNetwork {
     @inject(TOKENS.NetworkRegistry) private readonly networks: NetworkRegistry,
     @inject(TOKENS.MonitoredAddresses) private readonly monitored: MonitoredAddresses,
     @inject(InternalAddresses) private readonly internal: InternalAddresses,
-  ) {}
+  ) {
+    this.reader = new RangeReader(monitored);
+  }
 
   async step(port: ChainPort, opts: ScanOptions): Promise<ScanOutcome> {
     const network = port.network;
@@ -103,21 +108,17 @@ export class ScanNetwork {
     }
 
     try {
-      const blocks = await port.blocks(next, to);
+      const { blocks, transfers } = await this.reader.read(port, next, to);
       if (storedBelow !== undefined && blocks[0]!.parentHash !== storedBelow) return this.reorg(port, opts, state.recent, head);
       for (let i = 1; i < blocks.length; i++) {
         if (blocks[i]!.parentHash !== blocks[i - 1]!.hash) throw new ChainMovedError(`block ${blocks[i]!.number} does not follow ${blocks[i - 1]!.number}`);
       }
       const byNumber = new Map(blocks.map((b) => [b.number, b.hash]));
-      await this.monitored.refresh(network);
-      // The adapter's own reads of the range must be these blocks: a second read from a sibling of the head
-      // (empty) would otherwise answer "no transfers" for blocks this step stores as read.
-      // Every supported asset, whatever the wallets' assets: money sent in another asset than its wallet's
-      // is recorded apart (an unexpected arrival) rather than left on the address unseen.
-      const transfers = await port.transfers(next, to, (key) => this.monitored.has(network, key), undefined, blocks);
       for (const t of transfers) {
         if (byNumber.get(t.block.number) !== t.block.hash) throw new ChainMovedError(`transfer ${t.txid} is in another block ${t.block.number}`);
       }
+      // Catching up: the next range is read while this step asks the URLs and writes (read-ahead.ts).
+      if (to < readable) this.reader.readAhead(port, to + 1n, readable < to + BigInt(opts.batchBlocks) ? readable : to + BigInt(opts.batchBlocks));
       const agreed = await this.agreed(port, to, transfers, opts.agreementChecks ?? AGREEMENT_CHECKS_PER_STEP);
       const gone = await this.provedGone(port, to);
       const serviceRole = await this.internal.senderRoles(network);
