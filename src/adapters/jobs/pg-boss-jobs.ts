@@ -61,7 +61,8 @@ export class TransactionalJobQueue implements JobQueue {
 
   async enqueueMany<N extends JobName>(name: N, payloads: readonly JobPayloads[N][]): Promise<void> {
     if (payloads.length === 0) return;
-    // pg-boss's insert takes the queue's own retry and expiry settings, as send does.
+    // pg-boss's insert takes the queue's own retry and expiry settings, as send does (its queue must exist, as
+    // every queue of the catalogue does once installQueues has run: insert would drop a job of a missing one).
     await this.boss.insert(
       payloads.map((p) => ({ name, data: parseJobPayload(name, p) as object })),
       { db: await this.connection() },
