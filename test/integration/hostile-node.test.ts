@@ -17,8 +17,10 @@ const isMonitored = (k: string) => k === A.toLowerCase();
 const FAKE_TX = `0x${'fa'.repeat(32)}`;
 const word = (hex: string) => `0x${hex.replace(/^0x/, '').toLowerCase().padStart(64, '0')}`;
 
-type Mode = 'honest' | 'fake-log' | 'forge-success' | 'forge-amount' | 'forge-contract' | 'hide';
+type Mode = 'honest' | 'fake-log' | 'forge-success' | 'forge-amount' | 'forge-contract' | 'hide' | 'keep-orphans';
 let mode: Mode = 'honest';
+/** Receipts of blocks anvil reorged away, by block hash (what a geth node still serves). */
+const orphans = new Map<string, unknown>();
 let chain: TestChain;
 let hostile: Server;
 let hostileUrl: string;
@@ -35,6 +37,10 @@ async function lie(call: RpcCall, reply: RpcReply): Promise<RpcReply> {
       : await rpc<{ number: string; hash: string }>(chain.anvil.rpcUrl, 'eth_getBlockByNumber', [filter.toBlock, false]);
     const log = { address: chain.tokens[0]!.toLowerCase(), topics: [TRANSFER_TOPIC, word(OUTSIDE), word(A)], data: word((777n * 10n ** 6n).toString(16)), blockNumber: block.number, blockHash: block.hash, transactionHash: FAKE_TX, logIndex: '0x0', transactionIndex: '0x0', removed: false };
     return { ...reply, result: [...(reply.result as unknown[]), log] };
+  }
+  // Like geth, a block it reorged away is still served by its hash (EIP-1898 requireCanonical defaults to false).
+  if (mode === 'keep-orphans' && call.method === 'eth_getBlockReceipts' && orphans.has(String(call.params[0]))) {
+    return { ...reply, result: orphans.get(String(call.params[0])) };
   }
   if (call.method === 'eth_getTransactionReceipt' && reply.result) return { ...reply, result: forged(reply.result as Receipt) };
   // The same lies in a block's receipts (hiding: the block's receipts without it).
@@ -105,7 +111,7 @@ describe('a node URL that lies', () => {
     const [real] = await port([chain.anvil.rpcUrl]).transfersOf(txid, isMonitored);
     const key = agreedKey({ ...real!, blockHash: real!.block.hash });
     // Asked by transaction, or by the block the scanner read it in (the URLs' block receipts): the same verdicts.
-    const blockOf = new Map([[txid, real!.block.hash]]);
+    const blockOf = new Map([[txid, { number: real!.block.number, hash: real!.block.hash }]]);
     for (const hint of [undefined, blockOf]) {
       expect([...(await both.agreedTransfers([txid], isMonitored, hint))]).toEqual([key]);
       mode = 'forge-amount';
@@ -137,6 +143,24 @@ describe('a node URL that lies', () => {
       expect(await port([hostileUrl]).minedOnAnyNode(txid)).toBe(false);
       expect(await both.minedOnAnyNode(txid)).toBe(true);
       expect(await port([hostileUrl, 'http://127.0.0.1:9']).minedOnAnyNode(txid).catch((e: unknown) => e)).toBeInstanceOf(ChainUnavailableError);
+    } finally {
+      mode = 'honest';
+    }
+  });
+
+  it('a block a URL reorged away proves nothing, even where the URL still serves its receipts by hash', async () => {
+    const txid = await chain.sendToken(chain.tokens[0]!, A, 9_000_000n);
+    await chain.mine();
+    const [real] = await port([chain.anvil.rpcUrl]).transfersOf(txid, isMonitored);
+    const orphan = real!.block;
+    orphans.set(orphan.hash, await rpc(chain.anvil.rpcUrl, 'eth_getBlockReceipts', [orphan.hash]));
+    const blockOf = new Map([[txid, { number: orphan.number, hash: orphan.hash }]]);
+    expect([...(await port([hostileUrl]).agreedTransfers([txid], isMonitored, blockOf))]).toEqual([agreedKey({ ...real!, blockHash: orphan.hash })]);
+    await rpc(chain.anvil.rpcUrl, 'anvil_reorg', [1, []]); // the transaction is gone from the chain
+    mode = 'keep-orphans';
+    try {
+      expect([...(await port([hostileUrl]).agreedTransfers([txid], isMonitored, blockOf))]).toEqual([]);
+      expect([...(await port([hostileUrl]).agreedTransfers([txid], isMonitored))]).toEqual([]);
     } finally {
       mode = 'honest';
     }

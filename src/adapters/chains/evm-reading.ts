@@ -316,7 +316,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
     return false;
   }
 
-  async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, string>): Promise<Set<string>> {
+  async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, { number: bigint; hash: string }>): Promise<Set<string>> {
     const agreed = new Set<string>();
     const unique = [...new Set(txids)];
     const inBlocks = await this.receiptsOfBlocks(unique, blockOf);
@@ -325,7 +325,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
       unique.map((txid) => this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid], (url) => inBlocks.get(url)?.get(txid.toLowerCase()))),
     );
     // A native transfer's value is in the transaction, not the receipt: those asked of each URL at once too.
-    type NativeTx = { from: string; to: string | null; value: `0x${string}` } | null;
+    type NativeTx = { blockHash: string | null; from: string; to: string | null; value: `0x${string}` } | null;
     const natives = await Promise.all(
       unique.map((txid, i) =>
         Promise.all(
@@ -349,7 +349,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
         const block = { number: BigInt(r.blockNumber), hash: r.blockHash, parentHash: '' };
         const keys = r.status === '0x1' ? this.tokenTransfers([...r.logs].sort(byBlockAndIndex), () => block, isMonitored).map((t) => agreedKey({ ...t, blockHash: r.blockHash })) : [];
         const tx = natives[i]![j];
-        if (this.nativeAsset && tx?.to && BigInt(tx.value) > 0n) {
+        if (this.nativeAsset && tx?.to && tx.blockHash === r.blockHash && BigInt(tx.value) > 0n) {
           keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, asset: this.nativeAsset, from: tx.from, to: tx.to, amount: BigInt(tx.value) }));
         }
         shown.push(keys);
@@ -361,21 +361,30 @@ export class EvmChainReader implements ChainPort, NodeProbe {
 
   /**
    * Per URL, the receipts of the blocks the caller read the transactions in (`blockOf`), by transaction: one
-   * eth_getBlockReceipts per block and URL instead of one call per transaction. A URL whose block by that
-   * hash does not hold a transaction (it has no such block, or the method is not served) is asked for that
-   * transaction's own receipt, which says where that URL has it.
+   * eth_getBlockReceipts per block and URL instead of one call per transaction. Asked by number and kept only
+   * when they are of the block's hash, so they are of the URL's current chain (by hash, a node answers for a
+   * block it has reorged away too). A URL whose chain has another block there (or that does not serve the
+   * method) is asked for the transaction's own receipt, which says where that URL has it now.
    */
-  private async receiptsOfBlocks(txids: readonly string[], blockOf?: ReadonlyMap<string, string>): Promise<Map<string, Map<string, RpcReceipt>>> {
+  private async receiptsOfBlocks(
+    txids: readonly string[],
+    blockOf?: ReadonlyMap<string, { number: bigint; hash: string }>,
+  ): Promise<Map<string, Map<string, RpcReceipt>>> {
     const byUrl = new Map<string, Map<string, RpcReceipt>>();
     if (!blockOf) return byUrl;
-    const hashes = [...new Set(txids.map((t) => blockOf.get(t)).filter((h): h is string => h !== undefined))];
-    const answers = await Promise.all(hashes.map((h) => this.pool.onEvery<RpcReceipt[] | null>('eth_getBlockReceipts', [h])));
+    const blocks = new Map<string, bigint>();
+    for (const t of txids) {
+      const b = blockOf.get(t);
+      if (b) blocks.set(b.hash, b.number);
+    }
+    const hashes = [...blocks.keys()];
+    const answers = await Promise.all(hashes.map((h) => this.pool.onEvery<RpcReceipt[] | null>('eth_getBlockReceipts', [hex(blocks.get(h)!)])));
     answers.forEach((perUrl, i) => {
       for (const a of perUrl) {
-        if (!Array.isArray(a.value)) continue;
+        if (!Array.isArray(a.value) || a.value.length === 0 || a.value.some((r) => r.blockHash !== hashes[i])) continue;
         let mine = byUrl.get(a.url);
         if (!mine) byUrl.set(a.url, (mine = new Map()));
-        for (const r of a.value) if (r.blockHash === hashes[i]) mine.set(r.transactionHash.toLowerCase(), r);
+        for (const r of a.value) mine.set(r.transactionHash.toLowerCase(), r);
       }
     });
     return byUrl;

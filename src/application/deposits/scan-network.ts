@@ -150,7 +150,10 @@ export class ScanNetwork {
     const txids = [...new Set([...fresh, ...rotated])].slice(0, cap);
     this.agreementOffset.set(network, from + cap);
     if (txids.length === 0) return new Set();
-    const blockOf = new Map([...due.map((d) => [d.txid, d.blockHash] as const), ...transfers.map((t) => [t.txid, t.block.hash] as const)]);
+    const blockOf = new Map([
+      ...due.map((d) => [d.txid, { number: d.blockNumber, hash: d.blockHash }] as const),
+      ...transfers.map((t) => [t.txid, { number: t.block.number, hash: t.block.hash }] as const),
+    ]);
     return port.agreedTransfers(txids, (key) => this.monitored.has(network, key), blockOf);
   }
 

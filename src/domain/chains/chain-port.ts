@@ -75,10 +75,10 @@ export interface ChainPort {
    * Of these transactions' transfers to monitored addresses, those the URLs agree on, as `agreedKey`s: at
    * least two URLs (one when only one is configured) show the same transfer in one same block, and no URL
    * shows the transaction's receipt without it. What crediting a deposit rests on: one URL can make up a
-   * log. Absent where the adapter has nothing to compare. `blockOf`: the block hash each transaction was read
-   * in, where the caller knows it (an adapter may read those blocks' receipts at once).
+   * log. Absent where the adapter has nothing to compare. `blockOf`: the block (number and hash) each
+   * transaction was read in, where the caller knows it (an adapter may read those blocks' receipts at once).
    */
-  agreedTransfers?(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, string>): Promise<Set<string>>;
+  agreedTransfers?(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, { number: bigint; hash: string }>): Promise<Set<string>>;
   /**
    * Whether any URL has the transaction mined and successful; a URL that cannot answer makes it a
    * ChainUnavailableError (no proof). What reversing a credit rests on: one URL's fork must not take it away.
