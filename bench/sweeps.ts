@@ -112,8 +112,8 @@ export async function benchSweeps(config: Config, seed: string, log: (line: stri
     let steps = 0;
     let lastLog = t0;
     while ((await swept()) < ADDRESSES) {
-      await sweeps.step(port, { batch: 200 });
-      await transfers.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 60_000, batch: 500 });
+      await sweeps.step(port, { batch: 200, concurrency: config.sending.concurrency });
+      await transfers.step(port, { replaceAfterMs: 600_000, rebroadcastAfterMs: 60_000, batch: 500, concurrency: config.sending.concurrency });
       steps++;
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now();

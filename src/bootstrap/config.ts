@@ -144,7 +144,7 @@ export interface Config {
    * sandbox, 3 minutes in production), how often a pending one is broadcast
    * again, and how many transfers or sweeps one step looks at.
    */
-  sending: { intervalMs: number; replaceAfterMs: number; rebroadcastAfterMs: number; batch: number; maxBackoffMs: number };
+  sending: { intervalMs: number; replaceAfterMs: number; rebroadcastAfterMs: number; batch: number; concurrency: number; maxBackoffMs: number };
   /** The reconciliation with the chain (docs/operations.md#reconciliation-with-the-chain). */
   reconcile: { holdPayouts: boolean; everyMinutes: number; windowDays: number };
   /** Operator notices: over SMTP when SMTP_URL is set, else written as files under DATA_DIR/mail outside production. */
@@ -389,6 +389,8 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       replaceAfterMs: (c.TRANSFER_REPLACE_AFTER_SECONDS ?? (production ? 180 : 30)) * 1000,
       rebroadcastAfterMs: production ? 60_000 : 10_000,
       batch: 50,
+      // Transfers of a network advanced at once (each holds one of the chain-worker's ten connections meanwhile).
+      concurrency: 4,
       maxBackoffMs: 30_000,
     },
     mail: { smtpUrl: c.SMTP_URL, from: c.MAIL_FROM },

@@ -3,12 +3,14 @@
 // round goes on at the next steps until every one is started, and only then
 // is it marked run; deposits that qualify after it wait for the next round.
 // The node is a stub port (application test): it holds none of the tokens, so
-// the started sweeps wait and nothing is sent.
+// the started sweeps wait and nothing is sent; sweeps advanced several at once
+// never top up more addresses than the gas tank can pay.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ManageSweepPolicy } from '../../src/application/sweeps/manage-sweep-policy.js';
 import { RunSweeps } from '../../src/application/sweeps/run-sweeps.js';
 import { TransferOutcomes } from '../../src/application/transfers/process-transfers.js';
+import { sweepGasBudget } from '../../src/domain/transfers/sweep.js';
 import { TransferRefused, type ChainSender, type TransferCall } from '../../src/domain/transfers/ports.js';
 import { insertConfirmedUsdtDeposit } from '../support/deposit-rows.js';
 import { useTestApi } from '../support/harness.js';
@@ -102,5 +104,35 @@ describe('a sweep the node cannot price', () => {
     expect(byWallet.get(fine)!.status).toBe('SWEEPING');
     expect(byWallet.get(blocked)!.status).toBe('WAITING_GAS');
     expect(report.errors).toEqual([{ kind: 'sweep', id: byWallet.get(blocked)!.id, message: expect.stringMatching(/refuses the transfer/) }]);
+  });
+});
+
+describe('sweeps advanced concurrently', () => {
+  it('never top up more addresses than the gas tank can pay, however many sweeps judge it at once', async () => {
+    const container = t.api.infra.container.createChildContainer();
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const sweeps = container.resolve(RunSweeps);
+    await container.resolve(ManageSweepPolicy).set({ network: 'ETH_TESTNET', asset: 'USDT_ETH', minimum: '50', intervalSeconds: 0 });
+    for (let i = 0; i < 10; i++) await creditedWallet(100 + i);
+    const tank = await sweeps.serviceAddress('ETH_TESTNET', 'gasTank');
+    const quote = { maxFeePerGas: 2n, maxPriorityFeePerGas: 1n };
+    const need = sweepGasBudget(60_000n, quote);
+    // Enough for exactly three top-ups (each also pays its own 21,000 gas), not four.
+    const tankHolds = 3n * need + need / 2n + 21_000n * 2n;
+    const slow = <T>(v: T) => new Promise<T>((r) => setTimeout(() => r(v), 5));
+    const funded: ChainSender = {
+      ...node,
+      feeQuote: async () => quote,
+      tokenBalance: async () => slow(60_000_000n),
+      nativeBalance: async (address: string) => slow(address === tank ? tankHolds : 0n),
+      gasLimit: async (call: TransferCall) => (call.asset === 'ETH' ? 21_000n : 60_000n),
+    };
+    const report = await sweeps.step(funded, { batch: 50, concurrency: 8 });
+    const topUps = await sql<{ amount: string }>(`select amount::text from outgoing_transfers where kind = 'GAS_TOPUP' and from_address = ? and status = 'REQUESTED'`, [tank]);
+    expect(topUps.map((r) => BigInt(r.amount))).toEqual([need, need, need]);
+    expect(report.toppedUp).toBe(3);
+    expect(report.gasTankLow).toMatchObject({ address: tank, needed: need + 42_000n });
+    const [topping] = await sql<{ n: number }>(`select count(*)::int as n from sweeps where network = 'ETH_TESTNET' and status = 'TOPPING_UP'`);
+    expect(topping!.n).toBe(3);
   });
 });

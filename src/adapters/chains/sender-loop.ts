@@ -108,7 +108,7 @@ export class SenderLoop {
             took[name] = Math.round(performance.now() - t0);
           }
         };
-        const sweeps = await timed('sweeps', () => this.sweeps.step(sender, { batch: this.opts.batch }));
+        const sweeps = await timed('sweeps', () => this.sweeps.step(sender, { batch: this.opts.batch, concurrency: this.opts.concurrency }));
         const withdrawals = await timed('withdrawals', () => this.withdrawals.step(sender, { batch: this.opts.batch }));
         // Said at once: a later call of the step failing must not lose what was failed for good.
         if (withdrawals.refused > 0) log.warn({ refused: withdrawals.refused }, 'withdrawals failed: the token contract refuses their transfer (the reason is on each withdrawal)');

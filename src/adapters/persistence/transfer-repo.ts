@@ -189,6 +189,15 @@ export class PgTransferRepo implements TransferRepo {
     return BigInt(row!.nonce);
   }
 
+  async lockOutflow(network: Network, address: string): Promise<void> {
+    // A no-op upsert: the row is created when missing (takeNonce still takes the greatest of it and the mined nonce) and locked.
+    await this.sql(
+      `insert into sender_nonces (network, address, next_nonce) values (?, ?, 0)
+       on conflict (network, address) do update set next_nonce = sender_nonces.next_nonce returning next_nonce`,
+      [network, address],
+    );
+  }
+
   async committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint> {
     const [row] = await this.sql<{ total: string | null }>(
       // Of the Stake 2.0 transactions only a stake takes its amount from the balance; the others move stake, or give TRX back.

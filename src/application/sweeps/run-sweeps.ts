@@ -9,6 +9,7 @@
 // nothing of it is left; when it fails its deposits are free to be swept
 // again. A gas tank too low for a top-up leaves sweeps waiting, and nothing
 // credited is touched; they go on by themselves once it is refilled.
+import pLimit from 'p-limit';
 import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
@@ -16,7 +17,7 @@ import type { Deposit } from '../../domain/deposits/deposit.js';
 import { ASSET_SPECS, CHAIN_ASSETS, baseChainOf, nativeAssetOf, sideOf, type Network } from '../../domain/money/networks.js';
 import type { Clock, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
 import type { SignerPort } from '../../domain/custody/ports.js';
-import { requestTransfer, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
+import { requestTransfer, type EvmFees, type OutgoingTransfer } from '../../domain/transfers/outgoing-transfer.js';
 import { TransferRefused, type ChainSender } from '../../domain/transfers/ports.js';
 import {
   effectivePolicies,
@@ -90,7 +91,8 @@ export class RunSweeps {
     return found;
   }
 
-  async step(sender: ChainSender, opts: { batch: number }): Promise<SweepStepReport> {
+  /** `concurrency`: sweeps advanced at once (1 when not set), each holding a database connection meanwhile. */
+  async step(sender: ChainSender, opts: { batch: number; concurrency?: number }): Promise<SweepStepReport> {
     const report: SweepStepReport = {
       started: 0,
       toppedUp: 0,
@@ -106,24 +108,40 @@ export class RunSweeps {
     };
     report.started = await this.plan(sender.network, opts.batch);
     if (isEnergyChain(sender)) report.reclaimed = await this.uow.run((tx) => this.energy.tidy(tx, sender.network, opts.batch, sender));
-    // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile).
+    // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile), several at
+    // once: their reads of the node go out together. The fees are read once for the step.
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
-    for (const id of ids) {
-      // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
-      await aloneOnError('sweep', id, report.errors, async () => {
-        try {
-          await this.uow.run(async (tx) => {
-            const sweep = await tx.sweeps.lock(id);
-            if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, report);
+    let quote: Promise<EvmFees | null> | undefined;
+    const fees = () => (quote ??= sender.feeQuote());
+    // TRON's sweeps one at a time: lending energy from the stake is judged sweep by sweep.
+    const limit = pLimit(baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1));
+    let down = false;
+    const results = await Promise.allSettled(
+      ids.map((id) =>
+        limit(async () => {
+          if (down) return; // a node down ends the step: the sweeps not started wait for the next
+          // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
+          await aloneOnError('sweep', id, report.errors, async () => {
+            try {
+              await this.uow.run(async (tx) => {
+                const sweep = await tx.sweeps.lock(id);
+                if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, fees, report);
+              });
+            } catch (err) {
+              // A return the token refuses (its sender blocked) would wait for ever and hold the wallet's own sweeps:
+              // it ends, and its arrival goes back to the operator (LISTED). A sweep's refusal waits, as before.
+              if (!(err instanceof TransferRefused) || !(await this.giveBackRefusedReturn(id, err))) throw err;
+              report.errors.push({ kind: 'sweep', id, message: `the return is refused (${err.message.slice(0, 200)}): its arrival is LISTED again for the operator` });
+            }
+          }).catch((err: unknown) => {
+            down = true;
+            throw err;
           });
-        } catch (err) {
-          // A return the token refuses (its sender blocked) would wait for ever and hold the wallet's own sweeps:
-          // it ends, and its arrival goes back to the operator (LISTED). A sweep's refusal waits, as before.
-          if (!(err instanceof TransferRefused) || !(await this.giveBackRefusedReturn(id, err))) throw err;
-          report.errors.push({ kind: 'sweep', id, message: `the return is refused (${err.message.slice(0, 200)}): its arrival is LISTED again for the operator` });
-        }
-      });
-    }
+        }),
+      ),
+    );
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
     if (isEnergyChain(sender)) report.energy = await this.uow.run((tx) => this.energy.gauges(tx, sender.network, sender));
     return report;
   }
@@ -176,7 +194,7 @@ export class RunSweeps {
   }
 
   /** A waiting sweep: the sweep transfer when the address can pay its gas, else a top-up when the gas tank can pay for it. */
-  private async advance(tx: TxContext, sweep: Sweep, sender: ChainSender, report: SweepStepReport): Promise<void> {
+  private async advance(tx: TxContext, sweep: Sweep, sender: ChainSender, fees: () => Promise<EvmFees | null>, report: SweepStepReport): Promise<void> {
     const network = sweep.network;
     const treasury = await this.serviceAddress(network, 'treasury');
     const now = this.clock.now();
@@ -197,7 +215,7 @@ export class RunSweeps {
     if (baseChainOf(network) === 'TRON') return advanceTronSweep(this.tronDeps, tx, sweep, sender, report, destination, tied.chainTotal);
     const native = nativeAssetOf(network);
     if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
-    const quote = await sender.feeQuote();
+    const quote = await fees();
     if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
     let balance = await sender.nativeBalance(sweep.address);
     let request: OutgoingTransfer;
@@ -239,6 +257,8 @@ export class RunSweeps {
           gasLimit: await sender.gasLimit({ asset: native, from: tank, to: sweep.address, amount: need }),
           feeCap: null,
         });
+        // What the tank can still pay, judged and spent one sweep at a time (sweeps advance concurrently).
+        await tx.transfers.lockOutflow(network, tank);
         const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, native));
         const needed = need + (topUp.gasLimit ?? 0n) * quote.maxFeePerGas;
         if (available < needed) {

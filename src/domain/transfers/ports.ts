@@ -200,6 +200,12 @@ export interface TransferRepo {
    */
   takeNonce(network: Network, address: string, minedNonce: bigint): Promise<bigint>;
   /**
+   * Holds the sender's row (the one takeNonce locks) until the unit of work ends: units of work that judge
+   * what the address can still pay (its balance less committedOutflow) and then commit a transfer from it go
+   * one after another, so two of them never both count the same coins.
+   */
+  lockOutflow(network: Network, address: string): Promise<void>;
+  /**
    * Native base units that not-yet-final transfers from the address may still
    * spend: amounts of `nativeAsset` plus reserved gas (EVM: gas limit × fee
    * cap or the latest attempt's max fee; TRON: the fee cap, the most it may burn).
