@@ -9,7 +9,6 @@
 // nothing of it is left; when it fails its deposits are free to be swept
 // again. A gas tank too low for a top-up leaves sweeps waiting, and nothing
 // credited is touched; they go on by themselves once it is refilled.
-import pLimit from 'p-limit';
 import { inject, injectable } from 'tsyringe';
 import { aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { servicePath, depositPath, type ServiceRole } from '../../domain/custody/derivation.js';
@@ -28,6 +27,7 @@ import {
   type Sweep,
 } from '../../domain/transfers/sweep.js';
 import { depositSweptData } from '../deposits/deposit-view.js';
+import { eachAtOnce } from '../each-at-once.js';
 import { TOKENS } from '../tokens.js';
 import { TransferOutcomes } from '../transfers/process-transfers.js';
 import { planReturns, returnEndedIn } from './return-sweeps.js';
@@ -114,34 +114,22 @@ export class RunSweeps {
     let quote: Promise<EvmFees | null> | undefined;
     const fees = () => (quote ??= sender.feeQuote());
     // TRON's sweeps one at a time: lending energy from the stake is judged sweep by sweep.
-    const limit = pLimit(baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1));
-    let down = false;
-    const results = await Promise.allSettled(
-      ids.map((id) =>
-        limit(async () => {
-          if (down) return; // a node down ends the step: the sweeps not started wait for the next
-          // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
-          await aloneOnError('sweep', id, report.errors, async () => {
-            try {
-              await this.uow.run(async (tx) => {
-                const sweep = await tx.sweeps.lock(id);
-                if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, fees, report);
-              });
-            } catch (err) {
-              // A return the token refuses (its sender blocked) would wait for ever and hold the wallet's own sweeps:
-              // it ends, and its arrival goes back to the operator (LISTED). A sweep's refusal waits, as before.
-              if (!(err instanceof TransferRefused) || !(await this.giveBackRefusedReturn(id, err))) throw err;
-              report.errors.push({ kind: 'sweep', id, message: `the return is refused (${err.message.slice(0, 200)}): its arrival is LISTED again for the operator` });
-            }
-          }).catch((err: unknown) => {
-            down = true;
-            throw err;
+    await eachAtOnce(ids, baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1), (id) =>
+      // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
+      aloneOnError('sweep', id, report.errors, async () => {
+        try {
+          await this.uow.run(async (tx) => {
+            const sweep = await tx.sweeps.lock(id);
+            if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, fees, report);
           });
-        }),
-      ),
+        } catch (err) {
+          // A return the token refuses (its sender blocked) would wait for ever and hold the wallet's own sweeps:
+          // it ends, and its arrival goes back to the operator (LISTED). A sweep's refusal waits, as before.
+          if (!(err instanceof TransferRefused) || !(await this.giveBackRefusedReturn(id, err))) throw err;
+          report.errors.push({ kind: 'sweep', id, message: `the return is refused (${err.message.slice(0, 200)}): its arrival is LISTED again for the operator` });
+        }
+      }),
     );
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) throw failure.reason;
     if (isEnergyChain(sender)) report.energy = await this.uow.run((tx) => this.energy.gauges(tx, sender.network, sender));
     return report;
   }

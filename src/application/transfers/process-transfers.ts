@@ -5,7 +5,6 @@
 // failure are read from the node and written idempotently. When a transfer
 // ends, its gas is booked as the service's cost and its owner (the sweep, the
 // withdrawal) is told, in the same transaction.
-import pLimit from 'p-limit';
 import { inject, injectable } from 'tsyringe';
 import { ChainUnavailableError, aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
@@ -37,6 +36,7 @@ import {
   type TransferKind,
 } from '../../domain/transfers/outgoing-transfer.js';
 import { BroadcastRejected, TransferRefused, type ChainSender, type SignDigest, type UnsignedTransfer } from '../../domain/transfers/ports.js';
+import { eachAtOnce } from '../each-at-once.js';
 import { TOKENS } from '../tokens.js';
 import { ChainVerdicts } from './chain-verdicts.js';
 
@@ -113,31 +113,18 @@ export class ProcessTransfers {
     // Several transfers at once, each in its own transaction on its own row: their reads of the node go out
     // together (the EVM adapter batches the calls of one tick), and one sender's nonces are still taken one
     // after another under its nonce row's lock, back to back.
-    // A node that is down ends the step (the transfers not started wait for the next), once those running are done.
     // TRON's one at a time: its stake operations build on what the node says of the account at the time.
-    const limit = pLimit(baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1));
-    let down = false;
-    const results = await Promise.allSettled(
-      ids.map((id) =>
-        limit(async () => {
-          if (down) return;
-          // A transfer the node answers oddly about (a build the adapter refuses to sign) waits alone.
-          await aloneOnError('transfer', id, report.errors, async () => {
-            const toBroadcast = await this.uow.run(async (tx) => {
-              const t = await tx.transfers.lock(id);
-              if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
-              return this.advance(tx, t, sender, opts, required, fees, finality, report);
-            });
-            if (toBroadcast) await this.send(sender, toBroadcast, report);
-          }).catch((err: unknown) => {
-            down = true;
-            throw err;
-          });
-        }),
-      ),
+    await eachAtOnce(ids, baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1), (id) =>
+      // A transfer the node answers oddly about (a build the adapter refuses to sign) waits alone.
+      aloneOnError('transfer', id, report.errors, async () => {
+        const toBroadcast = await this.uow.run(async (tx) => {
+          const t = await tx.transfers.lock(id);
+          if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
+          return this.advance(tx, t, sender, opts, required, fees, finality, report);
+        });
+        if (toBroadcast) await this.send(sender, toBroadcast, report);
+      }),
     );
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failure) throw failure.reason;
     return report;
   }
 
