@@ -101,6 +101,7 @@ function registerKeys(container: DependencyContainer, orm: MikroORM, boss: PgBos
   container.register(TOKENS.AddressDeriver, {
     useValue: new XpubAddressDeriver(store, {
       signer,
+      exporter: signer,
       requestRefill: () => enqueueNow(boss, 'custody.refill-xpubs', { reason: 'missing' }),
       onRefillError: (err) => logger.error({ err }, 'could not ask the chain-worker for account keys'),
     }),

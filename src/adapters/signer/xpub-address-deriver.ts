@@ -2,13 +2,14 @@
 // so a deposit address is one public, non-hardened step from the xpub of its
 // account (m/44'/coin'/account'/change), which the chain-worker records in
 // hd_account_keys ahead of the account sequence. When the xpub is missing,
-// a process that holds the seed derives from it; one that does not answers
-// null and asks the chain-worker for a refill.
+// a process that holds the seed derives from it (from its account's public
+// node, kept like a recorded xpub); one that does not answers null and asks
+// the chain-worker for a refill.
 import { HDKey } from '@scure/bip32';
 import { ACCOUNT_KEY_POOL } from '../../domain/custody/account-key-pool.js';
 import { coinTypeOf, MAX_INDEX, type DerivationPath } from '../../domain/custody/derivation.js';
 import type { BaseChain } from '../../domain/money/networks.js';
-import type { AccountKeyStore, AddressDeriver, SignerPort } from '../../domain/custody/ports.js';
+import type { AccountKeyExporter, AccountKeyStore, AddressDeriver, SignerPort } from '../../domain/custody/ports.js';
 import { addressOfPublicKey } from './public-address.js';
 
 /** BIP-32 depth of m/44'/coin'/account'/change. */
@@ -17,6 +18,11 @@ const ACCOUNT_BRANCH_DEPTH = 4;
 export interface XpubAddressDeriverOptions {
   /** The process's own signer when it holds the seed (the chain-worker, or an api given MASTER_SEED): derives what is not recorded. */
   signer?: SignerPort;
+  /**
+   * The same seed's account xpubs: an account not recorded yet is then derived from its public node, kept in
+   * memory like a recorded one, instead of asking the table again for every address (a pool refill derives 16).
+   */
+  exporter?: AccountKeyExporter;
   /** Called (never awaited by the caller) when an xpub is missing and no seed is at hand. */
   requestRefill: () => Promise<void>;
   /** Parsed xpubs kept in memory, least recently used evicted first. */
@@ -69,7 +75,7 @@ export class XpubAddressDeriver implements AddressDeriver {
       this.#nodes.set(cacheKey, cached);
       return cached;
     }
-    const xpub = await this.keys.find(path.coinType, path.account, path.change);
+    const xpub = (await this.keys.find(path.coinType, path.account, path.change)) ?? (await this.opts.exporter?.accountXpub(path.coinType, path.account, path.change)) ?? null;
     if (xpub === null) return null;
     const node = HDKey.fromExtendedKey(xpub);
     // The table holds public keys only; anything else there is a fault, never used.

@@ -83,6 +83,15 @@ describe('XpubAddressDeriver', () => {
     expect(refills).toBe(1);
   });
 
+  it('with the seed at hand, reads the table once for an account it lacks and derives the rest from that account node', async () => {
+    const keys = new MemoryKeys();
+    let finds = 0;
+    const counted = Object.assign(Object.create(keys) as MemoryKeys, { find: (...a: Parameters<MemoryKeys['find']>) => (finds++, keys.find(...a)) });
+    const deriver = new XpubAddressDeriver(counted, { signer, exporter: signer, requestRefill: async () => {} });
+    for (let i = 0; i < 16; i++) expect(await deriver.deriveAddress('ETH', depositPath('ETH', 9, i))).toBe(await signer.deriveAddress('ETH', depositPath('ETH', 9, i)));
+    expect(finds).toBe(1);
+  });
+
   it('refuses an extended private key or a node of another depth found in the table', async () => {
     const keys = new MemoryKeys();
     const root = HDKey.fromMasterSeed(new Uint8Array(32).fill(7));
