@@ -389,7 +389,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
       replaceAfterMs: (c.TRANSFER_REPLACE_AFTER_SECONDS ?? (production ? 180 : 30)) * 1000,
       rebroadcastAfterMs: production ? 60_000 : 10_000,
       batch: 50,
-      // Transfers of a network advanced at once (each holds one of the chain-worker's ten connections meanwhile).
+      // Transfers of a network advanced at once (each holds one of the chain-worker's twenty connections meanwhile).
       concurrency: 4,
       maxBackoffMs: 30_000,
     },

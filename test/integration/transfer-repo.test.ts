@@ -1,7 +1,8 @@
 // The outgoing transfers' work list on the real database: however many
 // transfers wait on the chain, a new one is handed out to be signed in the
 // same step, and each group comes oldest first; a transfer the node answers
-// oddly about waits alone while the others are signed and sent.
+// oddly about waits alone while the others are signed and sent; what a sender
+// can still pay is judged under its row, one unit of work at a time.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TOKENS } from '../../src/application/tokens.js';
@@ -90,5 +91,35 @@ describe('the outgoing transfers’ work list', () => {
     const rows = new Map((await sql(`select id, status, nonce::text from outgoing_transfers where id in (?)`, [[odd.id, fine.id]]) as { id: string; status: string; nonce: string | null }[]).map((r) => [r.id, r]));
     expect(rows.get(fine.id)).toMatchObject({ status: 'BROADCAST', nonce: '0' });
     expect(rows.get(odd.id)).toMatchObject({ status: 'REQUESTED', nonce: null }); // its nonce was not kept: the next one took it
+  });
+});
+
+describe('what a sender can still pay', () => {
+  it('is judged by one unit of work at a time: a second waits on the sender’s row until the first has committed its transfer', async () => {
+    const from = '0x00000000000000000000000000000000000a11ce';
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const first = new Promise<void>((r) => (locked = r));
+    const a = uow().run(async (tx) => {
+      await tx.transfers.lockOutflow('ETH_TESTNET', from);
+      locked();
+      await held;
+      order.push('a commits');
+    });
+    await first;
+    const b = uow().run(async (tx) => {
+      await tx.transfers.lockOutflow('ETH_TESTNET', from);
+      order.push('b holds the row');
+    });
+    // B cannot hold the row while A does; another sender's row is free meanwhile.
+    await uow().run((tx) => tx.transfers.lockOutflow('ETH_TESTNET', '0x00000000000000000000000000000000000b0b00'));
+    order.push('another sender');
+    release();
+    await Promise.all([a, b]);
+    expect(order).toEqual(['another sender', 'a commits', 'b holds the row']);
+    // The row it creates leaves the next nonce to the chain's count.
+    expect(await uow().run((tx) => tx.transfers.takeNonce('ETH_TESTNET', from, 7n))).toBe(7n);
   });
 });

@@ -113,6 +113,10 @@ export class RunSweeps {
     const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     let quote: Promise<EvmFees | null> | undefined;
     const fees = () => (quote ??= sender.feeQuote());
+    // The gas tank's balance too, before any sweep holds its row: within a step no transfer of it is marked
+    // mined, so what its open transfers commit (read under the row) is still in this balance.
+    let tankHolds: Promise<bigint> | undefined;
+    const tankBalance = (tank: string) => (tankHolds ??= sender.nativeBalance(tank));
     // TRON's sweeps one at a time: lending energy from the stake is judged sweep by sweep.
     await eachAtOnce(ids, baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1), (id) =>
       // A sweep the node cannot price (its token refuses the transfer, an odd answer) waits alone.
@@ -120,7 +124,7 @@ export class RunSweeps {
         try {
           await this.uow.run(async (tx) => {
             const sweep = await tx.sweeps.lock(id);
-            if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, fees, report);
+            if (sweep?.status === 'WAITING_GAS') await this.advance(tx, sweep, sender, { fees, tankBalance }, report);
           });
         } catch (err) {
           // A return the token refuses (its sender blocked) would wait for ever and hold the wallet's own sweeps:
@@ -182,7 +186,13 @@ export class RunSweeps {
   }
 
   /** A waiting sweep: the sweep transfer when the address can pay its gas, else a top-up when the gas tank can pay for it. */
-  private async advance(tx: TxContext, sweep: Sweep, sender: ChainSender, fees: () => Promise<EvmFees | null>, report: SweepStepReport): Promise<void> {
+  private async advance(
+    tx: TxContext,
+    sweep: Sweep,
+    sender: ChainSender,
+    step: { fees: () => Promise<EvmFees | null>; tankBalance: (tank: string) => Promise<bigint> },
+    report: SweepStepReport,
+  ): Promise<void> {
     const network = sweep.network;
     const treasury = await this.serviceAddress(network, 'treasury');
     const now = this.clock.now();
@@ -203,7 +213,7 @@ export class RunSweeps {
     if (baseChainOf(network) === 'TRON') return advanceTronSweep(this.tronDeps, tx, sweep, sender, report, destination, tied.chainTotal);
     const native = nativeAssetOf(network);
     if (!native) throw new Error(`${network} has no native asset the service sweeps with`);
-    const quote = await fees();
+    const quote = await step.fees();
     if (!quote) throw new Error(`${network}: sweeps need EVM fees`);
     let balance = await sender.nativeBalance(sweep.address);
     let request: OutgoingTransfer;
@@ -245,9 +255,11 @@ export class RunSweeps {
           gasLimit: await sender.gasLimit({ asset: native, from: tank, to: sweep.address, amount: need }),
           feeCap: null,
         });
-        // What the tank can still pay, judged and spent one sweep at a time (sweeps advance concurrently).
+        // What the tank can still pay, judged and spent one sweep at a time (sweeps advance concurrently); no
+        // call to the node while its row is held.
+        const holds = await step.tankBalance(tank);
         await tx.transfers.lockOutflow(network, tank);
-        const available = (await sender.nativeBalance(tank)) - (await tx.transfers.committedOutflow(network, tank, native));
+        const available = holds - (await tx.transfers.committedOutflow(network, tank, native));
         const needed = need + (topUp.gasLimit ?? 0n) * quote.maxFeePerGas;
         if (available < needed) {
           report.gasTankLow = { address: tank, available, needed };

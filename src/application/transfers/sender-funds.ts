@@ -22,6 +22,9 @@ export type SenderFunds =
 
 export async function senderFunds(tx: TxContext, sender: ChainSender, call: TransferCall): Promise<SenderFunds> {
   const network = sender.network;
+  // What the sender can still pay is judged, and the transfer it allows requested, by one unit of work at a
+  // time (a sweep's top-up from the gas tank may be judged meanwhile): the caller's transaction holds its row.
+  await tx.transfers.lockOutflow(network, call.from);
   const gasAsset = gasCurrencyOf(network);
   const native = call.asset === gasAsset;
   // Checked before any estimate: a node estimates a token transfer the sender cannot pay as a failure.
