@@ -32,11 +32,7 @@ export class PgEventPublisher implements EventPublisher {
       this.em.getTransactionContext(),
     );
     const deliveries = deliveryRows(this.random, { eventId, event: e.event, payload }, endpoints.map((r) => r.id), now);
-    if (deliveries.length > 0) await this.em.insertMany(WebhookDeliveryEntity, deliveries);
-    await this.jobs.enqueueMany(
-      'webhook.deliver',
-      deliveries.map((d) => ({ deliveryId: d.id })),
-    );
+    await this.queue(deliveries);
     return { eventId, deliveryIds: deliveries.map((d) => d.id) };
   }
 
@@ -76,6 +72,11 @@ export class PgEventPublisher implements EventPublisher {
       }
       deliveries.push(...deliveryRows(this.random, { eventId: r.id, event: r.event, payload: r.payload }, endpoints, now));
     }
+    await this.queue(deliveries);
+  }
+
+  /** The deliveries inserted (a few thousand per statement) and one job each, on the caller's transaction. */
+  private async queue(deliveries: WebhookDeliveryRow[]): Promise<void> {
     for (let i = 0; i < deliveries.length; i += 5000) await this.em.insertMany(WebhookDeliveryEntity, deliveries.slice(i, i + 5000));
     await this.jobs.enqueueMany(
       'webhook.deliver',
