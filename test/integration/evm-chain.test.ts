@@ -3,8 +3,11 @@
 // with parent hashes, a rescan's view of one transaction, identities that
 // survive re-inclusion in another block, orphaned blocks after anvil_reorg,
 // several URLs with fallback, retries on 429, a failing node reported as
-// ChainUnavailableError, oversized eth_getLogs ranges split, and native
-// transfers read through full blocks where eth_getBlockReceipts is not served.
+// ChainUnavailableError, oversized eth_getLogs ranges split, native
+// transfers read through full blocks where eth_getBlockReceipts is not served,
+// and a failed chain-id lookup not kept for the next signature.
+import { bytesToHex, hexToBigInt, parseTransaction } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, sign } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvmChainPort } from '../../src/adapters/chains/evm-chain.js';
 import { rpc } from '../../src/adapters/sandbox/anvil.js';
@@ -119,5 +122,22 @@ describe('EvmChainPort', () => {
     proxy.maxLogRange = null;
     expect(found.map((t) => t.txid)).toEqual(sent);
     expect(proxy.calls.get('eth_getLogs')).toBeGreaterThanOrEqual(4); // ~37 blocks in ranges of at most 10
+  });
+
+  it('signs for the chain id of the node after a failed eth_chainId lookup (the failure is not kept)', async () => {
+    const key = generatePrivateKey();
+    const from = privateKeyToAccount(key).address;
+    const signer = async (digest: Uint8Array) => {
+      const sig = await sign({ hash: bytesToHex(digest), privateKey: key });
+      return { r: hexToBigInt(sig.r), s: hexToBigInt(sig.s), recovery: sig.yParity as 0 | 1 };
+    };
+    const tx = { asset: 'BNB' as const, from, to: A, amount: 1n, nonce: 0n, gasLimit: 21_000n, fees: { maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }, feeLimit: null };
+    const fresh = new EvmChainPort({ network: 'BSC_TESTNET', urls: [proxy.url], contracts: {}, retryDelayMs: 10, retryCount: 1 });
+    proxy.failMethods.add('eth_chainId');
+    const failed = await fresh.sign(tx, signer).catch((e: unknown) => e);
+    proxy.failMethods.clear();
+    expect(failed).toBeInstanceOf(ChainUnavailableError);
+    const signed = await fresh.sign(tx, signer);
+    expect(parseTransaction(signed.raw as `0x${string}`).chainId).toBe(97);
   });
 });

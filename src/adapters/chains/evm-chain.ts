@@ -214,7 +214,16 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     if (tx.stake) throw new Error(`${this.network}: staking for energy is TRON's; an EVM network signs transfers only`);
     if (tx.nonce === null || tx.gasLimit === null || tx.fees === null) throw new Error(`${this.network}: a transaction needs a nonce, a gas limit and fees`);
     // Signed for the network's own chain id when it is known: a node of another chain then refuses the bytes.
-    this.chainId ??= this.expectedChainId !== undefined ? Promise.resolve(this.expectedChainId) : this.call<Hex>('eth_chainId', []).then((id) => Number(BigInt(id)));
+    // A failed lookup is not kept: the next signature asks again (a node down once must not stop signing for good).
+    this.chainId ??= this.expectedChainId !== undefined
+      ? Promise.resolve(this.expectedChainId)
+      : this.call<Hex>('eth_chainId', []).then(
+          (id) => Number(BigInt(id)),
+          (err: unknown) => {
+            this.chainId = undefined;
+            throw err;
+          },
+        );
     const { to, value, data } = this.callOf(tx);
     const unsigned: TransactionSerializableEIP1559 = {
       type: 'eip1559',

@@ -16,6 +16,7 @@
 //   whose receipt succeeded, read through the blocks' receipts
 //   (evm-natives.ts); a receipt missing for a transaction of a block read is
 //   a node behind, never "no deposit".
+// - Agreement on due deposits: evm-agreement.ts.
 // - Nodes: the network's URLs as a pool (evm-rpc-pool.ts). A log range a
 //   provider refuses is split, to the limit its words give when they do.
 // - Identity: a token transfer's `logIndex` is its position among its
@@ -24,8 +25,6 @@
 import { getAddress } from 'viem';
 import { Bloom } from 'ox';
 import {
-  agreedAmong,
-  agreedKey,
   assertSameBlocks,
   ChainMovedError,
   ChainUnavailableError,
@@ -39,7 +38,8 @@ import { nativeAssetOf, type Asset, type Network } from '../../domain/money/netw
 import { EvmRpcPool, RangeTooLargeError } from './evm-rpc-pool.js';
 import { nativeTransfers } from './evm-natives.js';
 import { probeEvmUrl } from './evm-probe.js';
-import { blockRef, hex, type RpcBlock, type RpcLog, type RpcReceipt } from './evm-rpc-types.js';
+import { blockRef, byBlockAndIndex, hex, type RpcBlock, type RpcLog, type RpcReceipt } from './evm-rpc-types.js';
+import { agreedTransfers } from './evm-agreement.js';
 
 export { blockRef, hex, type RpcBlock, type RpcLog, type RpcReceipt };
 import type { NodeCheck, NodeProbe } from '../../domain/chains/node-probe.js';
@@ -85,11 +85,6 @@ const inBloom = (b: RpcBlock, log: RpcLog): boolean => {
     return ok;
   };
   return admits(log.address) && admits(log.topics[0]);
-};
-
-const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
-  const d = BigInt(a.blockNumber) - BigInt(b.blockNumber);
-  return d !== 0n ? (d < 0n ? -1 : 1) : Number(BigInt(a.logIndex) - BigInt(b.logIndex));
 };
 
 export class EvmChainReader implements ChainPort, NodeProbe {
@@ -317,77 +312,8 @@ export class EvmChainReader implements ChainPort, NodeProbe {
   }
 
   async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, { number: bigint; hash: string }>): Promise<Set<string>> {
-    const agreed = new Set<string>();
-    const unique = [...new Set(txids)];
-    const inBlocks = await this.receiptsOfBlocks(unique, blockOf);
-    // All receipts at once: calls of one tick go out to each URL as one JSON-RPC batch.
-    const all = await Promise.all(
-      unique.map((txid) => this.pool.onEvery<RpcReceipt | null>('eth_getTransactionReceipt', [txid], (url) => inBlocks.get(url)?.get(txid.toLowerCase()))),
-    );
-    // A native transfer's value is in the transaction, not the receipt: those asked of each URL at once too.
-    type NativeTx = { blockHash: string | null; from: string; to: string | null; value: `0x${string}` } | null;
-    const natives = await Promise.all(
-      unique.map((txid, i) =>
-        Promise.all(
-          all[i]!.map((a) =>
-            a.value?.blockHash && a.value.status === '0x1' && this.nativeAsset && a.value.to && isMonitored(a.value.to.toLowerCase())
-              ? this.pool.callOn<NativeTx>(a.url, 'eth_getTransactionByHash', [txid]).catch(() => null)
-              : Promise.resolve(null),
-          ),
-        ),
-      ),
-    );
-    for (const [i, txid] of unique.entries()) {
-      const answers = all[i]!;
-      // Two URLs must show it when two are configured: one that cannot answer is no agreement (see agreedReceipt).
-      const need = Math.min(2, this.pool.urls.length);
-      // Per URL that has the receipt: the transfers it shows (a failed transaction shows none).
-      const shown: string[][] = [];
-      for (const [j, a] of answers.entries()) {
-        const r = a.value;
-        if (!r?.blockHash) continue;
-        const block = { number: BigInt(r.blockNumber), hash: r.blockHash, parentHash: '' };
-        const keys = r.status === '0x1' ? this.tokenTransfers([...r.logs].sort(byBlockAndIndex), () => block, isMonitored).map((t) => agreedKey({ ...t, blockHash: r.blockHash })) : [];
-        const tx = natives[i]![j];
-        if (this.nativeAsset && tx?.to && tx.blockHash === r.blockHash && BigInt(tx.value) > 0n) {
-          keys.push(agreedKey({ txid, logIndex: null, blockHash: r.blockHash, asset: this.nativeAsset, from: tx.from, to: tx.to, amount: BigInt(tx.value) }));
-        }
-        shown.push(keys);
-      }
-      for (const k of agreedAmong(shown, need)) agreed.add(k);
-    }
-    return agreed;
-  }
-
-  /**
-   * Per URL, the receipts of the blocks the caller read the transactions in (`blockOf`), by transaction: one
-   * eth_getBlockReceipts per block and URL instead of one call per transaction. Asked by number and kept only
-   * when they are of the block's hash, so they are of the URL's current chain (by hash, a node answers for a
-   * block it has reorged away too). A URL whose chain has another block there (or that does not serve the
-   * method) is asked for the transaction's own receipt, which says where that URL has it now.
-   */
-  private async receiptsOfBlocks(
-    txids: readonly string[],
-    blockOf?: ReadonlyMap<string, { number: bigint; hash: string }>,
-  ): Promise<Map<string, Map<string, RpcReceipt>>> {
-    const byUrl = new Map<string, Map<string, RpcReceipt>>();
-    if (!blockOf) return byUrl;
-    const blocks = new Map<string, bigint>();
-    for (const t of txids) {
-      const b = blockOf.get(t);
-      if (b) blocks.set(b.hash, b.number);
-    }
-    const hashes = [...blocks.keys()];
-    const answers = await Promise.all(hashes.map((h) => this.pool.onEvery<RpcReceipt[] | null>('eth_getBlockReceipts', [hex(blocks.get(h)!)])));
-    answers.forEach((perUrl, i) => {
-      for (const a of perUrl) {
-        if (!Array.isArray(a.value) || a.value.length === 0 || a.value.some((r) => r.blockHash !== hashes[i])) continue;
-        let mine = byUrl.get(a.url);
-        if (!mine) byUrl.set(a.url, (mine = new Map()));
-        for (const r of a.value) mine.set(r.transactionHash.toLowerCase(), r);
-      }
-    });
-    return byUrl;
+    const reading = { network: this.network, nativeAsset: this.nativeAsset, pool: this.pool, tokenTransfers: (logs: RpcLog[], block: BlockRef) => this.tokenTransfers(logs, () => block, isMonitored) };
+    return agreedTransfers(reading, txids, isMonitored, blockOf);
   }
 
   async receipt(txid: string): Promise<TransactionReceipt | null> {

@@ -1,4 +1,4 @@
-// The shapes of the EVM JSON-RPC answers the adapters read, and two helpers.
+// The shapes of the EVM JSON-RPC answers the adapters read, and three helpers.
 import type { BlockRef } from '../../domain/chains/chain-port.js';
 
 export interface RpcBlock {
@@ -34,3 +34,9 @@ export interface RpcReceipt {
 
 export const hex = (n: bigint) => `0x${n.toString(16)}` as const;
 export const blockRef = (b: RpcBlock): BlockRef => ({ number: BigInt(b.number), hash: b.hash, parentHash: b.parentHash });
+
+/** Logs in block and log order (a log's position in its transaction is counted in this order). */
+export const byBlockAndIndex = (a: RpcLog, b: RpcLog) => {
+  const d = BigInt(a.blockNumber) - BigInt(b.blockNumber);
+  return d !== 0n ? (d < 0n ? -1 : 1) : Number(BigInt(a.logIndex) - BigInt(b.logIndex));
+};
