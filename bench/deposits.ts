@@ -218,7 +218,7 @@ export async function benchDetection(config: Config, log: (line: string) => void
       (await client.query<{ n: string }>(`select count(*)::text as n from deposits where workspace_id = $1 and status = 'CONFIRMED'`, [workspaceId])).rows[0]!.n,
     );
     log(
-      `scanner, ${what}: ${detected} transfers to DETECTED rows at ${scanRate.toFixed(0)} transfers/s (${(scanRate / viemRate).toFixed(2)}× viem alone; goal ≥ 0.5), ` +
+      `scanner, ${what}: ${detected} transfers to DETECTED rows at ${scanRate.toFixed(0)} transfers/s (${(scanRate / viemRate).toFixed(2)}× viem alone; goal ≥ ${run.confirmations >= 1000 ? '0.5' : '0.25'}), ` +
         `${credited} of them credited by the time it caught up`,
     );
     const out: BenchRow[] = [
@@ -228,7 +228,8 @@ export async function benchDetection(config: Config, log: (line: string) => void
         unit: 'transfers/s',
         baseline: { name: 'viem getLogs with ABI decoding of the same logs, same node, same ranges', value: Math.round(viemRate) },
         ratio: Number((scanRate / viemRate).toFixed(2)),
-        goal: 'ratio >= 0.5',
+        // Issue 35: at least half of viem detecting alone, a quarter catching up while crediting.
+        goal: run.confirmations >= 1000 ? 'ratio >= 0.5' : 'ratio >= 0.25',
       },
     ];
 

@@ -165,6 +165,7 @@ export async function benchScale(config: Config, env: Record<string, string>, se
               unit: 'wallets/s',
               baseline: { name: 'a bare express route, its own process: key read, replay insert, @scure/bip32 + viem derivation, one insert; same concurrency', value: Math.round(b.perSecond) },
               ratio: Number((m.perSecond / b.perSecond).toFixed(2)),
+              goal: 'ratio >= 0.5',
             });
           }
           continue;

@@ -172,6 +172,7 @@ export async function benchSweeps(config: Config, seed: string, log: (line: stri
         unit: 'sweeps/min',
         baseline: { name: 'viem alone sending the same top-ups and transfers, waiting for receipts', value: Math.round(viemPerMin) },
         ratio: Number((pipelinePerMin / viemPerMin).toFixed(2)),
+        goal: 'ratio >= 0.5',
       },
       {
         name: 'gas units per swept USDT deposit (top-up + token transfer, from the receipts)',

@@ -30,7 +30,7 @@ export const SIGNING_SCRIPT = [
   "  const keyId = pm.variables.get('keyId');",
   "  const secret = pm.variables.get('secret');",
   '  if (!keyId || !secret) {',
-  "    throw new Error('Set the collection variables keyId and secret (a key of .data/acme.json, e.g. its test_key)');",
+  "    throw new Error('Set the collection variables keyId and secret (a key of .data/workspace.json, e.g. its test_key)');",
   '  }',
   '  const method = pm.request.method.toUpperCase();',
   '  const path = pm.variables.replaceIn(pm.request.url.getPathWithQuery());',

@@ -1,14 +1,32 @@
 // Registers the receiver's URL as a webhook endpoint of the sandbox workspace
 // for every event, and prints WEBHOOK_SECRET=<secret> for server.ts. Run again
 // for the same URL, it rotates the endpoint's secret instead of adding a
-// second endpoint (the API shows a secret only once).
+// second endpoint (the API shows a secret only once). With --remove, the
+// endpoint goes (deactivated first: no new deliveries while one pending ends).
 //
 //   export $(node --import tsx examples/webhook-receiver/register.ts http://127.0.0.1:3000/webhooks)
-import { WEBHOOK_EVENTS, type WebhookEndpoint } from '../../src/sdk/index.js';
+//   node --import tsx examples/webhook-receiver/register.ts --remove http://127.0.0.1:3000/webhooks
+import { ConflictError, WEBHOOK_EVENTS, type WalletClient, type WebhookEndpoint } from '../../src/sdk/index.js';
 import { fail, sandboxClient } from '../sandbox-workspace.js';
 
+/** Refused (409) while a delivery is pending: the endpoint takes no new ones meanwhile, and is asked again for a while. */
+async function remove(client: WalletClient, endpoint: WebhookEndpoint): Promise<void> {
+  await client.updateWebhookEndpoint(endpoint.id, { is_active: false });
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.deleteWebhookEndpoint(endpoint.id);
+      process.stderr.write(`endpoint ${endpoint.id} for ${endpoint.url}: removed\n`);
+      return;
+    } catch (err) {
+      if (!(err instanceof ConflictError) || attempt >= 20) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
 async function main(): Promise<void> {
-  const url = process.argv[2] ?? `http://127.0.0.1:${process.env.RECEIVER_PORT ?? 3000}/webhooks`;
+  const removing = process.argv[2] === '--remove';
+  const url = process.argv[removing ? 3 : 2] ?? `http://127.0.0.1:${process.env.RECEIVER_PORT ?? 3000}/webhooks`;
   const client = sandboxClient();
   let existing: WebhookEndpoint | undefined;
   for await (const endpoint of client.webhookEndpoints.list()) {
@@ -16,6 +34,11 @@ async function main(): Promise<void> {
       existing = endpoint;
       break;
     }
+  }
+  if (removing) {
+    if (existing) await remove(client, existing);
+    else process.stderr.write(`no endpoint for ${url}\n`);
+    return;
   }
   let id: string;
   let secret: string;

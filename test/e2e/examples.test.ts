@@ -4,7 +4,8 @@
 // receiver is registered with register.ts and gets the sandbox's real
 // deliveries while deposit-to-withdrawal.ts takes a faucet deposit to a
 // confirmed withdrawal; then a redelivery by the service, the same event
-// under another delivery id, a replayed request, a stale and a forged one.
+// under another delivery id, a replayed request, a stale and a forged one;
+// at the end, register.ts --remove takes the endpoint away.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -159,5 +160,14 @@ describe('examples against npm start', () => {
 
     expect(applyLines()).toBe(1);
     expect(receiver!.output()).toContain('refused: TIMESTAMP_OUT_OF_TOLERANCE');
+  }, 120_000);
+
+  it('register.ts --remove takes the receiver\'s endpoint away (and says so when there is none)', async () => {
+    const removed = await runExample('examples/webhook-receiver/register.ts', {}, ['--remove', receiverUrl]);
+    expect([removed.code, removed.stdout]).toEqual([0, '']);
+    expect(removed.stderr).toMatch(/^endpoint [0-9a-f-]{36} for http:\/\/127\.0\.0\.1:\d+\/webhooks: removed\n$/);
+    expect((await client.webhookEndpoints.list().toArray()).filter((e) => e.url === receiverUrl)).toEqual([]);
+    const again = await runExample('examples/webhook-receiver/register.ts', {}, ['--remove', receiverUrl]);
+    expect([again.code, again.stderr]).toEqual([0, `no endpoint for ${receiverUrl}\n`]);
   }, 120_000);
 });

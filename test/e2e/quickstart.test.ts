@@ -314,6 +314,25 @@ describe('npm run listen', () => {
     expect(await endpoints()).toEqual([]);
   }, 120_000);
 
+  it('a Ctrl-C while the policy trigger runs lets it finish: the quorum it moved is put back', async () => {
+    const workspace = (JSON.parse(readFileSync(join(dataDir, 'workspace.json'), 'utf8')) as { workspace_id: string }).workspace_id;
+    const quorum = async () => {
+      const shown = terminal(`exec npm run -s ops -- policy show --workspace ${workspace} --json`, env);
+      expect(await shown.done, shown.err()).toBe(0);
+      return (JSON.parse(shown.out()) as { policy: { approval_quorum: number } }).policy.approval_quorum;
+    };
+    const before = await quorum();
+    const t = terminal('exec npm run -s listen -- --trigger WITHDRAWAL_POLICY_CHANGED --events WITHDRAWAL_POLICY_CHANGED', env);
+    // The first event is the quorum moved; the command that puts it back runs for seconds after it.
+    await poll(async () => (/verified\s+WITHDRAWAL_POLICY_CHANGED/.test(t.out()) ? true : undefined), 60_000, 'the first event');
+    ctrlC(t.child);
+    await t.done;
+    expect(t.err()).not.toContain('Trigger failed');
+    expect(t.err()).toMatch(new RegExp(`Approval quorum set to \\d+ and back to ${before}`));
+    expect(await quorum()).toBe(before);
+    expect(await endpoints()).toEqual([]);
+  }, 120_000);
+
   it('outlasts hostile local clients: a body cut short, an oversized one, no delivery headers, a replayed delivery; keeps endpoints it did not make', async () => {
     // An endpoint of the integrator's own that merely looks like a listener's: never removed.
     const own = await call(base(), key, { method: 'POST', path: '/v2/webhooks', body: JSON.stringify({ url: 'http://127.0.0.1:9/npm-run-listen', events: ['DEPOSIT_SWEPT'] }) });

@@ -164,6 +164,7 @@ describe('building the site from Markdown', () => {
   const A = [
     '# A',
     'Intro, see [first](#first) and [b](b.md) and [gone](gone.md#x) and [web](https://example.com/x).',
+    'The [SDK](../src/sdk/README.md#installing), [`src/sdk`](../src/sdk/README.md) and [ADRs](adr/).',
     '## First',
     'Text <script>alert(1)</script> and [later](#second).',
     '### Inner',
@@ -193,6 +194,8 @@ describe('building the site from Markdown', () => {
     expect(rest.html).toContain('<a href="/docs/one#first">first</a>');
     expect(rest.html).toContain('<a href="/docs/one">b</a>');
     expect(rest.html).toContain(' and gone and web.');
+    // A file of the repository the site does not carry: its words and its path (unless the words name it).
+    expect(rest.html).toContain('The SDK (<code>src/sdk/README.md</code> in the repository), <code>src/sdk</code> and ADRs.');
     expect(one.html).toContain('<a href="/docs/rest#second">later</a>');
     expect(rest.html).toContain('<a href="/docs/one#inner">inner</a>');
     expect(rest.html).toContain('<a href="/docs/one#b-title">b title</a>');

@@ -26,9 +26,10 @@ export const API_USAGE = [
   '  --wait-for [F=]V   a GET, repeated about once a second until FIELD (status unless named) is V: --wait-for CONFIRMED',
   '  --timeout S        how long --wait-for waits, in seconds (default 120)',
   '',
-  'The key: WALLET_KEY_ID and WALLET_SECRET, else the sandbox workspace file DATA_DIR/acme.json (.data/acme.json).',
+  'The key: WALLET_KEY_ID and WALLET_SECRET, else the sandbox workspace file DATA_DIR/workspace.json (.data/workspace.json).',
   'The API: WALLET_API_URL (e.g. https://wallet.example.com/v2), else http://127.0.0.1:$PORT (8080).',
-  'Prints the status and the request id on stderr and the JSON answer on stdout; exits 1 on an error answer.',
+  'Prints the status and the request id on stderr and the JSON answer on stdout.',
+  'Exits 0 on success, 1 on an error answer (or a --wait-for that ends without its value), 2 on a bad command line or no key, 3 when the API cannot be reached.',
 ].join('\n');
 
 export interface CliIo {

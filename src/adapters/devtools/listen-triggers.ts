@@ -2,10 +2,10 @@
 // receiver can be tried without waiting for real money to move. Only sandbox
 // money and the workspace's own settings are touched, and the settings are
 // put back as they were.
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { once } from 'node:events';
 import type { Credentials } from './credentials.js';
 import { errorCodeOf, type SignedAnswer } from './signed-fetch.js';
 
@@ -54,29 +54,32 @@ async function faucetDeposit(ctx: TriggerContext): Promise<void> {
   ctx.log(`Faucet drip ${(drip.json as { drip_id: string }).drip_id} to ${address}: the deposit's events follow in a few seconds.`);
 }
 
-const run = promisify(execFile);
-
+/**
+ * An ops command's JSON answer. The command runs in a process group of its own: a Ctrl-C at the terminal stops
+ * the listener, which lets the command end (the quorum put back) instead of it being killed half-way.
+ */
 async function ops(ctx: TriggerContext, args: string[]): Promise<Record<string, unknown>> {
   const root = resolve(import.meta.dirname, '../../..');
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/bootstrap/ops.ts'), ...args, '--json'], { cwd: root, env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
+  const [code, signal] = (await once(child, 'close').finally(() => clearTimeout(timer))) as [number | null, NodeJS.Signals | null];
+  if (code === 0) return JSON.parse(stdout) as Record<string, unknown>;
+  let message = stderr.trim() ? stderr.trim().split('\n').slice(-3).join(' ') : `ended with ${signal ?? `exit code ${code}`}`;
   try {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(root, 'src/bootstrap/ops.ts'), ...args, '--json'], { cwd: root, env: ctx.env, timeout: 60_000 });
-    return JSON.parse(stdout) as Record<string, unknown>;
-  } catch (err) {
-    const out = (err as { stdout?: string }).stdout ?? '';
-    const stderr = ((err as { stderr?: string }).stderr ?? '').trim();
-    let message = stderr ? stderr.split('\n').slice(-3).join(' ') : (err as Error).message;
-    try {
-      message = (JSON.parse(out) as { error: string }).error;
-    } catch {
-      /* not JSON: the process's own message */
-    }
-    throw new TriggerError(`ops ${args.slice(0, 2).join(' ')}: ${message}`);
+    message = (JSON.parse(stdout) as { error: string }).error;
+  } catch {
+    /* not JSON: the process's own message */
   }
+  throw new TriggerError(`ops ${args.slice(0, 2).join(' ')}: ${message}`);
 }
 
 async function policyRoundTrip(ctx: TriggerContext): Promise<void> {
   const workspace = ctx.creds.workspaceId;
-  if (!workspace) throw new TriggerError('WITHDRAWAL_POLICY_CHANGED needs the sandbox workspace file (DATA_DIR/acme.json) to know the workspace; it was not used');
+  if (!workspace) throw new TriggerError('WITHDRAWAL_POLICY_CHANGED needs the sandbox workspace file (DATA_DIR/workspace.json) to know the workspace; it was not used');
   const shown = await ops(ctx, ['policy', 'show', '--workspace', workspace]);
   // The quorum always has a value (1 unless an owner raised it), so it can be put back exactly.
   const quorum = (shown.policy as { approval_quorum: number }).approval_quorum;

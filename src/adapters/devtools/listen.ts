@@ -29,7 +29,7 @@ export const LISTEN_USAGE = [
   '  --port         the local receiver\'s port (default: a free one)',
   '  --max-events   stop after this many verified deliveries (for scripts)',
   '',
-  'The key: WALLET_KEY_ID and WALLET_SECRET, else the sandbox workspace file DATA_DIR/acme.json (.data/acme.json).',
+  'The key: WALLET_KEY_ID and WALLET_SECRET, else the sandbox workspace file DATA_DIR/workspace.json (.data/workspace.json).',
   'Ctrl-C stops it and removes its endpoint.',
 ].join('\n');
 
@@ -241,7 +241,11 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
     try {
       if (opts.trigger) {
         io.err(`Triggering ${opts.trigger}: ${TRIGGERS[opts.trigger].does}`);
+        // A stop asked for meanwhile waits for the trigger: what it changed is put back first.
+        let triggering = true;
+        void stop.then((reason) => triggering && io.err(`${reason}: stopping once the trigger has finished.`));
         await runTrigger(opts.trigger, { api, creds, env: io.env, log: io.err });
+        triggering = false;
       }
       const reason = await Promise.race([stop, done]);
       if (reason !== 'max-events') io.err(`Stopping (${reason}).`);

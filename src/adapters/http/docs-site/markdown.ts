@@ -19,11 +19,15 @@ export interface MarkdownFile {
 export const slugOf = (text: string): string =>
   text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
 
-/** How the site shows what the renderer meets: heading ids and levels, and where each link leads (null: plain text). */
+/**
+ * How the site shows what the renderer meets: heading ids and levels, where each link leads (null: plain text),
+ * and for a link to a file of the repository the site does not carry, that file's path, shown beside its words.
+ */
 export interface RenderPlan {
   headingIds: WeakMap<Tokens.Heading, string>;
   headingDepths: WeakMap<Tokens.Heading, number>;
   linkTargets: WeakMap<Tokens.Link, string | null>;
+  repositoryPaths: WeakMap<Tokens.Link, string>;
 }
 
 export class MarkdownRenderer {
@@ -42,7 +46,12 @@ export class MarkdownRenderer {
         link(token) {
           const inner = this.parser.parseInline(token.tokens);
           const target = plan.linkTargets.get(token);
-          return target ? `<a href="${escapeHtml(target)}">${inner}</a>` : inner;
+          if (target) return `<a href="${escapeHtml(target)}">${inner}</a>`;
+          // Words a reader can still follow: the file's path in the repository, unless the words already name it.
+          const path = plan.repositoryPaths.get(token);
+          const words = inner.replace(/<[^>]*>/g, '').trim();
+          const named = words.includes('/') && path?.startsWith(words);
+          return path && !named ? `${inner} (<code>${escapeHtml(path)}</code> in the repository)` : inner;
         },
         image(token) {
           return escapeHtml(token.text);

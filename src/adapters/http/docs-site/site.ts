@@ -78,7 +78,7 @@ function rangesOf(guides: readonly Guide[], files: Map<string, MarkdownFile>): M
 }
 
 export function buildDocsSite(docsDir: string, guides: readonly Guide[] = GUIDES): DocsSite {
-  const plan: RenderPlan = { headingIds: new WeakMap(), headingDepths: new WeakMap(), linkTargets: new WeakMap() };
+  const plan: RenderPlan = { headingIds: new WeakMap(), headingDepths: new WeakMap(), linkTargets: new WeakMap(), repositoryPaths: new WeakMap() };
   const markdown = new MarkdownRenderer(plan);
   const names = [...new Set(guides.flatMap((g) => g.parts.map((p) => p.file)))];
   const missing = names.filter((name) => !existsSync(join(docsDir, name)));
@@ -127,7 +127,13 @@ export function buildDocsSite(docsDir: string, guides: readonly Guide[] = GUIDES
     return fileHomes.get(file) ?? null;
   };
   for (const [name, file] of files) {
-    for (const link of markdown.linksIn(file.tokens)) plan.linkTargets.set(link, targetOf(name, link.href));
+    for (const link of markdown.linksIn(file.tokens)) {
+      const target = targetOf(name, link.href);
+      plan.linkTargets.set(link, target);
+      // A link out of docs/ (the SDK's README, the examples) is to a file of the repository: its path is shown.
+      const path = posix.normalize(posix.join(posix.dirname(name), link.href.split('#')[0]!));
+      if (target === null && !/^[a-z][a-z0-9+.-]*:/i.test(link.href) && path.startsWith('../')) plan.repositoryPaths.set(link, path.slice(3));
+    }
   }
 
   const pages = new Map<string, GuidePage>();
