@@ -1,8 +1,9 @@
 // `npm run migration:create [-- --blank] [-- --name NAME]`: MikroORM's migrator
 // diffs the entity schemas against the (migrated) database and writes the next
-// migration into /migrations; add it to migrations/index.ts to have it run.
+// migration into /migrations; add its name to the list in migrations/index.ts
+// to have it run.
 import { parseArgs } from 'node:util';
-import { openOrm } from '../adapters/persistence/orm.js';
+import { migratorOf, openOrm } from '../adapters/persistence/orm.js';
 import { startEmbeddedPostgres } from '../adapters/sandbox/embedded-postgres.js';
 import { loadConfigOrExit } from './config.js';
 import { prepareDatabase } from './prepare-database.js';
@@ -16,10 +17,10 @@ try {
   await prepareDatabase(db.url);
   const orm = await openOrm({ databaseUrl: db.url, poolMax: 2 });
   try {
-    const result = await orm.getMigrator().createMigration(undefined, Boolean(values.blank), false, values.name);
+    const result = await (await migratorOf(orm)).createMigration(undefined, Boolean(values.blank), false, values.name);
     process.stdout.write(
       result.diff.up.length || values.blank
-        ? `wrote migrations/${result.fileName}; add it to migrations/index.ts\n`
+        ? `wrote migrations/${result.fileName}; add ${result.fileName.replace(/\.ts$/, '')} to the list in migrations/index.ts\n`
         : 'no schema changes to migrate\n',
     );
   } finally {

@@ -1,12 +1,15 @@
 // Upgrade safety: an empty database is brought to the head of /migrations
-// (every migration, in order, once; a second run applies nothing), and
+// (every migration, in order, once; a second run applies nothing; every file
+// of /migrations listed), and
 // MikroORM then finds no difference between the entities and the migrated
 // schema, except the few constraints and indexes the migrations write by
 // hand because an entity cannot express them.
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { MIGRATIONS } from '../../migrations/index.js';
+import { MIGRATION_NAMES } from '../../migrations/index.js';
 import { openOrm } from '../../src/adapters/persistence/orm.js';
 import { prepareDatabase } from '../../src/bootstrap/prepare-database.js';
 
@@ -40,9 +43,17 @@ const url = (() => {
 afterAll(() => admin(`drop database if exists "${name}" with (force)`));
 
 describe('migrations', () => {
+  it('are listed, every file of /migrations once, in the order of their names', () => {
+    const files = readdirSync(join(import.meta.dirname, '../../migrations'))
+      .filter((f) => /^Migration\d+_\w+\.ts$/.test(f))
+      .map((f) => f.replace(/\.ts$/, ''));
+    expect([...MIGRATION_NAMES]).toEqual(files.sort());
+  });
+
+
   it('bring an empty database to the head, once, and leave no drift from the entities', async () => {
     await admin(`create database "${name}" template template0`);
-    expect((await prepareDatabase(url)).applied).toEqual(MIGRATIONS.map((m) => m.name));
+    expect((await prepareDatabase(url)).applied).toEqual(MIGRATION_NAMES);
     expect((await prepareDatabase(url)).applied).toEqual([]);
     const orm = await openOrm({ databaseUrl: url, poolMax: 2 });
     try {

@@ -6,16 +6,26 @@
 // very same bytes (the JSON is what is broadcast). Transfers (tron-chain.ts)
 // and the Stake 2.0 transactions (tron-staking.ts) share it.
 import { createHash } from 'node:crypto';
-import { utils as tronUtils } from 'tronweb';
 import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import type { Network } from '../../domain/money/networks.js';
 import type { DigestSignature, SignDigest, SignedTransaction } from '../../domain/transfers/ports.js';
 
-const { txJsonToPb, txPbToRawDataHex } = tronUtils.transaction;
-const { deserializeTransaction } = tronUtils.deserializeTx;
-/** java-tron's Transaction.raw protobuf, which tronweb registers on globalThis: the contracts counted in the bytes themselves. */
-const RawTransaction = (globalThis as unknown as { TronWebProto: { Transaction: { raw: { deserializeBinary(b: Uint8Array): { getContractList(): unknown[] } } } } })
-  .TronWebProto.Transaction.raw;
+/** tronweb's protobuf codec, loaded with the first signature: a process that signs nothing on TRON (the api, ops) never loads it. */
+interface TronCodec {
+  txJsonToPb: (tx: { raw_data: Record<string, unknown>; visible: boolean }) => unknown;
+  txPbToRawDataHex: (pb: unknown) => string;
+  deserializeTransaction: (type: string, rawHex: string) => unknown;
+  /** java-tron's Transaction.raw protobuf, which tronweb registers on globalThis: the contracts counted in the bytes themselves. */
+  RawTransaction: { deserializeBinary(b: Uint8Array): { getContractList(): unknown[] } };
+}
+let codec: Promise<TronCodec> | undefined;
+const tronCodec = (): Promise<TronCodec> =>
+  (codec ??= import('tronweb').then(({ utils }) => ({
+    txJsonToPb: utils.transaction.txJsonToPb as TronCodec['txJsonToPb'],
+    txPbToRawDataHex: utils.transaction.txPbToRawDataHex as TronCodec['txPbToRawDataHex'],
+    deserializeTransaction: utils.deserializeTx.deserializeTransaction as TronCodec['deserializeTransaction'],
+    RawTransaction: (globalThis as unknown as { TronWebProto: { Transaction: { raw: TronCodec['RawTransaction'] } } }).TronWebProto.Transaction.raw,
+  })));
 
 /**
  * The node's own transactions expire a minute after its head block; one
@@ -62,7 +72,8 @@ export const lower = (v: unknown): string => (typeof v === 'string' ? v.toLowerC
 const signatureHex = (sig: DigestSignature): string => word(sig.r.toString(16)) + word(sig.s.toString(16)) + (27 + sig.recovery).toString(16);
 
 /** What the node built, checked against what was asked before anything is signed. */
-export function verifiedTransaction(
+function verifiedTransaction(
+  { txJsonToPb, txPbToRawDataHex, deserializeTransaction, RawTransaction }: TronCodec,
   network: Network,
   built: BuiltTransaction,
   type: TronContractType,
@@ -115,7 +126,7 @@ export async function signVerified(
   expect: (value: Record<string, unknown>, raw: Record<string, unknown>) => boolean,
   sign: SignDigest,
 ): Promise<SignedTransaction> {
-  const { txID, rawData, rawHex, expiration } = verifiedTransaction(network, built, type, owner, expect);
+  const { txID, rawData, rawHex, expiration } = verifiedTransaction(await tronCodec(), network, built, type, owner, expect);
   const signature = signatureHex(await sign(Uint8Array.from(Buffer.from(txID, 'hex'))));
   const raw = JSON.stringify({ visible: false, txID, raw_data: rawData, raw_data_hex: rawHex, signature: [signature] });
   return { txid: txID, raw, expiresAt: expiration };

@@ -1,8 +1,8 @@
 // MikroORM over PostgreSQL: configuration and the migrator. Schema changes go
 // only through the migrations in /migrations.
 import { MikroORM, defineConfig } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
-import { MIGRATIONS } from '../../../migrations/index.js';
+import type { Migrator } from '@mikro-orm/migrations';
+import { MIGRATION_NAMES, loadMigrations } from '../../../migrations/index.js';
 import { ENTITIES } from './entities/index.js';
 
 export interface OrmOptions {
@@ -14,7 +14,7 @@ export function ormConfig(opts: OrmOptions) {
   return defineConfig({
     clientUrl: opts.databaseUrl,
     entities: ENTITIES,
-    extensions: [Migrator],
+    // The migrator (and the command-line libraries it brings) loads only where migrations run: migratorOf.
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
     allowGlobalContext: false,
     // Databases are provisioned, never created as a side effect of connecting.
@@ -24,7 +24,6 @@ export function ormConfig(opts: OrmOptions) {
       tableName: 'mikro_orm_migrations',
       path: 'migrations',
       pathTs: 'migrations',
-      migrationsList: MIGRATIONS,
       transactional: true,
       allOrNothing: true,
       snapshot: false,
@@ -42,14 +41,23 @@ export function openOrm(opts: OrmOptions): Promise<MikroORM> {
 export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
   const connection = orm.em.getConnection();
   const [table] = await connection.execute<{ found: string | null }[]>(`select to_regclass('mikro_orm_migrations') as found`);
-  if (!table?.found) return MIGRATIONS.map((m) => m.name);
+  if (!table?.found) return [...MIGRATION_NAMES];
   const rows = await connection.execute<{ name: string }[]>('select name from mikro_orm_migrations');
   const applied = new Set(rows.map((r) => r.name));
-  return MIGRATIONS.map((m) => m.name).filter((name) => !applied.has(name));
+  return MIGRATION_NAMES.filter((name) => !applied.has(name));
 }
 
-/** Applies pending migrations; returns the names applied. */
+/** The ORM's migrator with the migrations of /migrations, both loaded on first use. */
+export async function migratorOf(orm: MikroORM): Promise<Migrator> {
+  const [{ Migrator }, migrationsList] = await Promise.all([import('@mikro-orm/migrations'), loadMigrations()]);
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
+  Migrator.register(orm);
+  return orm.migrator as Migrator;
+}
+
+/** Applies pending migrations; returns the names applied. A database at the head loads no migrator. */
 export async function migrateUp(orm: MikroORM): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
+  if ((await pendingMigrations(orm)).length === 0) return [];
+  const applied = await (await migratorOf(orm)).up();
   return applied.map((m) => m.name);
 }

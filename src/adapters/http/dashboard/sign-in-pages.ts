@@ -2,7 +2,6 @@
 // authenticator enrolled from a QR code, recovery codes shown once), signing
 // in (email, password, code; a new session and cookie each time) and signing
 // out (the session ended: its cookie opens nothing any more).
-import QRCode from 'qrcode';
 import { z } from 'zod';
 import type { Response } from 'express';
 import { AcceptInvitation, type Enrolment } from '../../../application/members/accept-invitation.js';
@@ -30,6 +29,8 @@ export function signInPages(d: Dashboard): void {
   const signIn = d.resolve(SignIn);
 
   const enrolmentPage = async (res: Response, token: string, enrolment: Enrolment, error?: string) => {
+    // Loaded with the first enrolment page: an api that never shows one never loads the QR encoder.
+    const { default: QRCode } = await import('qrcode');
     const qr = await QRCode.toString(enrolment.uri, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
     const { invitation } = enrolment;
     d.render(
