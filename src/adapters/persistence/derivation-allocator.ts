@@ -2,26 +2,40 @@
 // (one global sequence), address indexes from an update of the account's row,
 // whose lock serialises concurrent creates and whose rollback returns the index;
 // the pool of indexes taken ahead (address_pool), claimed with SKIP LOCKED.
+// An account, once its row is committed, never changes: the process keeps
+// those it has read in a transaction that had written nothing yet (so the row
+// is not its own insert, which may still roll back), and a wallet create asks
+// the table only the first time.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Network } from '../../domain/money/networks.js';
 import type { DerivationAllocator } from '../../domain/ports.js';
 import { pgArrayLiteral } from './pg-array.js';
 
 export class PgDerivationAllocator implements DerivationAllocator {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    /** Committed accounts by `workspace:network`, shared by the process's units of work. */
+    private readonly known: Map<string, number> = new Map(),
+  ) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
     return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
   }
 
   async account(workspaceId: string, network: Network): Promise<number> {
+    const key = `${workspaceId}:${network}`;
+    const cached = this.known.get(key);
+    if (cached !== undefined) return cached;
     // Look first: an insert that meets the conflict would still draw (and
     // waste) a number from the account sequence on every wallet created.
-    const found = await this.sql<{ account: number }>(
-      `select account from hd_accounts where workspace_id = ? and network = ?`,
+    const found = await this.sql<{ account: number; committed: boolean }>(
+      `select account, pg_current_xact_id_if_assigned() is null as committed from hd_accounts where workspace_id = ? and network = ?`,
       [workspaceId, network],
     );
-    if (found[0]) return found[0].account;
+    if (found[0]) {
+      if (found[0].committed) this.known.set(key, found[0].account);
+      return found[0].account;
+    }
     const inserted = await this.sql<{ account: number }>(
       `insert into hd_accounts (workspace_id, network, next_index) values (?, ?, 0)
        on conflict on constraint hd_accounts_workspace_network_unique do nothing returning account`,

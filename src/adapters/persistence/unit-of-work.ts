@@ -46,6 +46,9 @@ export class MikroUnitOfWork implements UnitOfWork {
     private readonly random: RandomSource,
   ) {}
 
+  /** The derivation account of each (workspace, network) this process has read: a row that never changes once committed. */
+  private readonly accounts = new Map<string, number>();
+
   /** The entity managers of open explicit savepoints: a unit of work started right inside one joins it. */
   private readonly joinable = new WeakSet<EntityManager>();
 
@@ -96,7 +99,7 @@ export class MikroUnitOfWork implements UnitOfWork {
       apiKeys: new MikroApiKeyRepo(tem),
       customers: new MikroCustomerRepo(tem),
       wallets: new MikroWalletRepo(tem),
-      derivation: new PgDerivationAllocator(tem),
+      derivation: new PgDerivationAllocator(tem, this.accounts),
       ledger: new PgLedgerRepo(tem),
       fees: new MikroFeeConfigRepo(tem),
       idempotency: new PgIdempotencyStore(tem),
