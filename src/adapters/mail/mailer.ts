@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Mailer } from '../../domain/ports.js';
 import type { Logger } from '../logging/logger.js';
 
@@ -20,6 +20,12 @@ export interface MailerOptions {
   production: boolean;
 }
 
+/** nodemailer, loaded with the first mail: most processes never send one. */
+const transportOf = (options: Parameters<typeof import('nodemailer').createTransport>[0]): (() => Promise<Transporter>) => {
+  let made: Promise<Transporter> | undefined;
+  return () => (made ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options) as Transporter));
+};
+
 /** A send that does not finish in these times fails (and the job that sent it is retried). */
 const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
@@ -30,20 +36,20 @@ export function createMailer(opts: MailerOptions, logger: Logger): Mailer {
 }
 
 function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS_MS });
+  const transport = transportOf({ url, ...SMTP_TIMEOUTS_MS });
   return {
     async send({ to, subject, text }) {
-      await transport.sendMail({ from, to, subject, text });
+      await (await transport()).sendMail({ from, to, subject, text });
       return true;
     },
   };
 }
 
 function fileMailer(dir: string, from: string, logger: Logger): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = transportOf({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      const info = (await (await transport()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text })) as { message: Buffer };
       await mkdir(dir, { recursive: true });
       // Sorting the names sorts the mails by time; the random part keeps two mails of one millisecond apart.
       const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);

@@ -1,7 +1,6 @@
 // The workspace's people and the audit log (issue 32, ADR 0033). Everyone
 // sees the members; owners invite (the link shown once and mailed) and remove
 // them. Owners read the audit log, a page at a time, and export it as CSV.
-import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { ManageMembers } from '../../../application/members/manage-members.js';
 import { ReadAuditLog } from '../../../application/members/read-audit.js';
@@ -106,6 +105,7 @@ ${last && entries.length >= 100 ? html`<p><a href="/dashboard/audit?before=${las
 
   d.get('/audit.csv', 'manage', async ({ res, member }) => {
     const entries = await audit.all(member.workspaceId);
+    const { stringify } = await import('csv-stringify/sync'); // loaded with the first export
     const csv = stringify(
       entries.map((e) => [e.at.toISOString(), e.actor.label, e.actor.memberId ?? '', e.actor.source, e.action, e.target ?? '', json(e.before), json(e.after)]),
       { header: true, columns: ['at', 'actor', 'member_id', 'source', 'action', 'target', 'before', 'after'], cast: { string: escapeFormula } },
