@@ -5,7 +5,8 @@
 //   takes, next to a bare JS Set of 1,000 keys;
 // - detection throughput on a local anvil: 10,000 token transfers to 1,000
 //   monitored addresses over 500 blocks, from block to DETECTED row, next to
-//   viem alone reading the same logs from the same node (goal: at least half);
+//   viem alone reading the same logs from the same node (goals: at least half
+//   detecting alone, a quarter catching up while crediting);
 // - latency from a block being mined to DEPOSIT_DETECTED committed, p50 and
 //   p99 (goal: p99 under 500 ms), next to the same node's eth_blockNumber
 //   round trip polled at the same interval.

@@ -143,8 +143,11 @@ export async function benchScale(config: Config, env: Record<string, string>, se
     const at = new Map<string, Measure>();
     const rows: BenchRow[] = [];
     // BENCH_SCALE_FACTORS=1 (or 1,10): fewer growth steps while working on one path; npm run bench runs all four.
-    const factors = (process.env.BENCH_SCALE_FACTORS ?? '1,10,100,1000').split(',').map(Number).filter((f) => [1, 10, 100, 1000].includes(f));
-    for (const factor of factors.includes(1) ? factors : [1, ...factors]) {
+    const factors = (process.env.BENCH_SCALE_FACTORS ?? '1,10,100,1000').split(',').map(Number);
+    const unknown = factors.filter((f) => ![1, 10, 100, 1000].includes(f));
+    if (unknown.length) throw new Error(`BENCH_SCALE_FACTORS: ${unknown.join(', ')} is not one of 1, 10, 100, 1000`);
+    // Growing only: 1× first (the later steps compare with it), each step once.
+    for (const factor of [...new Set([1, ...factors])].sort((a, b) => a - b)) {
       const started = performance.now();
       await grow(db, ws.workspaceId, factor);
       const counts = (await db.query<{ w: string; d: string; e: string }>(`select (select count(*) from wallets) as w, (select count(*) from deposits) as d, (select count(*) from journal_entries) as e`)).rows[0]!;

@@ -43,7 +43,7 @@ export const MIGRATION_NAMES: readonly string[] = [
 export async function loadMigrations(): Promise<MigrationObject[]> {
   return Promise.all(
     MIGRATION_NAMES.map(async (name) => {
-      const module = (await import(`./${name}.js`)) as Record<string, MigrationObject['class'] | undefined>;
+      const module = (await import(/* @vite-ignore */ `./${name}.js`)) as Record<string, MigrationObject['class'] | undefined>;
       const found = module[name];
       if (!found) throw new Error(`migrations/${name}.ts does not export a class named ${name}`);
       return { name, class: found };

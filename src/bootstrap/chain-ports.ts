@@ -37,7 +37,7 @@ export async function balanceReaders(config: Config): Promise<BalanceReader[]> {
   const ports: ChainPort[] = createChainPorts(config);
   if (!config.production) {
     // Loaded only outside production: the sandbox's tooling is not installed there.
-    const { readSandboxFile } = await import('../adapters/sandbox/local-chains.js');
+    const { readSandboxFile } = await import('../adapters/sandbox/sandbox-file.js');
     const file = readSandboxFile(config.dataDir);
     const local = Object.entries(file?.networks ?? {}).filter(([n]) => sideOf(n as never) === 'test' && !ports.some((p) => p.network === n));
     if (local.length > 0) {

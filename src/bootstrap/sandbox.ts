@@ -15,10 +15,9 @@ import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { TronWeb } from 'tronweb';
 import { EvmChainPort } from '../adapters/chains/evm-chain.js';
 import { TronChainPort } from '../adapters/chains/tron-chain.js';
-import { readSandboxFile, sandboxFilePath } from '../adapters/sandbox/local-chains.js';
+import { readSandboxFile, sandboxFilePath } from '../adapters/sandbox/sandbox-file.js';
 import { parseSandboxCommandLine } from '../adapters/sandbox/sandbox-cli.js';
 import { Amount } from '../domain/money/amount.js';
 import { ASSET_SPECS, type Asset } from '../domain/money/networks.js';
@@ -101,6 +100,7 @@ async function sendEvm(): Promise<{ from: string; txid: string; block: number }>
 
 /** TRON: tronweb against the stand-in's HTTP API, built by the node, signed here, broadcast. */
 async function sendTron(): Promise<{ from: string; txid: string; block: number }> {
+  const { TronWeb } = await import('tronweb'); // loaded for a TRON send only
   const tw = new TronWeb({ fullHost: net!.rpc_url, privateKey: sender!.private_key });
   const from = sender!.address;
   const token = net!.tokens[asset];

@@ -21,8 +21,11 @@ describe('derivation accounts', () => {
     expect(await uow().run((tx) => tx.derivation.account(ws, 'ETH_TESTNET'))).toBe(made);
     // Moved away behind the process's back: a lookup that asked the table would now make another account.
     await sql(`update hd_accounts set network = 'BSC_MAINNET' where account = ?`, [made]);
-    expect(await uow().run((tx) => tx.derivation.account(ws, 'ETH_TESTNET'))).toBe(made);
-    await sql(`update hd_accounts set network = 'ETH_TESTNET' where account = ?`, [made]);
+    try {
+      expect(await uow().run((tx) => tx.derivation.account(ws, 'ETH_TESTNET'))).toBe(made);
+    } finally {
+      await sql(`update hd_accounts set network = 'ETH_TESTNET' where account = ?`, [made]);
+    }
   });
 
   it('never keep one that a transaction inserted and then rolled back, even when it read it again', async () => {

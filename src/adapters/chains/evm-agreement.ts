@@ -13,12 +13,11 @@
 //   are asked of each URL that shows a successful receipt to a monitored
 //   address.
 import { agreedAmong, agreedKey, type BlockRef, type IsMonitored, type ObservedTransfer } from '../../domain/chains/chain-port.js';
-import type { Asset, Network } from '../../domain/money/networks.js';
+import type { Asset } from '../../domain/money/networks.js';
 import type { EvmRpcPool } from './evm-rpc-pool.js';
 import { byBlockAndIndex, hex, type RpcLog, type RpcReceipt } from './evm-rpc-types.js';
 
 export interface AgreementReading {
-  network: Network;
   nativeAsset: Asset | null;
   pool: EvmRpcPool;
   /** The transfers to monitored addresses among a receipt's logs (in log order), placed in `block`. */

@@ -217,17 +217,17 @@ export class EvmChainPort extends EvmChainReader implements ChainSender {
     // A failed lookup is not kept: the next signature asks again (a node down once must not stop signing for good).
     this.chainId ??= this.expectedChainId !== undefined
       ? Promise.resolve(this.expectedChainId)
-      : this.call<Hex>('eth_chainId', []).then(
-          (id) => Number(BigInt(id)),
-          (err: unknown) => {
+      : this.call<Hex>('eth_chainId', [])
+          .then((id) => Number(BigInt(id)))
+          .catch((err: unknown) => {
             this.chainId = undefined;
             throw err;
-          },
-        );
+          });
+    const chainId = await this.chainId;
     const { to, value, data } = this.callOf(tx);
     const unsigned: TransactionSerializableEIP1559 = {
       type: 'eip1559',
-      chainId: await this.chainId,
+      chainId,
       nonce: Number(tx.nonce),
       to,
       value,

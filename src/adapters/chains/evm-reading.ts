@@ -312,7 +312,7 @@ export class EvmChainReader implements ChainPort, NodeProbe {
   }
 
   async agreedTransfers(txids: readonly string[], isMonitored: IsMonitored, blockOf?: ReadonlyMap<string, { number: bigint; hash: string }>): Promise<Set<string>> {
-    const reading = { network: this.network, nativeAsset: this.nativeAsset, pool: this.pool, tokenTransfers: (logs: RpcLog[], block: BlockRef) => this.tokenTransfers(logs, () => block, isMonitored) };
+    const reading = { nativeAsset: this.nativeAsset, pool: this.pool, tokenTransfers: (logs: RpcLog[], block: BlockRef) => this.tokenTransfers(logs, () => block, isMonitored) };
     return agreedTransfers(reading, txids, isMonitored, blockOf);
   }
 

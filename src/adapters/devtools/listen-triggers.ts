@@ -63,8 +63,8 @@ async function ops(ctx: TriggerContext, args: string[]): Promise<Record<string, 
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/bootstrap/ops.ts'), ...args, '--json'], { cwd: root, env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const timer = setTimeout(() => child.kill('SIGTERM'), 60_000);
   const [code, signal] = (await once(child, 'close').finally(() => clearTimeout(timer))) as [number | null, NodeJS.Signals | null];
   if (code === 0) return JSON.parse(stdout) as Record<string, unknown>;

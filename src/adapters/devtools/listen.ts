@@ -239,11 +239,18 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
       `Ready: ${events} of ${creds.workspaceId ? `workspace ${creds.workspaceId}` : `key ${creds.keyId}`} (${opts.side} side) will be delivered to ${url} (endpoint ${endpoint.id}); every delivery's signature is verified.${opts.forwardTo ? ` Forwarding to ${opts.forwardTo.href}.` : ''} Ctrl-C stops and removes the endpoint.`,
     );
     try {
-      if (opts.trigger) {
+      // A stop asked for before the trigger starts skips it; one asked for meanwhile waits for it: what it
+      // changed is put back first.
+      let stopping = false;
+      let triggering = false;
+      void stop.then((reason) => {
+        stopping = true;
+        if (triggering) io.err(`${reason}: stopping once the trigger has finished.`);
+      });
+      await Promise.resolve();
+      if (opts.trigger && !stopping) {
         io.err(`Triggering ${opts.trigger}: ${TRIGGERS[opts.trigger].does}`);
-        // A stop asked for meanwhile waits for the trigger: what it changed is put back first.
-        let triggering = true;
-        void stop.then((reason) => triggering && io.err(`${reason}: stopping once the trigger has finished.`));
+        triggering = true;
         await runTrigger(opts.trigger, { api, creds, env: io.env, log: io.err });
         triggering = false;
       }
@@ -266,27 +273,29 @@ export async function runListen(argv: string[], io: ListenIo, stop: Promise<stri
  * How long a stopping run waits for the dispatcher to record the deliveries this receiver has just answered, asking
  * again every half second (signedFetch sends a request refused as a replay again in the next second).
  */
-const PENDING_GRACE_MS = 6000;
+const PENDING_GRACE_MS = 15_000;
 const PENDING_RETRY_MS = 500;
 
 /**
- * The endpoint goes. One with a delivery still pending is deactivated (no new deliveries) and asked again for a
- * few seconds: the delivery this receiver answered last is usually still being recorded as DELIVERED by the
- * dispatcher. Still pending after that, it stays deactivated and the next run removes it.
+ * The endpoint goes. One with a delivery still pending is asked again for a few seconds while this receiver still
+ * answers: the pending delivery (an event the trigger just caused, or the one answered last, still being recorded
+ * as DELIVERED) completes. It stays active meanwhile, since a deactivated endpoint's deliveries are not sent, so
+ * they would stay pending. Still pending after that, it is deactivated and the next run removes it.
  */
 async function removeEndpoint(api: (m: string, t: string, b?: unknown) => Promise<SignedAnswer>, id: string, io: ListenIo): Promise<void> {
   const remove = async () => [200, 404].includes((await api('DELETE', `/v2/webhooks/${id}`)).status);
   let removed = await remove();
-  if (!removed) {
-    await api('PATCH', `/v2/webhooks/${id}`, { is_active: false });
-    const until = Date.now() + PENDING_GRACE_MS;
-    while (!removed && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, PENDING_RETRY_MS));
-      removed = await remove();
-    }
+  const until = Date.now() + PENDING_GRACE_MS;
+  while (!removed && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, PENDING_RETRY_MS));
+    removed = await remove();
   }
-  if (removed) io.err(`Removed endpoint ${id}.`);
-  else io.err(`Endpoint ${id} has a delivery still pending: deactivated (no new deliveries); the next npm run listen removes it.`);
+  if (removed) {
+    io.err(`Removed endpoint ${id}.`);
+    return;
+  }
+  await api('PATCH', `/v2/webhooks/${id}`, { is_active: false });
+  io.err(`Endpoint ${id} has a delivery still pending: deactivated (no new deliveries); the next npm run listen removes it.`);
 }
 
 /**

@@ -58,7 +58,12 @@ export class PgDerivationAllocator implements DerivationAllocator {
       `update hd_accounts set next_index = next_index + ? where account = ? returning next_index - ? as index`,
       [count, account, count],
     );
-    return rows[0]!.index;
+    if (!rows[0]) {
+      // Only a database restored behind a running process loses a committed account: nothing kept is trusted.
+      this.known.clear();
+      throw new Error(`derivation account ${account} has no row (a database restored while this process ran?): the accounts kept are forgotten`);
+    }
+    return rows[0].index;
   }
 
   async claimPooled(account: number): Promise<{ index: number; address: string; left: number } | null> {

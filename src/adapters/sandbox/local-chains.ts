@@ -6,8 +6,9 @@
 // (ADR 0013 order and addresses), funded service addresses (gas tank,
 // treasury, faucet dispenser) and an outside account that is not the
 // service's, which holds native currency and may mint the tokens; all of it
-// is written to DATA_DIR/sandbox.json. Never on the production path.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// is written to DATA_DIR/sandbox.json (sandbox-file.ts). Never on the
+// production path.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWalletClient, encodeFunctionData, http, parseAbi, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -16,6 +17,9 @@ import { evmAddressFromBytes, evmBytesFromTronAddress, tronAddressFromEvmBytes }
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { SANDBOX_DEPLOYER_KEY, deploySandboxTokens, type TokenSpec } from './contracts/sandbox-token.js';
 import { startTronStandin, type RunningTronStandin, type TronStandinOptions } from './tron-standin.js';
+import { readSandboxFile, sandboxFilePath, writeSandboxNetworks, type SandboxFile, type SandboxNetwork } from './sandbox-file.js';
+
+export { readSandboxFile, sandboxFilePath, writeSandboxNetworks, type SandboxFile, type SandboxNetwork };
 
 /** anvil's well-known account #8 (test mnemonic): the sandbox's outside account. Public, local chains only. */
 export const OUTSIDE_ACCOUNT_KEY: Hex = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
@@ -49,21 +53,6 @@ export const LOCAL_EVM_CHAINS: Omit<LocalChainSpec, 'port'>[] = [
     tokens: [{ asset: 'USDT_BSC', spec: { name: 'Tether USD (sandbox)', symbol: 'USDT', decimals: 18 } }],
   },
 ];
-
-export interface SandboxNetwork {
-  rpc_url: string;
-  /** With SANDBOX_PROVIDERS: the provider imitation in front of `rpc_url`, which the service's processes and ops use. */
-  provider_url?: string;
-  chain_id?: number;
-  tokens: Partial<Record<Asset, string>>;
-  outside_account: { address: string; private_key: string };
-  /** The sandbox's cold storage (issue 31): an outside account holding only what is forwarded to it. */
-  cold_account?: { address: string; private_key: string };
-}
-
-export interface SandboxFile {
-  networks: Partial<Record<Network, SandboxNetwork>>;
-}
 
 export interface RunningLocalChains {
   rpcUrls: Partial<Record<Network, string>>;
@@ -112,25 +101,6 @@ const ERC20 = parseAbi(['function mint(address to, uint256 value) returns (bool)
 async function tokenBalance(rpcUrl: string, token: Address, owner: string): Promise<bigint> {
   const data = encodeFunctionData({ abi: ERC20, functionName: 'balanceOf', args: [owner as Address] });
   return BigInt(await rpc<string>(rpcUrl, 'eth_call', [{ to: token, data }, 'latest']));
-}
-
-export const sandboxFilePath = (dataDir: string) => join(dataDir, 'sandbox.json');
-
-export function readSandboxFile(dataDir: string): SandboxFile | null {
-  try {
-    return JSON.parse(readFileSync(sandboxFilePath(dataDir), 'utf8')) as SandboxFile;
-  } catch {
-    return null;
-  }
-}
-
-/** Merges `networks` into DATA_DIR/sandbox.json (written whole, then renamed: readers never see half a file). */
-export function writeSandboxNetworks(dataDir: string, networks: SandboxFile['networks']): SandboxFile {
-  const file: SandboxFile = { networks: { ...(readSandboxFile(dataDir)?.networks ?? {}), ...networks } };
-  const path = sandboxFilePath(dataDir);
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
-  renameSync(`${path}.tmp`, path);
-  return file;
 }
 
 async function setUp(anvil: RunningAnvil, spec: LocalChainSpec, serviceAddresses: string[]): Promise<SandboxNetwork> {

@@ -50,7 +50,7 @@ export class MarkdownRenderer {
           // Words a reader can still follow: the file's path in the repository, unless the words already name it.
           const path = plan.repositoryPaths.get(token);
           const words = inner.replace(/<[^>]*>/g, '').trim();
-          const named = words.includes('/') && path?.startsWith(words);
+          const named = (words.includes('/') || words.includes('.')) && path?.startsWith(words);
           return path && !named ? `${inner} (<code>${escapeHtml(path)}</code> in the repository)` : inner;
         },
         image(token) {
