@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer.js';
 
@@ -11,10 +12,11 @@ export default defineConfig({
     // A person sees the files done of the total and the time elapsed (test/support/progress-reporter.ts).
     reporters: ['default', './test/support/progress-reporter.ts'],
     pool: 'forks',
-    // Three files at a time, the long ones first (test/support/sequencer.ts): most of an e2e file's time is
-    // spent waiting on blocks and processes, so three share this 2-core machine well (npm test: about 20
-    // minutes one at a time).
-    maxWorkers: 3,
+    // As many files at a time as there are cores, at most three, the long ones first (test/support/sequencer.ts).
+    // Three on 2 cores took npm test from about 20 minutes to 12 on a quiet machine, but on a slower one (the
+    // same machine an afternoon later, a third of its speed) three npm-start sandboxes at once (load average
+    // 12) pushed process starts and chain waits past their time-outs; two there, three from 3 cores up.
+    maxWorkers: Math.min(3, availableParallelism()),
     sequence: { sequencer: LongestFirst },
     // One process runs the files one after another with the libraries loaded once: each file builds its own
     // app, container and metrics registry, so nothing a file relies on is shared. Isolating every file cost
