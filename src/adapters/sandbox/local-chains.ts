@@ -17,9 +17,7 @@ import { evmAddressFromBytes, evmBytesFromTronAddress, tronAddressFromEvmBytes }
 import { rpc, startAnvil, type RunningAnvil } from './anvil.js';
 import { SANDBOX_DEPLOYER_KEY, deploySandboxTokens, type TokenSpec } from './contracts/sandbox-token.js';
 import { startTronStandin, type RunningTronStandin, type TronStandinOptions } from './tron-standin.js';
-import { readSandboxFile, sandboxFilePath, writeSandboxNetworks, type SandboxFile, type SandboxNetwork } from './sandbox-file.js';
-
-export { readSandboxFile, sandboxFilePath, writeSandboxNetworks, type SandboxFile, type SandboxNetwork };
+import { writeSandboxNetworks, type SandboxFile, type SandboxNetwork } from './sandbox-file.js';
 
 /** anvil's well-known account #8 (test mnemonic): the sandbox's outside account. Public, local chains only. */
 export const OUTSIDE_ACCOUNT_KEY: Hex = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97';
