@@ -76,7 +76,8 @@ beforeAll(async () => {
   // (what a TTY gets; LOG_FORMAT=pretty asks for it through a pipe).
   const { DATABASE_URL: _u, EMBEDDED_PG_PORT: _p, NODE_ENV: _n, WEBHOOK_ALLOW_PRIVATE: _w, ...clean } = process.env;
   env = { ...clean, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' };
-  sandbox = spawnEntry('src/bootstrap/start.ts', { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+  // Through tsx, as `npm start` runs it (the other files start the run's transpiled tree).
+  sandbox = spawnEntry('src/bootstrap/start.ts', { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, [], { tsx: true });
   await sandbox.waitFor(/workspace: .*made now/, 120_000);
   const ws = JSON.parse(readFileSync(join(dataDir, 'workspace.json'), 'utf8')) as { test_key: { key_id: string; secret: string } };
   key = { keyId: ws.test_key.key_id, secret: ws.test_key.secret };

@@ -27,9 +27,13 @@ let serial = 0;
 export function codesOf(secret: string): () => Promise<string> {
   let lastStep = -1;
   return async () => {
-    // The service accepts one step either side of its clock. Never the step before now: on a busy machine it may
-    // have passed by the time the request is read. So two codes per 30 s (now and the next), then a wait.
-    const step = Math.max(Math.floor(Date.now() / 30_000), lastStep + 1);
+    // The service accepts one step either side of its clock, and each step once, in increasing order: so the step
+    // before now while at least 5 s of now remain (a request on a busy machine may take that long to be read),
+    // now, and the next. Three codes per 30 s, then a wait.
+    const now = Math.floor(Date.now() / 30_000);
+    const leftOfNow = (now + 1) * 30_000 - Date.now();
+    let step = Math.max(now - 1, lastStep + 1);
+    if (step < now && leftOfNow < 5_000) step = now;
     while (step > Math.floor(Date.now() / 30_000) + 1) await new Promise((r) => setTimeout(r, 1000));
     lastStep = step;
     return generate({ secret, epoch: step * 30 });

@@ -14,6 +14,7 @@ import type { TestProject } from 'vitest/node';
 import { prepareDatabase } from '../../src/bootstrap/prepare-database.js';
 import { startTemporaryPostgres } from '../../src/adapters/sandbox/embedded-postgres.js';
 import { freePort } from './free-port.js';
+import { COMPILED_ENV, removeTranspiled, transpileSource } from './compiled-source.js';
 
 const TEMPLATE = `wallet_template_${process.pid}`;
 
@@ -36,6 +37,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env.TMPDIR = runDir; // the test processes, and what they start, inherit it
   const reaper = spawn(process.execPath, [join(import.meta.dirname, 'reaper.mjs'), String(process.pid), runDir], { detached: true, stdio: 'ignore' });
   reaper.unref();
+  // The service's processes start from JavaScript transpiled once for the run (compiled-source.ts).
+  const compiled = await transpileSource();
+  process.env[COMPILED_ENV] = compiled;
   let adminUrl: string;
   let stopServer = async () => {};
   if (process.env.DATABASE_URL) {
@@ -66,6 +70,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await c.end();
     await stopServer();
     rmSync(runDir, { recursive: true, force: true });
+    removeTranspiled(compiled);
     reaper.kill();
   };
 }

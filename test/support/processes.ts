@@ -2,8 +2,16 @@
 // `npm run ops` and a production deployment do.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { entryArgs } from './compiled-source.js';
 
+/** Runs a TypeScript file through tsx, as `npm start` and `npm run ops` do. */
 export const TSX = ['--import', 'tsx'];
+
+/** How an entrypoint runs: from the run's transpiled tree (the default, compiled-source.ts) or through tsx as a person's `npm` command runs it. */
+export interface RunAs {
+  tsx?: boolean;
+}
+const nodeArgs = (entry: string, as: RunAs): string[] => (as.tsx ? [...TSX, entry] : entryArgs(entry));
 
 /**
  * The environment of an ops command against a test database: its secrets are
@@ -28,8 +36,8 @@ export interface Spawned {
   exit(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function spawnEntry(entry: string, env: NodeJS.ProcessEnv, args: string[] = []): Spawned {
-  const child = spawn(process.execPath, [...TSX, entry, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnEntry(entry: string, env: NodeJS.ProcessEnv, args: string[] = [], as: RunAs = {}): Spawned {
+  const child = spawn(process.execPath, [...nodeArgs(entry, as), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -54,8 +62,9 @@ export async function runEntry(
   entry: string,
   env: NodeJS.ProcessEnv,
   args: string[] = [],
+  as: RunAs = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...TSX, entry, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs(entry, as), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -59,8 +59,10 @@ async function faucetDeposit(ctx: TriggerContext): Promise<void> {
  * the listener, which lets the command end (the quorum put back) instead of it being killed half-way.
  */
 async function ops(ctx: TriggerContext, args: string[]): Promise<Record<string, unknown>> {
-  const root = resolve(import.meta.dirname, '../../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'src/bootstrap/ops.ts'), ...args, '--json'], { cwd: root, env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The ops entrypoint beside this module: ops.ts through tsx (npm run listen), ops.js when built.
+  const ts = import.meta.url.endsWith('.ts');
+  const entry = resolve(import.meta.dirname, `../../bootstrap/ops.${ts ? 'ts' : 'js'}`);
+  const child = spawn(process.execPath, [...(ts ? ['--import', 'tsx'] : []), entry, ...args, '--json'], { env: ctx.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
