@@ -196,21 +196,39 @@ export interface UnitOfWork {
   read<T>(work: (ctx: TxContext) => Promise<T>): Promise<T>;
 }
 
+/** A key and its workspace as read for authentication. */
+export interface Credential {
+  key: ApiKey;
+  /** Null when the workspace is gone. */
+  workspace: Workspace | null;
+  /** The state authentication depends on (the key but its last use, the workspace's status), as read: admission checks it is still so. */
+  version: string;
+  /** Kept from an earlier request of this process rather than read for this one: a refusal decided on it is decided again on a fresh read. */
+  remembered: boolean;
+}
+
 /** Read side used on the authentication hot path (no transaction). */
 export interface CredentialStore {
-  /** The key with that key_id and the status of its workspace (null when the workspace is gone). */
-  findCredential(keyId: string): Promise<{ key: ApiKey; workspace: Workspace | null } | null>;
+  /**
+   * The key with that key_id. A store may keep what it read (ADR 0008): admission refuses a kept copy that no
+   * longer matches the database, so a revocation still holds from the next request. `fresh` reads the database.
+   */
+  findCredential(keyId: string, opts?: { fresh?: boolean }): Promise<Credential | null>;
 }
 
 export interface AdmissionRequest {
   apiKeyId: string;
   keyId: string;
+  /** The credential's version the request was checked against: nothing is admitted or recorded when the key or its workspace changed since. */
+  credentialVersion: string;
   signature: string;
   /** Until when the signature must be remembered to catch its replays. */
   signatureExpiresAt: Date;
 }
 
 export interface Admission {
+  /** The key or its workspace changed since the credential was read: nothing was recorded, check again on a fresh read. */
+  stale: boolean;
   /** The same signature was already seen inside the replay window. */
   replayed: boolean;
   /** Set when the key is over its rate limit: seconds until a request would pass. */

@@ -120,6 +120,32 @@ describe('authentication over HTTP', () => {
     expect([res.status, res.body.code]).toEqual([401, 'INVALID_API_KEY']);
   });
 
+  it('holds every change to a key the api already read from the next request: expiry, scopes, workspace, allowlist (ADR 0008)', async () => {
+    const other = await createWorkspace(api, 'kept');
+    const chains = (q: string) => call(api2.baseUrl, other.testKey, { path: `/v2/chains?${q}` });
+    expect((await chains('warm')).status).toBe(200);
+    await sql(`update api_keys set expires_at = now() - interval '1 second' where key_id = ?`, [other.testKey.keyId]);
+    expect((await chains('expired')).body.code).toBe('API_KEY_EXPIRED');
+    await sql(`update api_keys set expires_at = null where key_id = ?`, [other.testKey.keyId]);
+    expect((await chains('extended')).status).toBe(200);
+    await sql(`update api_keys set scopes = '{fees:read}' where key_id = ?`, [other.testKey.keyId]);
+    const wallets = await call(api2.baseUrl, other.testKey, { path: '/v2/wallets?narrowed' });
+    expect([wallets.status, wallets.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+    await sql(`update api_keys set allowed_ips = '{10.0.0.0/8}' where key_id = ?`, [other.testKey.keyId]);
+    expect((await chains('ip')).body.code).toBe('IP_NOT_ALLOWED');
+    await sql(`update api_keys set allowed_ips = '{}' where key_id = ?`, [other.testKey.keyId]);
+    expect((await chains('ip-widened')).status).toBe(200);
+    await sql(`update workspaces set status = 'INACTIVE' where id = ?`, [other.workspaceId]);
+    expect((await chains('inactive')).body.code).toBe('WORKSPACE_INACTIVE');
+    // A refused request whose kept key no longer matched recorded nothing: its signature is not a replay afterwards.
+    await sql(`update workspaces set status = 'ACTIVE' where id = ?`, [other.workspaceId]);
+    await sql(`update api_keys set revoked_at = now() where key_id = ?`, [other.testKey.keyId]);
+    const headers = authHeaders(other.testKey.keyId, { secret: other.testKey.secret, method: 'GET', path: '/v2/chains?once' });
+    expect((await fetch(`${api2.baseUrl}/v2/chains?once`, { headers })).status).toBe(401);
+    await sql(`update api_keys set revoked_at = null where key_id = ?`, [other.testKey.keyId]);
+    expect((await fetch(`${api2.baseUrl}/v2/chains?once`, { headers })).status).toBe(200);
+  });
+
   it('answers 403 IP_NOT_ALLOWED before checking the signature, and lets an allowed IPv4 or IPv6 range in', async () => {
     const other = await createWorkspace(api, 'allowlisted');
     await sql(`update api_keys set allowed_ips = '{10.0.0.0/8,2001:db8::/32}' where key_id = ?`, [other.testKey.keyId]);

@@ -27,7 +27,7 @@ import { DEFAULT_TIERS, type FeeOverride, type FeeTier } from '../../src/domain/
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../src/domain/ledger/journal.js';
 import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
-import type { ApiKeyRepo, Clock, CustomerRepo, DerivationAllocator, FeeConfigRepo, IdempotencyStore, NetworkSwitches, WalletRepo, CredentialStore, JobQueue, NetworkConfig, NetworkRegistry, Admission, AdmissionRequest, RandomSource, RequestAdmission, RequestSigner, SecretCipher, TxContext, UnitOfWork, WorkspaceRepo } from '../../src/domain/ports.js';
+import type { ApiKeyRepo, Clock, CustomerRepo, DerivationAllocator, FeeConfigRepo, IdempotencyStore, NetworkSwitches, WalletRepo, CredentialStore, JobQueue, NetworkConfig, NetworkRegistry, Admission, AdmissionRequest, Credential, RandomSource, RequestAdmission, RequestSigner, SecretCipher, TxContext, UnitOfWork, WorkspaceRepo } from '../../src/domain/ports.js';
 import type { DailyBalanceChange, LedgerRepo } from '../../src/domain/ledger/ports.js';
 import type { SignerPort, AddressDeriver } from '../../src/domain/custody/ports.js';
 import type { Workspace, WorkspaceStatus } from '../../src/domain/workspaces/workspace.js';
@@ -592,12 +592,29 @@ export class InMemoryUnitOfWork implements UnitOfWork {
   }
 }
 
+/** A key's version as PgCredentialStore computes it: the key but its last use, and its workspace's status. */
+export function credentialVersionOf(store: InMemoryStore, apiKeyId: string): string | null {
+  const key = store.apiKeys.get(apiKeyId);
+  if (!key) return null;
+  return JSON.stringify({ ...key, lastUsedAt: null, workspace: store.workspaces.get(key.workspaceId)?.status ?? null });
+}
+
+/** Reads the store; with `keep`, keeps what it read per key id until a fresh read, as PgCredentialStore does. */
 export class InMemoryCredentialStore implements CredentialStore {
-  constructor(private readonly store: InMemoryStore) {}
-  async findCredential(keyId: string): Promise<{ key: ApiKey; workspace: Workspace | null } | null> {
+  private readonly kept = new Map<string, Credential>();
+  constructor(
+    private readonly store: InMemoryStore,
+    private readonly keep = false,
+  ) {}
+  async findCredential(keyId: string, opts: { fresh?: boolean } = {}): Promise<Credential | null> {
+    const kept = opts.fresh ? undefined : this.kept.get(keyId);
+    if (kept) return { ...kept, remembered: true };
     const key = [...this.store.apiKeys.values()].find((k) => k.keyId === keyId);
     if (!key) return null;
-    return { key: { ...key }, workspace: this.store.workspaces.get(key.workspaceId) ?? null };
+    const workspace = this.store.workspaces.get(key.workspaceId);
+    const credential: Credential = { key: { ...key }, workspace: workspace ? { ...workspace } : null, version: credentialVersionOf(this.store, key.id)!, remembered: false };
+    if (this.keep) this.kept.set(keyId, credential);
+    return credential;
   }
 }
 
@@ -609,8 +626,11 @@ export class InMemoryRequestAdmission implements RequestAdmission {
   constructor(
     private readonly clock: Clock,
     private readonly limit = { perSecond: 50, burst: 100 },
+    /** The key's version now (credentialVersionOf): a request checked against another records nothing. */
+    private readonly versionOf: (apiKeyId: string) => string | null = () => null,
   ) {}
   async admit(req: AdmissionRequest): Promise<Admission> {
+    if (this.versionOf(req.apiKeyId) !== req.credentialVersion) return { stale: true, replayed: false, retryAfterSeconds: null };
     const now = this.clock.now();
     const k = `${req.keyId}:${req.signature}`;
     const existing = this.seen.get(k);
@@ -622,6 +642,7 @@ export class InMemoryRequestAdmission implements RequestAdmission {
     this.buckets.set(req.keyId, { tokens: allowed ? refilled - 1 : refilled, at: now.getTime() });
     this.lastUsed.set(req.apiKeyId, now);
     return {
+      stale: false,
       replayed,
       retryAfterSeconds: allowed ? null : Math.max(1, Math.ceil((1 - refilled) / this.limit.perSecond)),
     };
@@ -663,7 +684,7 @@ export function fakeWorld() {
     custody: new FakeSigner(),
     uow: new InMemoryUnitOfWork(store),
     credentials: new InMemoryCredentialStore(store),
-    admission: new InMemoryRequestAdmission(clock),
+    admission: new InMemoryRequestAdmission(clock, undefined, (id) => credentialVersionOf(store, id)),
   };
 }
 

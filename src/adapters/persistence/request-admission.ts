@@ -1,11 +1,12 @@
-// RequestAdmission in PostgreSQL, in ONE statement per request, so admission
-// adds a single round trip to the key lookup: the signature insert (its
+// RequestAdmission in PostgreSQL, in ONE statement per request (ADR 0008):
+// the credential still as read (its version), the signature insert (its
 // primary key decides a replay, no read first), the key's token bucket
 // (refilled by elapsed time, capped at the burst, under the row lock the
 // upsert takes, so N api processes share one limit) and last_used_at (written
 // at most once a minute per key).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Admission, AdmissionRequest, RequestAdmission } from '../../domain/ports.js';
+import { CREDENTIAL_VERSION_SQL } from './credential-version.js';
 
 export interface RateLimit {
   perSecond: number;
@@ -22,15 +23,20 @@ export class PgRequestAdmission implements RequestAdmission {
     if (!(limit.perSecond > 0 && limit.burst >= 1)) throw new Error('rate limit must be positive');
     // The limits are numbers from validated configuration, never request input.
     const refilled = `least(${limit.burst}::float8, b.tokens + greatest(0, extract(epoch from clock_timestamp() - b.refilled_at)) * ${limit.perSecond}::float8)`;
+    // Every write is gated on the credential still being what the request was checked against (`cred`): a key
+    // revoked, narrowed or given a new secret, or its workspace deactivated, since it was read admits nothing.
     this.sql = `
-      with sig as (
-        insert into request_signatures as s (key_id, signature, expires_at) values (?, ?, ?)
+      with cred as (
+        select 1 from api_keys k left join workspaces w on w.id = k.workspace_id
+        where k.id = ?::uuid and ${CREDENTIAL_VERSION_SQL} = ?::text
+      ), sig as (
+        insert into request_signatures as s (key_id, signature, expires_at) select ?::text, ?::text, ?::timestamptz where exists (select 1 from cred)
         on conflict (key_id, signature) do update set expires_at = excluded.expires_at
           where s.expires_at <= now()
         returning 1
       ), bucket as (
         insert into rate_buckets as b (key_id, tokens, refilled_at, allowed)
-        values (?, ${limit.burst - 1}::float8, clock_timestamp(), true)
+        select ?::text, ${limit.burst - 1}::float8, clock_timestamp(), true where exists (select 1 from cred)
         on conflict (key_id) do update set
           tokens = case when ${refilled} >= 1 then ${refilled} - 1 else ${refilled} end,
           allowed = ${refilled} >= 1,
@@ -38,16 +44,19 @@ export class PgRequestAdmission implements RequestAdmission {
         returning tokens, allowed
       ), touch as (
         update api_keys set last_used_at = now()
-        where id = ? and (last_used_at is null or last_used_at < now() - interval '60 seconds')
+        where id = ? and (last_used_at is null or last_used_at < now() - interval '60 seconds') and exists (select 1 from cred)
         returning 1
       )
-      select (select count(*) from sig)::int as fresh, bucket.tokens, bucket.allowed from bucket`;
+      select exists (select 1 from cred) as current, (select count(*) from sig)::int as fresh,
+             (select tokens from bucket) as tokens, (select allowed from bucket) as allowed`;
   }
 
   async admit(req: AdmissionRequest): Promise<Admission> {
     const rows = await this.orm.em
       .getConnection()
-      .execute<{ fresh: number; tokens: number; allowed: boolean }[]>(this.sql, [
+      .execute<{ current: boolean; fresh: number; tokens: number | null; allowed: boolean | null }[]>(this.sql, [
+        req.apiKeyId,
+        req.credentialVersion,
         req.keyId,
         req.signature,
         req.signatureExpiresAt,
@@ -55,9 +64,11 @@ export class PgRequestAdmission implements RequestAdmission {
         req.apiKeyId,
       ]);
     const row = rows[0]!;
+    if (!row.current) return { stale: true, replayed: false, retryAfterSeconds: null };
     return {
+      stale: false,
       replayed: row.fresh === 0,
-      retryAfterSeconds: row.allowed ? null : Math.max(1, Math.ceil((1 - row.tokens) / this.limit.perSecond)),
+      retryAfterSeconds: row.allowed ? null : Math.max(1, Math.ceil((1 - row.tokens!) / this.limit.perSecond)),
     };
   }
 

@@ -1,5 +1,5 @@
 // DELETE /v2/api-keys/{id}: revoked keys are refused from their next request
-// on (authentication reads the key on every request, no cache).
+// on (admission checks a key kept by an api process is still as read: ADR 0008).
 import { inject, injectable } from 'tsyringe';
 import { requireScope, type Principal } from '../../domain/auth/principal.js';
 import { DomainError } from '../../domain/errors.js';

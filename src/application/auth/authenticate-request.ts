@@ -14,7 +14,7 @@ import {
   signingString,
 } from '../../domain/auth/signing-string.js';
 import { DomainError, isDomainError, type ErrorCode } from '../../domain/errors.js';
-import type { Clock, CredentialStore, RequestAdmission, RequestSigner, SecretCipher } from '../../domain/ports.js';
+import type { Clock, Credential, CredentialStore, RequestAdmission, RequestSigner, SecretCipher } from '../../domain/ports.js';
 import { TOKENS } from '../tokens.js';
 
 export interface SignedRequest {
@@ -27,6 +27,15 @@ export interface SignedRequest {
   bodySha256Hex: string;
   sourceIp: string;
 }
+
+/** Fresh reads of a key for one request: a key changed between each read and its admission that often is refused. */
+const MAX_FRESH_READS = 3;
+
+/** Refusals decided on the credential alone, before admission records anything: decided again when it was a kept copy. */
+const BEFORE_ADMISSION: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INVALID_API_KEY', 'IP_NOT_ALLOWED', 'INVALID_SIGNATURE', 'API_KEY_EXPIRED']);
+
+/** Admission found the key or its workspace changed since it was read: nothing was recorded. */
+class StaleCredential extends Error {}
 
 /** How long a request waits for its source's tokens held by requests in flight before it is refused. */
 const MAX_ADMISSION_WAIT_MS = 5_000;
@@ -108,7 +117,13 @@ export class AuthenticateRequest {
     for (const done of [...(this.waiting.get(source) ?? [])]) done();
   }
 
-  private async check(req: SignedRequest, now: Date): Promise<Principal> {
+  /**
+   * Checks the request against its key. A refusal decided on a credential this process kept is decided again on a
+   * fresh read (the key may have been given a new secret, a wider allowlist or a later expiry), and admission
+   * refuses a kept credential the database no longer matches (revoked, narrowed, the workspace deactivated): then
+   * the request is checked again, on a fresh read, at most {@link MAX_FRESH_READS} times.
+   */
+  private async check(req: SignedRequest, now: Date, freshReads = 0): Promise<Principal> {
     const { keyId, timestamp, signature } = req;
     if (!keyId || !timestamp || !signature) {
       throw new DomainError(
@@ -124,7 +139,20 @@ export class AuthenticateRequest {
       throw new DomainError('TIMESTAMP_EXPIRED', 'Request timestamp is more than 5 minutes from server time');
     }
 
-    const found = await this.credentials.findCredential(keyId);
+    const found = await this.credentials.findCredential(keyId, { fresh: freshReads > 0 });
+    try {
+      return await this.checkAgainst(found, { ...req, keyId, timestamp, signature }, now);
+    } catch (err) {
+      const stale = err instanceof StaleCredential;
+      const decidedOnKept = found?.remembered === true && isDomainError(err) && BEFORE_ADMISSION.has(err.code);
+      if ((stale || decidedOnKept) && freshReads < MAX_FRESH_READS) return this.check(req, now, freshReads + 1);
+      if (stale) throw new DomainError('INVALID_API_KEY', 'The API key changed while the request was checked; retry');
+      throw err;
+    }
+  }
+
+  private async checkAgainst(found: Credential | null, req: SignedRequest & { keyId: string; timestamp: string; signature: string }, now: Date): Promise<Principal> {
+    const { timestamp, signature } = req;
     if (!found || found.key.revokedAt !== null) {
       throw new DomainError('INVALID_API_KEY', 'Unknown or revoked API key');
     }
@@ -150,9 +178,11 @@ export class AuthenticateRequest {
     const admitted = await this.admission.admit({
       apiKeyId: key.id,
       keyId: key.keyId,
+      credentialVersion: found.version,
       signature,
       signatureExpiresAt: new Date((Number(timestamp) + 2 * SIGNATURE_WINDOW_SECONDS) * 1000),
     });
+    if (admitted.stale) throw new StaleCredential();
     if (admitted.replayed) {
       throw new DomainError('REPLAY_DETECTED', 'This signature was already used');
     }

@@ -4,7 +4,7 @@ import { AuthFailureThrottle } from '../../../src/domain/auth/auth-failure-throt
 import { CreateWorkspace } from '../../../src/application/workspaces/create-workspace.js';
 import { sha256Hex, signRequest } from '../../../src/sdk/signing.js';
 import type { ErrorCode } from '../../../src/domain/errors.js';
-import { fakeWorld } from '../../support/fakes.js';
+import { fakeWorld, InMemoryCredentialStore, InMemoryRequestAdmission } from '../../support/fakes.js';
 
 async function setup(limits = { ratePerSecond: 1000, burst: 100_000 }) {
   const world = fakeWorld();
@@ -200,5 +200,76 @@ describe('failed-authentication throttle', () => {
     for (let i = 0; i < 3; i++) expect(await codeOf(auth.execute(signed({ path: `/v2/chains?i=${i}` })))).toBe('WORKSPACE_INACTIVE');
     expect(await codeOf(auth.execute(signed({ signature: 'f'.repeat(64) })))).toBe('INVALID_SIGNATURE');
     expect(await codeOf(auth.execute(signed({ path: '/v2/chains?after' })))).toBe('RATE_LIMITED');
+  });
+});
+
+describe('AuthenticateRequest on kept credentials (ADR 0008)', () => {
+  /** The store keeps what it read, as PgCredentialStore does; `reads` counts the reads that were not kept copies. */
+  async function keeping(admission?: InMemoryRequestAdmission) {
+    const s = await setup();
+    const credentials = new InMemoryCredentialStore(s.world.store, true);
+    let reads = 0;
+    const find = credentials.findCredential.bind(credentials);
+    credentials.findCredential = async (id, opts) => {
+      const c = await find(id, opts);
+      if (c && !c.remembered) reads++;
+      return c;
+    };
+    const auth = new AuthenticateRequest(credentials, admission ?? s.world.admission, s.world.cipher, s.world.signer, s.world.clock, s.throttle);
+    return { ...s, auth, reads: () => reads };
+  }
+
+  it('reads a key once while it stays as it was read', async () => {
+    const { auth, signed, reads } = await keeping();
+    for (let i = 0; i < 5; i++) expect(await codeOf(auth.execute(signed({ path: `/v2/chains?i=${i}` })))).toBe('OK');
+    expect(reads()).toBe(1);
+  });
+
+  it('refuses a key revoked after it was kept on the very next request, and records nothing for it', async () => {
+    const { auth, signed, key } = await keeping();
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?warm' })))).toBe('OK');
+    const request = signed({ path: '/v2/chains?after-revoking' });
+    key().revokedAt = new Date();
+    expect(await codeOf(auth.execute(request))).toBe('INVALID_API_KEY');
+    // Nothing was admitted: the same signature is not a replay once the key is back.
+    key().revokedAt = null;
+    expect(await codeOf(auth.execute(request))).toBe('OK');
+  });
+
+  it('narrows at once: a smaller allowlist, an expiry passed, fewer scopes, a deactivated workspace', async () => {
+    const { auth, signed, key, world, created } = await keeping();
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?warm' })))).toBe('OK');
+    key().allowedIps = ['10.0.0.0/8'];
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?ip' })))).toBe('IP_NOT_ALLOWED');
+    key().allowedIps = [];
+    key().expiresAt = new Date(world.clock.now().getTime() - 1000);
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?expired' })))).toBe('API_KEY_EXPIRED');
+    key().expiresAt = null;
+    key().scopes = ['fees:read'];
+    expect([...(await auth.execute(signed({ path: '/v2/chains?scopes' }))).scopes]).toEqual(['fees:read']);
+    world.store.workspaces.get(created.workspaceId)!.status = 'INACTIVE';
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?inactive' })))).toBe('WORKSPACE_INACTIVE');
+  });
+
+  it('widens at once: a refusal decided on a kept copy is decided again on a fresh read (a new secret, an allowlist or expiry widened)', async () => {
+    const { auth, signed, key, world } = await keeping();
+    key().allowedIps = ['10.0.0.0/8'];
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?ip' })))).toBe('IP_NOT_ALLOWED');
+    key().allowedIps = [];
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?ip-widened' })))).toBe('OK');
+    key().expiresAt = new Date(world.clock.now().getTime() - 1000);
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?expired' })))).toBe('API_KEY_EXPIRED');
+    key().expiresAt = new Date(world.clock.now().getTime() + 3_600_000);
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?extended' })))).toBe('OK');
+    key().secretCiphertext = world.cipher.encrypt('a-new-secret');
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?new', secret: 'a-new-secret' })))).toBe('OK');
+    expect(await codeOf(auth.execute(signed({ path: '/v2/chains?old' })))).toBe('INVALID_SIGNATURE');
+  });
+
+  it('refuses a key that changes between every read and its admission, after three fresh reads', async () => {
+    const s = await setup();
+    const { auth, signed, reads } = await keeping(new InMemoryRequestAdmission(s.world.clock, undefined, () => 'changed again'));
+    expect(await codeOf(auth.execute(signed()))).toBe('INVALID_API_KEY');
+    expect(reads()).toBe(4);
   });
 });
