@@ -35,7 +35,9 @@ const checkIndex = (value: number, what: string): void => {
 };
 
 export class LocalHdSigner implements SignerPort {
-  readonly #root: HDKey;
+  /** The validated sentence until the root is first needed, then undefined (the root is derived once). */
+  #sentence: string | undefined;
+  #rootNode: HDKey | undefined;
   /** m/44'/coin' per coin type: private nodes, needed for the hardened account step. */
   readonly #coinNodes = new Map<number, HDKey>();
   /** m/44'/coin'/account'/change, public only; a Map iterates in insertion order, which makes it an LRU. */
@@ -53,12 +55,22 @@ export class LocalHdSigner implements SignerPort {
       valid = false; // whatever the library says may quote the input
     }
     if (!valid) throw new Error('LocalHdSigner: the master seed is not a valid English BIP-39 mnemonic');
-    const seed = mnemonicToSeedSync(sentence); // PBKDF2-SHA512, 2048 rounds: once per process
-    this.#root = HDKey.fromMasterSeed(seed);
-    seed.fill(0);
+    // The root (PBKDF2-SHA512, 2048 rounds, and the curve's tables: about 0.1 s) is derived at its first use, once
+    // per process: an ops command that derives and signs nothing starts without it.
+    this.#sentence = sentence;
     const size = options.accountCacheSize ?? 10_000;
     if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('accountCacheSize must be a non-negative integer');
     this.#accountCacheSize = size;
+  }
+
+  get #root(): HDKey {
+    if (!this.#rootNode) {
+      const seed = mnemonicToSeedSync(this.#sentence!);
+      this.#rootNode = HDKey.fromMasterSeed(seed);
+      seed.fill(0);
+      this.#sentence = undefined;
+    }
+    return this.#rootNode;
   }
 
   async deriveAddress(chain: BaseChain, path: DerivationPath): Promise<string> {
