@@ -62,15 +62,18 @@ export interface ApiKeyRepo {
   revoke(id: string, workspaceId: string, side: NetworkSide, at: Date): Promise<boolean>;
 }
 
+/** What claiming an idempotency scope found: another transaction holds it, or it is ours with its record if any. */
+export type IdempotencyClaim = { locked: false } | { locked: true; existing: IdempotencyRecord | null };
+
 /**
  * Idempotency records, inside the unit of work of the operation they guard.
- * `tryLock` takes a lock held until the transaction ends; false means another
- * transaction holds it (the first request is still in flight).
+ * `claim` takes a lock held until the transaction ends (locked false: another
+ * transaction holds it, the first request is still in flight) and, with it,
+ * reads the scope's record that has not expired at `now`, as committed once
+ * the lock was taken.
  */
 export interface IdempotencyStore {
-  tryLock(scope: IdempotencyScope): Promise<boolean>;
-  /** The record of this scope that has not expired at `now`. */
-  find(scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null>;
+  claim(scope: IdempotencyScope, now: Date): Promise<IdempotencyClaim>;
   /** Saves the record, replacing an expired one of the same scope. */
   save(record: IdempotencyRecord): Promise<void>;
 }

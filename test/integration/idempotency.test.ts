@@ -1,5 +1,6 @@
 // Idempotency (docs/api.md#idempotency) against the real database, through POST
 // /v2/customers over HTTP and the service directly.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunIdempotently } from '../../src/application/idempotency/run-idempotently.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
@@ -102,6 +103,37 @@ describe('Idempotency-Key', () => {
     const third = await post(customer('inflight'), 'inflight-key');
     expect([third.status, third.headers.get('idempotent-replay')]).toEqual([201, 'true']);
     expect(third.body).toEqual(held);
+  });
+
+  it('sees the record of a first request that committed while the second statement was already running (the claim looks after the lock)', async () => {
+    // The second statement's snapshot is taken before the first transaction commits: it waits for lock 35 the
+    // first holds, then claims. A lookup on the statement's own snapshot misses the record; the claim does not.
+    const scope = [`claim-${Date.now()}`, ws.workspaceId, 'test', 'POST', '/v2/customers', 'claim-race'];
+    const [first, second, third] = [0, 1, 2].map(() => new pg.Client({ connectionString: t.db.url }));
+    await Promise.all([first!.connect(), second!.connect(), third!.connect()]);
+    try {
+      await first!.query('begin');
+      await first!.query('select pg_advisory_xact_lock(35)');
+      await first!.query('select * from idempotency_claim($1, $2, $3, $4, $5, $6, now())', scope);
+      await first!.query(
+        `insert into idempotency_keys (workspace_id, side, method, path, key, fingerprint, response_status, response_body, created_at, expires_at)
+         values ($1, 'test', 'POST', '/v2/customers', 'claim-race', 'f', 201, '{}', now(), now() + interval '1 day')`,
+        [ws.workspaceId],
+      );
+      const after = (client: pg.Client, lookup: string) =>
+        client.query<{ locked: boolean; fingerprint: string | null }>(
+          `select c.* from (select pg_advisory_xact_lock(35)::text as waited) w cross join lateral (${lookup}) c`,
+          [...scope.slice(0, 5), `${scope[5]}`],
+        );
+      const claimed = after(second!, `select * from idempotency_claim($1, $2, $3, $4, $5, $6 || w.waited, now())`);
+      const plain = after(third!, `select true as locked, (select fingerprint from idempotency_keys where workspace_id = $2 and key = $6 || w.waited and $1 <> '' and $3 <> '' and $4 <> '' and $5 <> '') as fingerprint`);
+      await new Promise((r) => setTimeout(r, 300));
+      await first!.query('commit');
+      expect((await claimed).rows).toEqual([{ locked: true, fingerprint: 'f', response_status: 201, response_body: '{}', created_at: expect.any(Date), expires_at: expect.any(Date) }]);
+      expect((await plain).rows).toEqual([{ locked: true, fingerprint: null }]);
+    } finally {
+      await Promise.all([first!.end(), second!.end(), third!.end()]);
+    }
   });
 
   it('leaves no key behind when the operation fails unexpectedly, so a retry executes', async () => {

@@ -27,7 +27,7 @@ import { DEFAULT_TIERS, type FeeOverride, type FeeTier } from '../../src/domain/
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../src/domain/ledger/journal.js';
 import { offsetOf, type Page, type PageRequest } from '../../src/domain/pagination.js';
 import type { JobName, JobPayloads } from '../../src/domain/jobs/job-names.js';
-import type { ApiKeyRepo, Clock, CustomerRepo, DerivationAllocator, FeeConfigRepo, IdempotencyStore, NetworkSwitches, WalletRepo, CredentialStore, JobQueue, NetworkConfig, NetworkRegistry, Admission, AdmissionRequest, Credential, RandomSource, RequestAdmission, RequestSigner, SecretCipher, TxContext, UnitOfWork, WorkspaceRepo } from '../../src/domain/ports.js';
+import type { ApiKeyRepo, Clock, CustomerRepo, DerivationAllocator, FeeConfigRepo, IdempotencyStore, NetworkSwitches, WalletRepo, CredentialStore, JobQueue, NetworkConfig, NetworkRegistry, Admission, AdmissionRequest, Credential, IdempotencyClaim, RandomSource, RequestAdmission, RequestSigner, SecretCipher, TxContext, UnitOfWork, WorkspaceRepo } from '../../src/domain/ports.js';
 import type { DailyBalanceChange, LedgerRepo } from '../../src/domain/ledger/ports.js';
 import type { SignerPort, AddressDeriver } from '../../src/domain/custody/ports.js';
 import type { Workspace, WorkspaceStatus } from '../../src/domain/workspaces/workspace.js';
@@ -445,16 +445,13 @@ export class InMemoryIdempotencyStore implements IdempotencyStore {
     private readonly store: InMemoryStore,
     private readonly taken: Set<string>,
   ) {}
-  async tryLock(scope: IdempotencyScope): Promise<boolean> {
+  async claim(scope: IdempotencyScope, now: Date): Promise<IdempotencyClaim> {
     const k = scopeKey(scope);
-    if (this.store.locks.has(k)) return this.taken.has(k);
+    if (this.store.locks.has(k) && !this.taken.has(k)) return { locked: false };
     this.store.locks.add(k);
     this.taken.add(k);
-    return true;
-  }
-  async find(scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null> {
-    const r = this.store.idempotency.get(scopeKey(scope));
-    return r && r.expiresAt > now ? r : null;
+    const r = this.store.idempotency.get(k);
+    return { locked: true, existing: r && r.expiresAt > now ? r : null };
   }
   async save(record: IdempotencyRecord): Promise<void> {
     this.store.idempotency.set(scopeKey(record), record);

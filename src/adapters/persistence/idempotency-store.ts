@@ -5,7 +5,7 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { IdempotencyRecord, IdempotencyScope } from '../../domain/idempotency/idempotency.js';
 import type { NetworkSide } from '../../domain/money/networks.js';
-import type { IdempotencyPurger, IdempotencyStore } from '../../domain/ports.js';
+import type { IdempotencyClaim, IdempotencyPurger, IdempotencyStore } from '../../domain/ports.js';
 import { IdempotencyKeyEntity } from './entities/idempotency-key-entity.js';
 
 const lockName = (s: IdempotencyScope): string =>
@@ -14,32 +14,28 @@ const lockName = (s: IdempotencyScope): string =>
 export class PgIdempotencyStore implements IdempotencyStore {
   constructor(private readonly em: EntityManager) {}
 
-  async tryLock(scope: IdempotencyScope): Promise<boolean> {
-    const rows = await this.em
-      .getConnection()
-      .execute<{ locked: boolean }[]>(
-        'select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as locked',
-        [lockName(scope)],
-        'all',
-        this.em.getTransactionContext(),
-      );
-    return rows[0]?.locked === true;
-  }
-
-  async find(scope: IdempotencyScope, now: Date): Promise<IdempotencyRecord | null> {
-    const [row] = await this.sql<{ fingerprint: string; response_status: number; response_body: string; created_at: Date | string; expires_at: Date | string }>(
-      `select fingerprint, response_status, response_body, created_at, expires_at from idempotency_keys
-        where workspace_id = ? and side = ? and method = ? and path = ? and key = ? and expires_at > ?`,
-      [scope.workspaceId, scope.side, scope.method, scope.path, scope.key, now],
+  /**
+   * The lock and the lookup in one round trip, through `idempotency_claim` (migration
+   * Migration20261128190000_idempotency_claim): its lookup runs after the lock on a fresh snapshot, so a first
+   * request that committed (and released the lock) an instant before is seen.
+   */
+  async claim(scope: IdempotencyScope, now: Date): Promise<IdempotencyClaim> {
+    const [row] = await this.sql<{ locked: boolean; fingerprint: string | null; response_status: number | null; response_body: string | null; created_at: Date | string | null; expires_at: Date | string | null }>(
+      `select * from idempotency_claim(?, ?, ?, ?, ?, ?, ?)`,
+      [lockName(scope), scope.workspaceId, scope.side, scope.method, scope.path, scope.key, now],
     );
-    if (!row) return null;
+    if (!row?.locked) return { locked: false };
+    if (row.fingerprint === null) return { locked: true, existing: null };
     return {
-      ...scope,
-      side: scope.side as NetworkSide,
-      fingerprint: row.fingerprint,
-      response: { status: row.response_status, body: row.response_body },
-      createdAt: new Date(row.created_at),
-      expiresAt: new Date(row.expires_at),
+      locked: true,
+      existing: {
+        ...scope,
+        side: scope.side as NetworkSide,
+        fingerprint: row.fingerprint,
+        response: { status: row.response_status!, body: row.response_body! },
+        createdAt: new Date(row.created_at!),
+        expiresAt: new Date(row.expires_at!),
+      },
     };
   }
 

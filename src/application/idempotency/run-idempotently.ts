@@ -68,11 +68,12 @@ export class RunIdempotently {
     };
     const fingerprint = fingerprintOf(request);
     return this.uow.run(async (tx) => {
-      if (!(await tx.idempotency.tryLock(scope))) {
+      const now = this.clock.now();
+      const claim = await tx.idempotency.claim(scope, now);
+      if (!claim.locked) {
         throw new DomainError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still in flight');
       }
-      const now = this.clock.now();
-      const existing = await tx.idempotency.find(scope, now);
+      const { existing } = claim;
       if (existing) {
         if (existing.fingerprint !== fingerprint) {
           throw new DomainError('IDEMPOTENCY_MISMATCH', 'This Idempotency-Key was used with a different request');
