@@ -37,6 +37,7 @@ import { Amount } from '../src/domain/money/amount.js';
 import type { UnitOfWork } from '../src/domain/ports.js';
 import { authHeaders } from '../src/sdk/signing.js';
 import type { BenchRow } from './webhooks.js';
+import { CREDENTIAL_VERSION_SQL } from '../src/adapters/persistence/credential-version.js';
 
 const WORKSPACES = 50;
 const REQUESTS = 2000;
@@ -180,7 +181,7 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
         await client.query(
           `with cred as (
              select 1 from api_keys k left join workspaces w on w.id = k.workspace_id
-             where k.key_id = $1 and md5((to_jsonb(k) - 'last_used_at')::text || '|' || coalesce(w.status, '')) is not null
+             where k.key_id = $1 and ${CREDENTIAL_VERSION_SQL} is not null
            ), sig as (
              insert into request_signatures as s (key_id, signature, expires_at) select $1, $2, now() + interval '10 minutes' where exists (select 1 from cred)
              on conflict (key_id, signature) do update set expires_at = excluded.expires_at where s.expires_at <= now() returning 1

@@ -2,7 +2,9 @@
 // database, with two api processes sharing it.
 import { once } from 'node:events';
 import { connect } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDENTIAL_VERSION_SQL } from '../../src/adapters/persistence/credential-version.js';
 import type { CreatedWorkspace } from '../../src/application/workspaces/create-workspace.js';
 import { SetWorkspaceStatus } from '../../src/application/workspaces/set-workspace-status.js';
 import { authHeaders } from '../../src/sdk/signing.js';
@@ -144,6 +146,27 @@ describe('authentication over HTTP', () => {
     expect((await fetch(`${api2.baseUrl}/v2/chains?once`, { headers })).status).toBe(401);
     await sql(`update api_keys set revoked_at = null where key_id = ?`, [other.testKey.keyId]);
     expect((await fetch(`${api2.baseUrl}/v2/chains?once`, { headers })).status).toBe(200);
+  });
+
+  it("computes a key's version alike in every session time zone and date style (the pool's connections may differ)", async () => {
+    const other = await createWorkspace(api, 'time-zones');
+    await sql(`update api_keys set expires_at = now() + interval '1 day' where key_id = ?`, [other.testKey.keyId]);
+    const versions: string[] = [];
+    for (const setting of ["timezone = 'UTC'", "timezone = 'Asia/Tokyo'", "datestyle = 'SQL, DMY'"]) {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        await client.query(`set ${setting}`);
+        const { rows } = await client.query<{ v: string }>(
+          `select ${CREDENTIAL_VERSION_SQL} as v from api_keys k left join workspaces w on w.id = k.workspace_id where k.key_id = $1`,
+          [other.testKey.keyId],
+        );
+        versions.push(rows[0]!.v);
+      } finally {
+        await client.end();
+      }
+    }
+    expect(new Set(versions).size).toBe(1);
   });
 
   it('answers 403 IP_NOT_ALLOWED before checking the signature, and lets an allowed IPv4 or IPv6 range in', async () => {

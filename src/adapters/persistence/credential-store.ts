@@ -9,7 +9,7 @@ import type { Credential, CredentialStore } from '../../domain/ports.js';
 import { CREDENTIAL_VERSION_SQL } from './credential-version.js';
 import { apiKeyFromRow, workspaceFromRow } from './rows.js';
 
-/** Keys kept per process; past it the longest-kept is dropped (a key not kept is read, nothing more). */
+/** Keys kept per process; past it the least recently used is dropped (a key not kept is read, nothing more). */
 const KEPT = 10_000;
 
 export class PgCredentialStore implements CredentialStore {
@@ -19,7 +19,12 @@ export class PgCredentialStore implements CredentialStore {
 
   async findCredential(keyId: string, opts: { fresh?: boolean } = {}): Promise<Credential | null> {
     const kept = opts.fresh ? undefined : this.kept.get(keyId);
-    if (kept) return { ...kept, remembered: true };
+    if (kept) {
+      // Kept longest when used most: a hit moves the key to the end the oldest are dropped from.
+      this.kept.delete(keyId);
+      this.kept.set(keyId, kept);
+      return { ...kept, remembered: true };
+    }
     const rows = await this.orm.em.getConnection().execute<Record<string, unknown>[]>(
       `select k.*, w.id as w_id, w.name as w_name, w.status as w_status, w.withdrawals_frozen as w_withdrawals_frozen,
               w.contact_email as w_contact_email, w.created_at as w_created_at, w.updated_at as w_updated_at,

@@ -203,7 +203,8 @@ export class AuthenticateRequest {
       keyId: key.keyId,
       side: keySide(key),
       scopes: scopesOf(key),
-      restrictions: { allowedIps: key.allowedIps, expiresAt: key.expiresAt },
+      // Copies: the key may be a copy kept for later requests, which nothing the request does may change.
+      restrictions: { allowedIps: [...key.allowedIps], expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt.getTime()) },
     };
   }
 }
