@@ -17,7 +17,9 @@ const NETWORK_FLAG = { network: { type: 'string' } } as const;
 
 /** --network: a TRON network (or TRON, its network on this side). */
 const tronNetwork = (mode: OpsMode) =>
-  networkFlag(mode.side).refine((n): n is Network => (TRON_NETWORKS as readonly string[]).includes(n), `energy is TRON's: give ${TRON_NETWORKS.join(' or ')}`);
+  networkFlag(mode.side)
+    .refine((n): n is Network => (TRON_NETWORKS as readonly string[]).includes(n), `energy is TRON's: give ${TRON_NETWORKS.join(' or ')}`)
+    .describe(`TRON (the ${mode.side === 'live' ? 'mainnet' : 'testnet'} here) or a network: ${TRON_NETWORKS.join(', ')}; any case`);
 
 const trxFlag = z.string({ error: '--trx is required (a whole number of TRX)' }).regex(/^[1-9]\d{0,11}$/, 'a whole number of TRX, 1 to 999999999999');
 

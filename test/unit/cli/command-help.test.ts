@@ -27,6 +27,16 @@ describe("every ops command's own help", () => {
     expect(commandHelp(byName('key issue'), TEST)).toMatch(/--side live\|test +required {2}one of live, test/);
     expect(commandHelp(byName('chains check'), LIVE)).toMatch(/--chain NETWORK +optional {2}TRON, BSC, ETH \(the mainnet here\)/);
   });
+
+  it("names only TRON's networks for the energy commands' --network, which take no other", () => {
+    for (const c of OPS_COMMANDS.filter((o) => o.path[0] === 'energy' && 'network' in o.flags)) {
+      for (const [mode, here] of [[TEST, 'testnet'], [LIVE, 'mainnet']] as const) {
+        const help = commandHelp(c, mode);
+        expect(help, c.path.join(' ')).toMatch(new RegExp(`--network NETWORK +(required|optional) {2}TRON \\(the ${here} here\\) or a network: TRON_MAINNET, TRON_TESTNET; any case\n`));
+        expect(help, c.path.join(' ')).not.toMatch(/ETH|BSC/);
+      }
+    }
+  });
 });
 
 describe('--chain in every ops command', () => {
