@@ -40,7 +40,11 @@ const url = (() => {
   return u.toString();
 })();
 
-afterAll(() => admin(`drop database if exists "${name}" with (force)`));
+const racing = `${name}_race`;
+afterAll(async () => {
+  await admin(`drop database if exists "${name}" with (force)`);
+  await admin(`drop database if exists "${racing}" with (force)`);
+});
 
 describe('migrations', () => {
   it('are listed, every file of /migrations once, in the order of their names', () => {
@@ -50,6 +54,22 @@ describe('migrations', () => {
     expect([...MIGRATION_NAMES]).toEqual(files.sort());
   });
 
+
+  it('are applied once when two processes migrate one empty database at the same time', async () => {
+    await admin(`create database "${racing}" template template0`);
+    const u = new URL(adminUrl);
+    u.pathname = `/${racing}`;
+    const both = await Promise.all([prepareDatabase(u.toString()), prepareDatabase(u.toString())]);
+    expect(both.map((r) => r.applied.length).sort((a, b) => a - b)).toEqual([0, MIGRATION_NAMES.length]);
+    const c = new pg.Client({ connectionString: u.toString() });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ name: string }>('select name from mikro_orm_migrations order by id');
+      expect(rows.map((r) => r.name)).toEqual(MIGRATION_NAMES);
+    } finally {
+      await c.end();
+    }
+  });
 
   it('bring an empty database to the head, once, and leave no drift from the entities', async () => {
     await admin(`create database "${name}" template template0`);
