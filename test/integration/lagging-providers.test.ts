@@ -564,12 +564,83 @@ describe('replacements the nodes take', () => {
     const stored = (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
     expect(stored.status).toBe('BROADCAST');
     expect(stored.attempts.map((a) => Boolean(a.refusedAt))).toEqual([false, true]);
-    // The next replacement waits its time from the refusal, and is priced from the live attempt.
+    // The next replacement waits its time from the refusal, and is priced above every attempt, the refused one
+    // included: the 4 gwei the network asks now would sign the refused transaction again.
     clock.advance(61_000);
     await pipeline.step(node, opts);
-    // From the live attempt (2 gwei): +15 % is less than the 4 gwei the network asks now, which wins.
     expect(broadcasts.length).toBe(5);
-    expect(broadcasts.at(-1)).toBe('raw-4000000000');
+    expect(broadcasts.at(-1)).toBe('raw-4600000000');
     expect((await uow.run((tx) => tx.transfers.get(transfer.id)))!.attempts.map((a) => Boolean(a.refusedAt))).toEqual([false, true, false]);
+  });
+
+  it('7b. never signs a refused replacement again (same nonce and fees: the same transaction): at its fee cap it sends the live attempt', async () => {
+    // Signatures are deterministic: the txid follows from the nonce and the fees, as on a real chain. The node
+    // refuses the first replacement (the sender was short of funds); the fee cap keeps the next one at the same
+    // fees, which would be the refused transaction again (a second row for its txid, refused by the database).
+    const clock = new FakeClock(new Date());
+    const broadcasts: string[] = [];
+    let tip = 1_000_000_000n;
+    const signer = new LocalHdSigner(TEST_SEED);
+    const path = servicePath('BSC_TESTNET', 'gasTank');
+    const from = await signer.deriveAddress('BSC', path);
+    const node = {
+      network: 'BSC_TESTNET',
+      head: async () => ({ number: 100n, hash: '0x01', parentHash: '0x00' }),
+      feeQuote: async () => ({ maxFeePerGas: tip, maxPriorityFeePerGas: tip }),
+      gasLimit: async () => 21_000n,
+      burnEstimate: async () => null,
+      finalizedTime: async () => null,
+      minedNonce: async () => 7n,
+      settledNonce: async () => 7n,
+      sentReceipt: async () => null,
+      sentReceiptOnEveryNode: async () => null,
+      revertedOnEveryNode: async () => false,
+      agreedReceipt: async () => null,
+      nativeBalance: async () => 10n ** 20n,
+      tokenBalance: async () => 10n ** 24n,
+      sign: async (tx: UnsignedTransfer) => {
+        const id = `${tx.nonce!.toString(16)}-${tx.fees!.maxFeePerGas.toString(16)}-${tx.fees!.maxPriorityFeePerGas.toString(16)}`;
+        return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
+      },
+      broadcast: async (raw: string) => {
+        // Test 7's transfer (nonce 0, same network) is still open in this database: only this one's are counted.
+        if (!raw.startsWith('raw-7-')) return 'accepted' as const;
+        broadcasts.push(raw);
+        if (broadcasts.length === 2) throw new BroadcastRejected('insufficient_funds', 'insufficient funds for gas * price + value');
+        return 'accepted' as const;
+      },
+    } as unknown as ChainSender;
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.register(TOKENS.Clock, { useValue: clock });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const transfer = requestTransfer({
+      id: randomUUID(),
+      kind: 'GAS_TOPUP',
+      network: 'BSC_TESTNET',
+      asset: 'BNB',
+      from,
+      fromPath: path,
+      to: getAddress(`0x${'6'.repeat(40)}`),
+      amount: 1n,
+      requestedAt: clock.now(),
+      gasLimit: 21_000n,
+      feeCap: 4_000_000_000n,
+    });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 };
+    await pipeline.step(node, opts); // signed and broadcast at 1 gwei
+    clock.advance(61_000);
+    tip = 4_000_000_000n;
+    const refused = await pipeline.step(node, opts); // replaced at the cap (4 gwei), refused at its first broadcast
+    expect(refused.errors.map((e) => e.message).join()).toMatch(/replacement .* was refused/);
+    clock.advance(61_000);
+    const after = await pipeline.step(node, opts); // the cap allows only the refused fees: no replacement, the live attempt goes out
+    expect(after.errors).toEqual([]);
+    expect(broadcasts).toEqual(['raw-7-3b9aca00-3b9aca00', 'raw-7-ee6b2800-ee6b2800', 'raw-7-3b9aca00-3b9aca00']);
+    const stored = (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
+    expect([stored.status, stored.attempts.map((a) => Boolean(a.refusedAt))]).toEqual(['BROADCAST', [false, true]]);
   });
 });

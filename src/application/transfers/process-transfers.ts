@@ -18,6 +18,7 @@ import {
   failed,
   includedIn,
   isReplacementBump,
+  highestFees,
   latestLive,
   replacementRefused,
   isFinal,
@@ -258,14 +259,21 @@ export class ProcessTransfers {
     return next;
   }
 
-  /** EVM: the same transfer at the same nonce, paying at least 15 % more; null when its fee cap leaves less than the 10 % nodes require. */
+  /**
+   * EVM: the same transfer at the same nonce, paying at least 15 % more than any attempt so far (a refused one
+   * included); null when its fee cap leaves less than the 10 % nodes require over the live attempt, or when the
+   * bytes would be those of an earlier attempt: then the live attempt goes on being broadcast.
+   */
   private async replace(t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer | null> {
     const previous = latestLive(t);
-    if (!previous?.fees || !quote || t.nonce === null) return null;
-    const fees = capped(replacementFees(previous.fees, quote), t.feeCap);
+    const base = highestFees(t);
+    if (!previous?.fees || !base || !quote || t.nonce === null) return null;
+    const fees = capped(replacementFees(base, quote), t.feeCap);
     // Nodes take a replacement only at +10 % on both fields: below that (the fee cap in the way) the transfer waits.
     if (!isReplacementBump(previous.fees, fees)) return null;
-    return replaced(t, await this.attempt(t, sender, t.nonce, fees));
+    const attempt = await this.attempt(t, sender, t.nonce, fees);
+    if (t.attempts.some((a) => a.txid === attempt.txid)) return null;
+    return replaced(t, attempt);
   }
 
   /** Builds and signs one attempt of the transfer (nothing is broadcast). */

@@ -203,6 +203,26 @@ export function replacementFees(previous: EvmFees, now: EvmFees, bumpPercent = 1
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
+/**
+ * EVM: the highest fees any attempt of the transfer carries, refused ones included, field by field: the base a
+ * replacement bumps from. A replacement priced only from the live attempt can come out as the very bytes a node
+ * refused before (signatures are deterministic: same nonce, same fees, same transaction), which can never be
+ * recorded again nor taken by that node.
+ */
+export function highestFees(t: Pick<OutgoingTransfer, 'attempts'>): EvmFees | null {
+  let highest: EvmFees | null = null;
+  for (const { fees } of t.attempts) {
+    if (!fees) continue;
+    highest = highest
+      ? {
+          maxFeePerGas: fees.maxFeePerGas > highest.maxFeePerGas ? fees.maxFeePerGas : highest.maxFeePerGas,
+          maxPriorityFeePerGas: fees.maxPriorityFeePerGas > highest.maxPriorityFeePerGas ? fees.maxPriorityFeePerGas : highest.maxPriorityFeePerGas,
+        }
+      : fees;
+  }
+  return highest;
+}
+
 /** Percent above the replaced attempt that nodes require on both fee fields (geth and BSC's txpool, reth's DEFAULT_PRICE_BUMP). */
 export const MIN_REPLACEMENT_BUMP_PERCENT = 10n;
 

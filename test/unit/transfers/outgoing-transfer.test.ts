@@ -7,6 +7,7 @@ import {
   broadcast,
   confirmed,
   failed,
+  highestFees,
   includedIn,
   isReplacementBump,
   latestLive,
@@ -45,6 +46,16 @@ describe('outgoing transfer', () => {
     expect(broadcast(b, at(5))).toMatchObject({ status: 'BROADCAST', broadcastAt: at(1), attempts: [{ txid: '0xaa' }] });
     expect(() => signed(b, evmAttempt('0xbb', 1n, 1n), 8n)).toThrow(TransferStateError);
     expect(() => broadcast(request(), at(1))).toThrow(TransferStateError);
+  });
+
+  it('bumps a replacement from the highest fees of any attempt, a refused one included, field by field', () => {
+    const b = broadcast(signed(request(), evmAttempt('0xaa', 30n * gwei, 2n * gwei, 0), 7n), at(1));
+    expect(highestFees(b)).toEqual({ maxFeePerGas: 30n * gwei, maxPriorityFeePerGas: 2n * gwei });
+    const r = replacementRefused(replaced(b, evmAttempt('0xbb', 40n * gwei, 3n * gwei, 60)), '0xbb', at(61));
+    expect(latestLive(r)!.txid).toBe('0xaa');
+    expect(highestFees(r)).toEqual({ maxFeePerGas: 40n * gwei, maxPriorityFeePerGas: 3n * gwei });
+    expect(highestFees({ attempts: [evmAttempt('0x01', 50n * gwei, 1n * gwei), evmAttempt('0x02', 40n * gwei, 4n * gwei)] })).toEqual({ maxFeePerGas: 50n * gwei, maxPriorityFeePerGas: 4n * gwei });
+    expect(highestFees({ attempts: [] })).toBeNull();
   });
 
   it('is replaced at the same nonce with fees at least 15 % higher, keeping the earlier attempts', () => {
