@@ -106,14 +106,15 @@ describe('Idempotency-Key', () => {
   });
 
   it('sees the record of a first request that committed while the second statement was already running (the claim looks after the lock)', async () => {
-    // The second statement's snapshot is taken before the first transaction commits: it waits for lock 35 the
-    // first holds, then claims. A lookup on the statement's own snapshot misses the record; the claim does not.
+    // The second statement's snapshot is taken before the first transaction commits: it waits for lock 35, which
+    // the first holds at session level and lets go only once its commit has released everything, then claims. A
+    // lookup on the statement's own snapshot misses the record; the claim does not.
     const scope = [`claim-${Date.now()}`, ws.workspaceId, 'test', 'POST', '/v2/customers', 'claim-race'];
     const [first, second, third] = [0, 1, 2].map(() => new pg.Client({ connectionString: t.db.url }));
     await Promise.all([first!.connect(), second!.connect(), third!.connect()]);
     try {
+      await first!.query('select pg_advisory_lock(35)');
       await first!.query('begin');
-      await first!.query('select pg_advisory_xact_lock(35)');
       await first!.query('select * from idempotency_claim($1, $2, $3, $4, $5, $6, now())', scope);
       await first!.query(
         `insert into idempotency_keys (workspace_id, side, method, path, key, fingerprint, response_status, response_body, created_at, expires_at)
@@ -129,6 +130,7 @@ describe('Idempotency-Key', () => {
       const plain = after(third!, `select true as locked, (select fingerprint from idempotency_keys where workspace_id = $2 and key = $6 || w.waited and $1 <> '' and $3 <> '' and $4 <> '' and $5 <> '') as fingerprint`);
       await new Promise((r) => setTimeout(r, 300));
       await first!.query('commit');
+      await first!.query('select pg_advisory_unlock(35)');
       expect((await claimed).rows).toEqual([{ locked: true, fingerprint: 'f', response_status: 201, response_body: '{}', created_at: expect.any(Date), expires_at: expect.any(Date) }]);
       expect((await plain).rows).toEqual([{ locked: true, fingerprint: null }]);
     } finally {
