@@ -54,6 +54,40 @@ const evmPort = (urls: string[], observer?: NodeObserver) =>
 
 const logsCalls = (i: ProviderImitation) => i.calls.get('eth_getLogs') ?? 0;
 
+/**
+ * A node of the test's own making (an application test of the pipeline): a chain that answers every read
+ * with nothing unusual, a transfer's fields as each test overrides them.
+ */
+const fakeSender = (overrides: Record<string, unknown>): ChainSender =>
+  ({
+    network: 'ETH_TESTNET',
+    head: async () => ({ number: 100n, hash: '0x01', parentHash: '0x00' }),
+    feeQuote: async () => ({ maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }),
+    gasLimit: async () => 60_000n,
+    burnEstimate: async () => null,
+    finalizedTime: async () => null,
+    minedNonce: async () => 0n,
+    settledNonce: async () => 0n,
+    sentReceipt: async () => null,
+    sentReceiptOnEveryNode: async () => null,
+    revertedOnEveryNode: async () => false,
+    agreedReceipt: async () => null,
+    nativeBalance: async () => 10n ** 20n,
+    tokenBalance: async () => 10n ** 24n,
+    sign: async () => ({ txid: `0x${'ab'.repeat(32)}`, raw: 'raw', expiresAt: null }),
+    broadcast: async () => 'accepted' as const,
+    ...overrides,
+  }) as unknown as ChainSender;
+
+/** The sending pipeline over the test's database, with the test's signer (and clock, when given). */
+function pipelineWith(signer: LocalHdSigner, clock?: FakeClock) {
+  const container = t.api.infra.container.createChildContainer();
+  container.register(TOKENS.Signer, { useValue: signer });
+  if (clock) container.register(TOKENS.Clock, { useValue: clock });
+  container.registerInstance(TransferOutcomes, new TransferOutcomes());
+  return { pipeline: container.resolve(ProcessTransfers), uow: container.resolve<UnitOfWork>(TOKENS.UnitOfWork) };
+}
+
 beforeAll(async () => {
   chain = await startTestChain({ chainId: 11155111, decimals: [6] });
   tron = await startTestTron();
@@ -235,11 +269,8 @@ describe('sending never decides "dropped" on one read', () => {
     // from a fresh one: the transaction at the nonce is found to be ours, so the transfer waits for its receipt.
     const lagging = await imitation('evm', ['lagging-backend:minLag=8:maxLag=8'], { onlyFor: ['eth_getTransactionReceipt'] });
     const port = evmPort([lagging.url]);
-    const container = t.api.infra.container.createChildContainer();
-    container.register(TOKENS.Signer, { useValue: new LocalHdSigner(TEST_SEED) });
-    container.registerInstance(TransferOutcomes, new TransferOutcomes());
-    const pipeline = container.resolve(ProcessTransfers);
-    const signer = container.resolve<LocalHdSigner>(TOKENS.Signer);
+    const signer = new LocalHdSigner(TEST_SEED);
+    const { pipeline, uow } = pipelineWith(signer);
     const path = servicePath('ETH_TESTNET', 'treasury');
     const treasury = await signer.deriveAddress('ETH', path);
     await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [treasury, `0x${(10n ** 20n).toString(16)}`]);
@@ -261,7 +292,6 @@ describe('sending never decides "dropped" on one read', () => {
       gasLimit: 100_000n,
       feeCap: null,
     });
-    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
     await uow.run((tx) => tx.transfers.add(transfer));
     const seen: string[] = [];
     let current: OutgoingTransfer | null = null;
@@ -396,29 +426,13 @@ describe('a revert proved before a payout is refunded', () => {
     const signer = new LocalHdSigner(TEST_SEED);
     const path = servicePath('ETH_TESTNET', 'treasury');
     const from = await signer.deriveAddress('ETH', path);
-    // A node of the test's own making (an application test of the pipeline): one backend says reverted.
-    const node = {
-      network: 'ETH_TESTNET',
+    // One backend says reverted.
+    const node = fakeSender({
       head: async () => ({ number: head, hash: `0x${head.toString(16)}`, parentHash: '0x00' }),
-      feeQuote: async () => ({ maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }),
-      gasLimit: async () => 60_000n,
-      burnEstimate: async () => null,
-      finalizedTime: async () => null,
-      minedNonce: async () => 0n,
-      settledNonce: async () => 0n,
       sentReceipt: async (txid: string) => ({ txid, status: 'reverted', block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n }),
-      sentReceiptOnEveryNode: async () => null,
       revertedOnEveryNode: async () => everyNode,
-      nativeBalance: async () => 10n ** 20n,
-      tokenBalance: async () => 10n ** 24n,
-      sign: async () => ({ txid: `0x${'ab'.repeat(32)}`, raw: 'raw', expiresAt: null }),
-      broadcast: async () => 'accepted' as const,
-    } as unknown as ChainSender;
-    const container = t.api.infra.container.createChildContainer();
-    container.register(TOKENS.Signer, { useValue: signer });
-    container.registerInstance(TransferOutcomes, new TransferOutcomes());
-    const pipeline = container.resolve(ProcessTransfers);
-    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    });
+    const { pipeline, uow } = pipelineWith(signer);
     const transfer = requestTransfer({
       id: randomUUID(),
       kind: 'SWEEP',
@@ -464,29 +478,14 @@ describe('a payout confirmed only on what the URLs agree on', () => {
     const path = servicePath('ETH_TESTNET', 'treasury');
     const from = await signer.deriveAddress('ETH', path);
     const receipt = (txid: string) => ({ txid, status: 'success' as const, block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n });
-    const node = {
-      network: 'ETH_TESTNET',
+    const node = fakeSender({
       head: async () => ({ number: 120n, hash: '0x78', parentHash: '0x77' }),
-      feeQuote: async () => ({ maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n }),
-      gasLimit: async () => 60_000n,
-      burnEstimate: async () => null,
-      finalizedTime: async () => null,
-      minedNonce: async () => 0n,
-      settledNonce: async () => 0n,
       sentReceipt: async (txid: string) => receipt(txid),
       sentReceiptOnEveryNode: async (txid: string) => receipt(txid),
-      revertedOnEveryNode: async () => false,
       agreedReceipt: async (txid: string) => (agreed ? receipt(txid) : null),
-      nativeBalance: async () => 10n ** 20n,
-      tokenBalance: async () => 10n ** 24n,
       sign: async () => ({ txid: `0x${'cd'.repeat(32)}`, raw: 'raw', expiresAt: null }),
-      broadcast: async () => 'accepted' as const,
-    } as unknown as ChainSender;
-    const container = t.api.infra.container.createChildContainer();
-    container.register(TOKENS.Signer, { useValue: signer });
-    container.registerInstance(TransferOutcomes, new TransferOutcomes());
-    const pipeline = container.resolve(ProcessTransfers);
-    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    });
+    const { pipeline, uow } = pipelineWith(signer);
     const transfer = requestTransfer({
       id: randomUUID(), kind: 'SWEEP', network: 'ETH_TESTNET', asset: 'USDT_ETH', from, fromPath: path,
       to: getAddress(`0x${'6'.repeat(40)}`), amount: 1n, requestedAt: new Date(), gasLimit: 60_000n, feeCap: null,
@@ -509,35 +508,18 @@ describe('replacements the nodes take', () => {
     const signer = new LocalHdSigner(TEST_SEED);
     const path = servicePath('BSC_TESTNET', 'treasury');
     const from = await signer.deriveAddress('BSC', path);
-    // A node of the test's own making (an application test of the pipeline): it refuses the first replacement as underpriced.
-    const node = {
+    // It refuses the first replacement as underpriced.
+    const node = fakeSender({
       network: 'BSC_TESTNET',
-      head: async () => ({ number: 100n, hash: '0x01', parentHash: '0x00' }),
       feeQuote: async () => ({ maxFeePerGas: 2n * tip, maxPriorityFeePerGas: tip }),
-      gasLimit: async () => 60_000n,
-      burnEstimate: async () => null,
-      finalizedTime: async () => null,
-      minedNonce: async () => 0n,
-      settledNonce: async () => 0n,
-      sentReceipt: async () => null,
-      sentReceiptOnEveryNode: async () => null,
-      revertedOnEveryNode: async () => false,
-      agreedReceipt: async () => null,
-      nativeBalance: async () => 10n ** 20n,
-      tokenBalance: async () => 10n ** 24n,
       sign: async (tx: UnsignedTransfer) => ({ txid: `0x${(broadcasts.length + 1).toString(16).padStart(2, '0')}${tx.fees!.maxFeePerGas.toString(16).padStart(62, '0')}`, raw: `raw-${tx.fees!.maxFeePerGas}`, expiresAt: null }),
       broadcast: async (raw: string) => {
         broadcasts.push(raw);
         if (broadcasts.length === 2) throw new BroadcastRejected('underpriced', 'replacement transaction underpriced');
         return 'accepted' as const;
       },
-    } as unknown as ChainSender;
-    const container = t.api.infra.container.createChildContainer();
-    container.register(TOKENS.Signer, { useValue: signer });
-    container.register(TOKENS.Clock, { useValue: clock });
-    container.registerInstance(TransferOutcomes, new TransferOutcomes());
-    const pipeline = container.resolve(ProcessTransfers);
-    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    });
+    const { pipeline, uow } = pipelineWith(signer, clock);
     const transfer = requestTransfer({
       id: randomUUID(),
       kind: 'SWEEP',
@@ -583,21 +565,12 @@ describe('replacements the nodes take', () => {
     const signer = new LocalHdSigner(TEST_SEED);
     const path = servicePath('BSC_TESTNET', 'gasTank');
     const from = await signer.deriveAddress('BSC', path);
-    const node = {
+    const node = fakeSender({
       network: 'BSC_TESTNET',
-      head: async () => ({ number: 100n, hash: '0x01', parentHash: '0x00' }),
       feeQuote: async () => ({ maxFeePerGas: tip, maxPriorityFeePerGas: tip }),
       gasLimit: async () => 21_000n,
-      burnEstimate: async () => null,
-      finalizedTime: async () => null,
       minedNonce: async () => 7n,
       settledNonce: async () => 7n,
-      sentReceipt: async () => null,
-      sentReceiptOnEveryNode: async () => null,
-      revertedOnEveryNode: async () => false,
-      agreedReceipt: async () => null,
-      nativeBalance: async () => 10n ** 20n,
-      tokenBalance: async () => 10n ** 24n,
       sign: async (tx: UnsignedTransfer) => {
         const id = `${tx.nonce!.toString(16)}-${tx.fees!.maxFeePerGas.toString(16)}-${tx.fees!.maxPriorityFeePerGas.toString(16)}`;
         return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
@@ -609,13 +582,8 @@ describe('replacements the nodes take', () => {
         if (broadcasts.length === 2) throw new BroadcastRejected('insufficient_funds', 'insufficient funds for gas * price + value');
         return 'accepted' as const;
       },
-    } as unknown as ChainSender;
-    const container = t.api.infra.container.createChildContainer();
-    container.register(TOKENS.Signer, { useValue: signer });
-    container.register(TOKENS.Clock, { useValue: clock });
-    container.registerInstance(TransferOutcomes, new TransferOutcomes());
-    const pipeline = container.resolve(ProcessTransfers);
-    const uow = container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    });
+    const { pipeline, uow } = pipelineWith(signer, clock);
     const transfer = requestTransfer({
       id: randomUUID(),
       kind: 'GAS_TOPUP',
