@@ -12,6 +12,7 @@ import { agreedKey, ChainUnavailableError } from '../../src/domain/chains/chain-
 import type { UnitOfWork } from '../../src/domain/ports.js';
 import { EVENT_DATA_SCHEMAS } from '../../src/adapters/webhooks/event-schemas.js';
 import { uniqueCall, useTestApi } from '../support/harness.js';
+import { FakeClock } from '../support/fakes.js';
 import { ScriptedChain } from '../support/scripted-chain.js';
 
 const t = useTestApi({ workspace: 'scanner', env: { ETH_TESTNET_CONFIRMATIONS: '3' } });
@@ -495,6 +496,37 @@ describe('the deposit scanner', () => {
     await catchUp('worker-b');
     expect((await deposit(w.id))!.status).toBe('CONFIRMED');
     expect((await scan.step(chain, opts('worker-a'))).kind).toBe('not-leader');
+    await sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'ETH_TESTNET'`);
+  });
+
+  it('at the tip with nothing new, reads the head alone: no claim until the head moves or a third of its lease has run', async () => {
+    const clock = new FakeClock(new Date());
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Clock, { useValue: clock });
+    const quiet = container.resolve(ScanNetwork);
+    await sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'ETH_TESTNET'`);
+    const leaseUntil = async () => (await sql<{ until: string }>(`select lease_until::text as until from chain_cursors where network = 'ETH_TESTNET'`))[0]!.until;
+    for (let i = 0; i < 20 && (await quiet.step(chain, opts('worker-q'))).kind !== 'idle'; i++);
+    const claimed = await leaseUntil();
+    // Unchanged head: idle, and the lease row untouched (no write at every poll).
+    for (let i = 0; i < 3; i++) expect(await quiet.step(chain, opts('worker-q'))).toMatchObject({ kind: 'idle' });
+    expect(await leaseUntil()).toBe(claimed);
+    // Another owner is never answered from what worker-q saw: it claims, and the lease is worker-q's.
+    expect((await quiet.step(chain, opts('worker-r'))).kind).toBe('not-leader');
+    // A third of the lease run: the step claims again (the lease renewed) though the head did not move.
+    clock.advance(10_001);
+    expect(await quiet.step(chain, opts('worker-q'))).toMatchObject({ kind: 'idle' });
+    const renewed = await leaseUntil();
+    expect(renewed > claimed).toBe(true);
+    // A new block: claimed and read at once, its deposit detected.
+    const w = await wallet();
+    chain.mine([{ txid: txid(), logIndex: 0, asset: 'USDT_ETH', from: OUTSIDE, to: w.address, amount: 21_000_000n }]);
+    expect(await quiet.step(chain, opts('worker-q'))).toMatchObject({ kind: 'advanced', detected: 1 });
+    expect(await quiet.step(chain, opts('worker-q'))).toMatchObject({ kind: 'idle' });
+    // A changed trail (a lagging pool) is never answered from the quiet head either.
+    chain.mineMany(1);
+    expect(await quiet.step(chain, { ...opts('worker-q'), trailBlocks: 1 })).toMatchObject({ kind: 'idle' });
+    expect(await quiet.step(chain, opts('worker-q'))).toMatchObject({ kind: 'advanced' });
     await sql(`update chain_cursors set lease_until = now() - interval '1 second' where network = 'ETH_TESTNET'`);
   });
 

@@ -63,6 +63,12 @@ export type ScanOutcome =
 export class ScanNetwork {
   /** Per network, where the next step's agreement checks of due deposits start (round robin). */
   private readonly agreementOffset = new Map<Network, number>();
+  /**
+   * Per network and owner, the head an idle step found at the tip, with the cursor and the trail it had, until
+   * a third of the lease it renewed has run (epoch ms). While the head is that block, the next step is idle again
+   * without claiming: only the lease holder moves the cursor, and it still holds the lease.
+   */
+  private readonly quiet = new Map<string, { head: BlockRef; next: bigint; trail: bigint; until: number }>();
   private readonly reader: RangeReader;
 
   constructor(
@@ -78,9 +84,23 @@ export class ScanNetwork {
 
   async step(port: ChainPort, opts: ScanOptions): Promise<ScanOutcome> {
     const network = port.network;
+    const key = `${network}:${opts.owner}`;
+    const trail = BigInt(opts.trailBlocks ?? 0);
+    const quiet = this.quiet.get(key);
+    this.quiet.delete(key);
+    // At the tip with nothing new, a step reads the head alone: no claim (a write at every poll) and no cursor read.
+    let read: BlockRef | undefined;
+    if (quiet && this.clock.now().getTime() < quiet.until && quiet.trail === trail) {
+      read = await port.head();
+      if (read.number === quiet.head.number && read.hash === quiet.head.hash) {
+        this.quiet.set(key, quiet);
+        return { kind: 'idle', head: read.number, next: quiet.next };
+      }
+    }
+    const claimedAt = this.clock.now().getTime();
     const state = await this.uow.run((tx) => tx.scanState.claim(network, opts.owner, opts.leaseSeconds));
     if (!state) return { kind: 'not-leader' };
-    const head = await port.head();
+    const head = read ?? (await port.head());
     let next = state.nextBlock;
     if (next === null) {
       // The very first scan: where it starts is stored at once, so a step that fails after this head read
@@ -99,11 +119,11 @@ export class ScanNetwork {
       if (ours === undefined || ours === head.hash) return { kind: 'idle', head: head.number, next };
       return this.reorg(port, opts, state.recent, head);
     }
-    const trail = BigInt(opts.trailBlocks ?? 0);
     const readable = head.number - trail;
     const to = readable < next + BigInt(opts.batchBlocks) - 1n ? readable : next + BigInt(opts.batchBlocks) - 1n;
     if (to < next) {
       if (trail === 0n && storedBelow !== undefined && storedBelow !== head.hash) return this.reorg(port, opts, state.recent, head);
+      this.quiet.set(key, { head, next, trail, until: claimedAt + (opts.leaseSeconds * 1000) / 3 });
       return { kind: 'idle', head: head.number, next };
     }
 
