@@ -83,15 +83,15 @@ async function sendEvm(): Promise<{ from: string; txid: string; block: number }>
   };
   let txid: Hex;
   if (ASSET_SPECS[asset].native) {
-    txid = await retrying(() => wallet.sendTransaction({ to: recipient as Address, value: units }));
+    txid = await exclusively(() => retrying(() => wallet.sendTransaction({ to: recipient as Address, value: units })));
   } else {
     const token = net!.tokens[asset] as Address | undefined;
     if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
     if (mints) {
-      const minted = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units] }));
+      const minted = await exclusively(() => retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'mint', args: [account.address, units] })));
       await pub.waitForTransactionReceipt({ hash: minted, pollingInterval: 200, timeout: 30_000 });
     }
-    txid = await retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] }));
+    txid = await exclusively(() => retrying(() => wallet.writeContract({ address: token, abi: ERC20, functionName: 'transfer', args: [recipient as Address, units] })));
   }
   const receipt = await pub.waitForTransactionReceipt({ hash: txid, pollingInterval: 200, timeout: 30_000 });
   if (receipt.status !== 'success') fail(`the transfer ${txid} reverted`);
@@ -106,8 +106,11 @@ async function sendTron(): Promise<{ from: string; txid: string; block: number }
   const token = net!.tokens[asset];
   if (!token) fail(`${asset} has no contract in ${sandboxFilePath(dataDir)}`);
   const call = async (fn: string, params: { type: string; value: string }[]) => {
-    const built = await tw.transactionBuilder.triggerSmartContract(token, fn, { feeLimit: 100_000_000 }, params, from);
-    const sent = await tw.trx.sendRawTransaction(await tw.trx.sign(built.transaction));
+    // Built and broadcast one at a time (two identical calls built in the same instant would be one transaction).
+    const [built, sent] = await exclusively(async () => {
+      const b = await tw.transactionBuilder.triggerSmartContract(token, fn, { feeLimit: 100_000_000 }, params, from);
+      return [b, await tw.trx.sendRawTransaction(await tw.trx.sign(b.transaction))] as const;
+    });
     if (!sent.result) throw new Error(`the node refused the transaction: ${(sent as { code?: string }).code ?? 'unknown'} ${Buffer.from(String((sent as { message?: string }).message ?? ''), 'hex').toString()}`);
     for (let i = 0; i < 150; i++) {
       const info = (await tw.trx.getTransactionInfo(built.transaction.txID)) as { blockNumber?: number; receipt?: { result?: string } };
@@ -125,9 +128,10 @@ async function sendTron(): Promise<{ from: string; txid: string; block: number }
 }
 
 /**
- * One send at a time per network from the outside account, across processes: two sends that picked
- * the same nonce would make the node replace one transaction by the other. A lock file older than
- * a minute is left by a killed send and is taken over.
+ * One submission at a time per network from the outside account, across processes: two sends that
+ * picked the same nonce would make the node replace one transaction by the other. Only the submission
+ * is held (the next one's nonce counts the pending one); the wait for its block is not, so parallel
+ * sends land in the same blocks. A lock file older than a minute is left by a killed send and is taken over.
  */
 async function exclusively<T>(fn: () => Promise<T>): Promise<T> {
   const lock = join(dataDir, 'chains', `${network.toLowerCase()}.send.lock`);
@@ -173,7 +177,7 @@ try {
   if (!mints && (await balanceOf(sender!.address)).units < amount.units) {
     fail(`the cold account ${sender!.address} holds ${(await balanceOf(sender!.address)).toString()} ${asset}, less than ${amount.toString()}: it sends only what was forwarded to it`);
   }
-  const sent = await exclusively(() => (chain === 'TRON' ? sendTron() : sendEvm()));
+  const sent = await (chain === 'TRON' ? sendTron() : sendEvm());
   const result = { chain, network, asset, from: sent.from, to: recipient, amount: amount.toString(), txid: sent.txid, block: sent.block };
   process.stdout.write(json ? `${JSON.stringify(result)}\n` : `sent ${result.amount} ${asset} to ${recipient} on ${network}: ${sent.txid} (block ${result.block})\n`);
   process.exit(0);
