@@ -38,6 +38,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   'Migration20261128090000_list_counts',
   'Migration20261128100000_address_pool',
   'Migration20261128190000_idempotency_claim',
+  'Migration20261128230000_ledger_post',
 ];
 
 /** Each migration with its class, in order, for MikroORM's migrator (migrationsList). */

@@ -1,18 +1,22 @@
-// LedgerRepo in PostgreSQL. Posting an entry: insert it (its unique reference
-// makes a second post a no-op), then move each account's cached balance with
-// one statement per account, accounts in a fixed order (no deadlocks), and
-// write the postings in one statement. A debit of AVAILABLE or LOCKED is a
-// conditional UPDATE whose row lock and WHERE clause keep it from ever going
-// negative under concurrency (no read-then-write); a credit, or a move of an
-// account allowed below zero, is an upsert. Many entries that debit no guarded
-// account (a scanner step's deposit credits) are posted set-based: the entries,
-// each account's summed move and the postings in one statement each.
+// LedgerRepo in PostgreSQL. Posting an entry is one call of ledger_post
+// (Migration20261128230000_ledger_post): insert the entry (its unique
+// reference makes a second post a no-op), then move each account's cached
+// balance, accounts in a fixed order (no deadlocks), and write a posting for
+// each. A debit of AVAILABLE or LOCKED is a conditional UPDATE whose row lock
+// and WHERE clause keep it from ever going negative under concurrency (no
+// read-then-write); a credit, or a move of an account allowed below zero, is
+// an upsert. Many entries that debit no guarded account (a scanner step's
+// deposit credits) are posted set-based: the entries, each account's summed
+// move and the postings in one statement each.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executeBound, pgArrayLiteral } from './pg-array.js';
 import { DomainError } from '../../domain/errors.js';
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../domain/ledger/journal.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
 import type { DailyBalanceChange, LedgerRepo } from '../../domain/ledger/ports.js';
+
+/** The SQLSTATE ledger_post raises when a guarded account would go below zero. */
+const INSUFFICIENT = 'WL001';
 
 const STABLECOINS = (Object.keys(ASSET_SPECS) as Asset[]).filter((a) => !ASSET_SPECS[a].native);
 
@@ -24,43 +28,36 @@ export class PgLedgerRepo implements LedgerRepo {
   }
 
   async post(entry: JournalEntry): Promise<'posted' | 'duplicate'> {
-    const inserted = await this.sql<{ id: string }>(
-      `insert into journal_entries (id, kind, reference, workspace_id, network, asset, created_at)
-       values (?, ?, ?, ?, ?, ?, ?) on conflict (reference) do nothing returning id`,
-      [entry.id, entry.kind, entry.reference, entry.workspaceId, entry.network, entry.asset, entry.createdAt],
-    );
-    if (inserted.length === 0) return 'duplicate';
+    // Accounts in a fixed order (row locks taken in it: no deadlocks); the entry, each move and its posting in one
+    // round trip (ledger_post, Migration20261128230000_ledger_post).
     const postings = [...entry.postings].sort((a, b) => (accountKey(a.account) < accountKey(b.account) ? -1 : 1));
-    const ids: number[] = [];
-    for (const p of postings) {
-      const a = p.account;
-      const guarded = NON_NEGATIVE_KINDS.has(a.kind);
-      const amount = p.amount.toString();
-      // A debit of a guarded account moves only an existing balance that covers it (an account never
-      // created holds nothing); anything else creates the account if needed and moves it, in one statement.
-      const moved =
-        guarded && p.amount < 0n
-          ? await this.sql<{ id: number }>(
-              `update ledger_accounts set balance = balance + ?::numeric
-                where owner = ? and kind = ? and network = ? and asset = ? and balance + ?::numeric >= 0 returning id`,
-              [amount, a.owner, a.kind, a.network, a.asset, amount],
-            )
-          : await this.sql<{ id: number }>(
-              `insert into ledger_accounts as l (owner, kind, network, asset, balance) values (?, ?, ?, ?, ?::numeric)
-               on conflict on constraint ledger_accounts_identity_unique do update set balance = l.balance + excluded.balance
-               returning id`,
-              [a.owner, a.kind, a.network, a.asset, amount],
-            );
-      if (moved.length === 0) {
-        throw new DomainError('INSUFFICIENT_BALANCE', `Insufficient ${a.kind.toLowerCase()} balance of ${a.asset}`);
-      }
-      ids.push(moved[0]!.id);
+    const column = (f: (p: (typeof postings)[number]) => string) => pgArrayLiteral(postings.map(f));
+    try {
+      const [row] = await executeBound<{ outcome: 'posted' | 'duplicate' }>(
+        this.em,
+        `select ledger_post(?::uuid, ?, ?, ?::uuid, ?, ?, ?::timestamptz, ?::text[], ?::text[], ?::text[], ?::text[], ?::numeric[], ?::boolean[]) as outcome`,
+        [
+          entry.id,
+          entry.kind,
+          entry.reference,
+          entry.workspaceId,
+          entry.network,
+          entry.asset,
+          entry.createdAt.toISOString(),
+          column((p) => p.account.owner),
+          column((p) => p.account.kind),
+          column((p) => p.account.network),
+          column((p) => p.account.asset),
+          column((p) => p.amount.toString()),
+          column((p) => String(NON_NEGATIVE_KINDS.has(p.account.kind))),
+        ],
+      );
+      return row!.outcome;
+    } catch (err) {
+      // A guarded debit the balance does not cover (the transaction is aborted: nothing of the entry stays).
+      if ((err as { code?: string }).code === INSUFFICIENT) throw new DomainError('INSUFFICIENT_BALANCE', (err as Error).message.split(' - ').pop()!);
+      throw err;
     }
-    await this.sql(
-      `insert into postings (entry_id, account_id, amount) values ${postings.map(() => '(?, ?, ?::numeric)').join(', ')}`,
-      postings.flatMap((p, i) => [entry.id, ids[i], p.amount.toString()]),
-    );
-    return 'posted';
   }
 
   async postMany(entries: readonly JournalEntry[]): Promise<('posted' | 'duplicate')[]> {
