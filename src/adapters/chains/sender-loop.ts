@@ -11,7 +11,7 @@ import { ChainUnavailableError } from '../../domain/chains/chain-port.js';
 import { NATIVE_CURRENCY, baseChainOf, type Network } from '../../domain/money/networks.js';
 import type { ChainSender } from '../../domain/transfers/ports.js';
 import type { ProcessTransfers, TransferStepOptions } from '../../application/transfers/process-transfers.js';
-import type { RunSweeps } from '../../application/sweeps/run-sweeps.js';
+import type { RunSweeps, SweepStepReport } from '../../application/sweeps/run-sweeps.js';
 import type { SendWithdrawals } from '../../application/withdrawals/send-withdrawals.js';
 import type { SendDrips } from '../../application/faucet/send-drips.js';
 import type { SendingMetrics } from '../metrics/metrics.js';
@@ -26,6 +26,25 @@ const whole = (units: bigint, decimals: number): number => Number(units) / 10 **
 
 /** Between two steps while there is new work: just enough to let the rest of the process breathe. */
 const BUSY_PAUSE_MS = 20;
+
+/** Transfers another item waits for: once one is final, that item can move on at the next step. */
+const AWAITED_KINDS: ReadonlySet<string> = new Set(['GAS_TOPUP', 'ENERGY_DELEGATE']);
+
+/**
+ * Whether the next step follows at once: a step that picked up, requested or signed something, or that saw a
+ * transfer another item waits for become final (a sweep's top-up, a loan of energy), so that a backlog drains at
+ * the speed of the node and the database rather than one step per interval.
+ */
+export function workFollows(step: {
+  sweeps: Pick<SweepStepReport, 'toppedUp' | 'sweeping' | 'reclaimed'>;
+  withdrawals: { pickedUp: number };
+  drips: { requested: number };
+  transfers: { signed: number; confirmed: readonly { kind: string }[]; failed: readonly { kind: string }[] };
+}): boolean {
+  const { sweeps, withdrawals, drips, transfers } = step;
+  if (withdrawals.pickedUp > 0 || drips.requested > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0 || sweeps.reclaimed > 0) return true;
+  return [...transfers.confirmed, ...transfers.failed].some((t) => AWAITED_KINDS.has(t.kind));
+}
 
 export class SenderLoop {
   private running = false;
@@ -183,9 +202,7 @@ export class SenderLoop {
             t.status === 'CONFIRMED' ? 'transfer confirmed' : 'transfer failed',
           );
         }
-        // New work (a withdrawal picked up, a transfer signed or requested): the next step follows at once, so
-        // that a backlog drains at the speed of the node and the database rather than one batch per interval.
-        const busy = withdrawals.pickedUp > 0 || drips.requested > 0 || transfers.signed > 0 || sweeps.toppedUp > 0 || sweeps.sweeping > 0 || sweeps.reclaimed > 0;
+        const busy = workFollows({ sweeps, withdrawals, drips, transfers });
         if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || drips.requested || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
             {
