@@ -102,12 +102,13 @@ export class LocalHdSigner implements SignerPort {
     checkIndex(path.index, 'index');
     checkIndex(path.account, 'account');
     // The private key of the path, derived from the root each time, used once and wiped.
-    const purpose = this.#root.deriveChild(HARDENED_OFFSET + BIP44_PURPOSE);
-    const coin = purpose.deriveChild(HARDENED_OFFSET + path.coinType);
+    // From the coin's node, kept as addresses are derived (m/44'/coin' is no more than the root it comes from).
+    const coin = this.#coinNode(path.coinType);
     const account = coin.deriveChild(HARDENED_OFFSET + path.account);
+    if (!this.#coinNodes.has(path.coinType)) coin.wipePrivateData();
     const change = account.deriveChild(path.change);
     const leaf = change.deriveChild(path.index);
-    for (const n of [purpose, coin, account, change]) n.wipePrivateData();
+    for (const n of [account, change]) n.wipePrivateData();
     const key = leaf.privateKey;
     if (!key) throw new Error('derived node has no private key');
     try {

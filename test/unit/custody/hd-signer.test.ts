@@ -201,6 +201,9 @@ describe('LocalHdSigner: signing', () => {
       });
       expect(recovered).toBe(await signer.deriveAddress(chain, path));
       expect(recovered).not.toBe(await signer.deriveAddress(chain, depositPath('ETH', 3, 8)));
+      // From the kept coin node or from the root (no cache), the same key: the same deterministic signature.
+      expect(await new LocalHdSigner(ABANDON, { accountCacheSize: 0 }).signDigest(chain, path, digest)).toEqual(sig);
+      expect(await signer.signDigest(chain, path, digest)).toEqual(sig);
     }
   });
 
