@@ -555,6 +555,57 @@ describe('replacements the nodes take', () => {
     expect((await uow.run((tx) => tx.transfers.get(transfer.id)))!.attempts.map((a) => Boolean(a.refusedAt))).toEqual([false, true, false]);
   });
 
+  it('7c. replaces a first attempt no node takes (its fees fell below the base fee since it was signed) once it waited its time', async () => {
+    // Still SIGNED (no node ever took it), it used to be broadcast again at every step for ever, holding every
+    // later nonce of its sender. Now it is replaced at its nonce like a broadcast transfer that is not mined.
+    const clock = new FakeClock(new Date());
+    const broadcasts: string[] = [];
+    let quoted = 1_000_000_000n; // the base fee the node quoted when the transfer was signed
+    const baseFee = 3_000_000_000n; // what it is by the time the transfer goes out
+    const signer = new LocalHdSigner(TEST_SEED);
+    const path = servicePath('BSC_TESTNET', 'faucet');
+    const from = await signer.deriveAddress('BSC', path);
+    const node = fakeSender({
+      network: 'BSC_TESTNET',
+      feeQuote: async () => ({ maxFeePerGas: 2n * quoted, maxPriorityFeePerGas: quoted / 10n }),
+      gasLimit: async () => 21_000n,
+      minedNonce: async () => 30n,
+      settledNonce: async () => 30n,
+      sign: async (tx: UnsignedTransfer) => {
+        const id = `${tx.nonce!.toString(16)}-${tx.fees!.maxFeePerGas.toString(16)}`;
+        return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
+      },
+      broadcast: async (raw: string) => {
+        if (!raw.startsWith('raw-1e-')) return 'accepted' as const; // the other tests' transfers of this network
+        broadcasts.push(raw);
+        if (BigInt(`0x${raw.split('-')[2]}`) < baseFee) throw new BroadcastRejected('underpriced', 'max fee per gas less than block base fee');
+        return 'accepted' as const;
+      },
+    });
+    const { pipeline, uow } = pipelineWith(signer, clock);
+    const transfer = requestTransfer({
+      id: randomUUID(), kind: 'GAS_TOPUP', network: 'BSC_TESTNET', asset: 'BNB', from, fromPath: path,
+      to: getAddress(`0x${'7'.repeat(40)}`), amount: 1n, requestedAt: clock.now(), gasLimit: 21_000n, feeCap: null,
+    });
+    await uow.run((tx) => tx.transfers.add(transfer));
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 10 };
+    const stored = async () => (await uow.run((tx) => tx.transfers.get(transfer.id)))!;
+    await pipeline.step(node, opts); // signed at 2 gwei; every node refuses it
+    await pipeline.step(node, opts);
+    await pipeline.step(node, opts);
+    expect([(await stored()).status, (await stored()).attempts.length]).toEqual(['SIGNED', 1]);
+    expect(broadcasts).toEqual(['raw-1e-77359400', 'raw-1e-77359400', 'raw-1e-77359400']);
+    clock.advance(61_000);
+    quoted = baseFee;
+    const step = await pipeline.step(node, opts); // replaced at the same nonce, at what the network asks now
+    expect(step.replaced).toBe(1);
+    expect(broadcasts.at(-1)).toBe('raw-1e-165a0bc00');
+    const after = await stored();
+    expect(after.status).toBe('BROADCAST');
+    expect(after.attempts.map((a) => [a.txid === after.attempts[0]!.txid, Boolean(a.refusedAt)])).toEqual([[true, false], [false, false]]);
+    expect(after.nonce).toBe(30n);
+  });
+
   it('7b. never signs a refused replacement again (same nonce and fees: the same transaction): at its fee cap it sends the live attempt', async () => {
     // Signatures are deterministic: the txid follows from the nonce and the fees, as on a real chain. The node
     // refuses the first replacement (the sender was short of funds); the fee cap keeps the next one at the same

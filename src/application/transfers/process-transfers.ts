@@ -218,7 +218,10 @@ export class ProcessTransfers {
       report.resigned++;
       return again;
     }
-    if (next.status === 'BROADCAST' && needsReplacement(next, now, opts.replaceAfterMs)) {
+    // A transfer no node has taken is replaced only once this process tried to send it (after a restart, the
+    // bytes it signed go out first).
+    const tried = next.status === 'BROADCAST' || (next.status === 'SIGNED' && this.lastBroadcast.has(next.id));
+    if (tried && needsReplacement(next, now, opts.replaceAfterMs)) {
       const replacement = await this.replace(next, sender, await fees());
       if (replacement) {
         await tx.transfers.save(replacement);

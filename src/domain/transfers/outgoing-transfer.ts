@@ -17,7 +17,8 @@
 //
 // A transaction not mined in time is replaced at the SAME nonce with a higher
 // fee (EVM): a new attempt, the earlier ones kept, since any of them may still
-// be the one mined. A transfer never gets a second nonce. On TRON there is no
+// be the one mined. So is one no node takes in time (still SIGNED: its fees
+// fell below what the nodes ask since it was signed). A transfer never gets a second nonce. On TRON there is no
 // nonce: an attempt is dead once the head is past its expiration, and only
 // then may a new one be signed.
 import type { DerivationPath } from '../custody/derivation.js';
@@ -175,7 +176,8 @@ export function replacementRefused(t: OutgoingTransfer, txid: string, at: Date):
   const i = t.attempts.findIndex((a) => a.txid === txid);
   if (t.status !== 'SIGNED' || i < 1 || i !== t.attempts.length - 1 || t.attempts[i]!.refusedAt) throw new TransferStateError(t, 'refuse a replacement');
   const attempts = t.attempts.map((a, j) => (j === i ? { ...a, refusedAt: at } : a));
-  return { ...t, status: 'BROADCAST', attempts };
+  // Back to what it was before the replacement: BROADCAST once a node took an earlier attempt, else SIGNED.
+  return { ...t, status: t.broadcastAt ? 'BROADCAST' : 'SIGNED', attempts };
 }
 
 /**
@@ -232,17 +234,20 @@ export function isReplacementBump(previous: EvmFees, next: EvmFees): boolean {
   return enough(previous.maxFeePerGas, next.maxFeePerGas) && enough(previous.maxPriorityFeePerGas, next.maxPriorityFeePerGas);
 }
 
-/** EVM: broadcast and not in a block `afterMs` after its latest attempt was signed (or a replacement of it refused). */
+/**
+ * EVM: not in a block `afterMs` after its latest attempt was signed (or a replacement of it refused), whether a
+ * node took it (BROADCAST) or none would (SIGNED: its fees fell below what the nodes ask since it was signed).
+ */
 export function needsReplacement(t: OutgoingTransfer, now: Date, afterMs: number): boolean {
   const a = latestLive(t);
   const since = Math.max(a?.signedAt.getTime() ?? 0, last(t)?.refusedAt?.getTime() ?? 0);
-  return t.status === 'BROADCAST' && t.nonce !== null && a !== undefined && a.fees !== null && now.getTime() - since >= afterMs;
+  return (t.status === 'BROADCAST' || t.status === 'SIGNED') && t.nonce !== null && a !== undefined && a.fees !== null && now.getTime() - since >= afterMs;
 }
 
 /** EVM: a new attempt at the same nonce with higher fees; the earlier attempts stay, any of them may be mined. */
 export function replaced(t: OutgoingTransfer, attempt: TransferAttempt): OutgoingTransfer {
   const previous = latestLive(t);
-  if (t.status !== 'BROADCAST' || t.nonce === null || !previous?.fees || !attempt.fees) throw new TransferStateError(t, 'replace');
+  if ((t.status !== 'BROADCAST' && t.status !== 'SIGNED') || t.nonce === null || !previous?.fees || !attempt.fees) throw new TransferStateError(t, 'replace');
   if (!isReplacementBump(previous.fees, attempt.fees)) {
     throw new Error(`transfer ${t.id}: a replacement must pay at least 10 % more on both fee fields than the attempt it replaces`);
   }

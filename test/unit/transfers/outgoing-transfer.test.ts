@@ -58,6 +58,20 @@ describe('outgoing transfer', () => {
     expect(highestFees({ attempts: [] })).toBeNull();
   });
 
+  it('replaces a transfer no node took (still SIGNED) like a broadcast one; a refused replacement leaves it SIGNED', () => {
+    const s = signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei, 0), 7n);
+    expect(needsReplacement(s, at(59), 60_000)).toBe(false);
+    expect(needsReplacement(s, new Date(at(0).getTime() + 60_000), 60_000)).toBe(true);
+    const r = replaced(s, evmAttempt('0xbb', 40n * gwei, 2n * gwei, 60));
+    expect(r).toMatchObject({ status: 'SIGNED', nonce: 7n, broadcastAt: null });
+    expect(r.attempts.map((a) => a.txid)).toEqual(['0xaa', '0xbb']);
+    // Refused too: no node ever took any of it, so it is not BROADCAST; a broadcast one goes back to BROADCAST.
+    expect(replacementRefused(r, '0xbb', at(61))).toMatchObject({ status: 'SIGNED', broadcastAt: null });
+    const b = broadcast(s, at(1));
+    expect(replacementRefused(replaced(b, evmAttempt('0xbb', 40n * gwei, 2n * gwei, 60)), '0xbb', at(61))).toMatchObject({ status: 'BROADCAST', broadcastAt: at(1) });
+    expect(() => replaced(request(), evmAttempt('0xbb', 40n * gwei, 2n * gwei, 60))).toThrow(TransferStateError);
+  });
+
   it('is replaced at the same nonce with fees at least 15 % higher, keeping the earlier attempts', () => {
     const b = broadcast(signed(request(), evmAttempt('0xaa', 30n * gwei, 1n * gwei, 0), 7n), at(1));
     expect(needsReplacement(b, at(59), 60_000)).toBe(false);
