@@ -101,8 +101,8 @@ export class LocalHdSigner implements SignerPort {
     if (!(digest instanceof Uint8Array) || digest.length !== 32) throw new Error('signDigest: the digest must be 32 bytes');
     checkIndex(path.index, 'index');
     checkIndex(path.account, 'account');
-    // The private key of the path, derived from the root each time, used once and wiped.
-    // From the coin's node, kept as addresses are derived (m/44'/coin' is no more than the root it comes from).
+    // The private key of the path, derived from the coin's node (kept as addresses are derived: m/44'/coin' is no
+    // more than the root it comes from), used once and wiped with the nodes below the coin's.
     const coin = this.#coinNode(path.coinType);
     const account = coin.deriveChild(HARDENED_OFFSET + path.account);
     if (!this.#coinNodes.has(path.coinType)) coin.wipePrivateData();

@@ -26,6 +26,8 @@ import {
   nonceTakenByAnother,
   replaced,
   replacementFees,
+  replacementCeiling,
+  withinCeiling,
   resigned,
   signed,
   STAKE_KINDS,
@@ -264,14 +266,15 @@ export class ProcessTransfers {
 
   /**
    * EVM: the same transfer at the same nonce, paying at least 15 % more than any attempt so far (a refused one
-   * included); null when its fee cap leaves less than the 10 % nodes require over the live attempt, or when the
-   * bytes would be those of an earlier attempt: then the live attempt goes on being broadcast.
+   * included) but never more than twice what the network asks now unless the live attempt needs it
+   * (replacementCeiling); null when its fee cap leaves less than the 10 % nodes require over the live attempt, or
+   * when the bytes would be those of an earlier attempt: then the live attempt goes on being broadcast.
    */
   private async replace(t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer | null> {
     const previous = latestLive(t);
     const base = highestFees(t);
     if (!previous?.fees || !base || !quote || t.nonce === null) return null;
-    const fees = capped(replacementFees(base, quote), t.feeCap);
+    const fees = capped(withinCeiling(replacementFees(base, quote), replacementCeiling(previous.fees, quote)), t.feeCap);
     // Nodes take a replacement only at +10 % on both fields: below that (the fee cap in the way) the transfer waits.
     if (!isReplacementBump(previous.fees, fees)) return null;
     const attempt = await this.attempt(t, sender, t.nonce, fees);

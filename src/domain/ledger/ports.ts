@@ -6,9 +6,11 @@ import type { Balance, JournalEntry, LedgerAccountKind } from './journal.js';
 /**
  * The double-entry ledger. `post` writes a balanced entry and moves the
  * cached balances atomically, taking row locks on the accounts in a fixed
- * order; it throws INSUFFICIENT_BALANCE (and changes nothing) when an
- * AVAILABLE or LOCKED account would go negative, and returns 'duplicate'
- * (changing nothing) when the entry's reference was posted before.
+ * order; it throws INSUFFICIENT_BALANCE when an AVAILABLE or LOCKED account
+ * would go negative (the database refused the entry: its transaction is
+ * aborted and must end, or be rolled back to a savepoint taken before the
+ * post), and returns 'duplicate' (changing nothing) when the entry's
+ * reference was posted before.
  */
 export interface LedgerRepo {
   post(entry: JournalEntry): Promise<'posted' | 'duplicate'>;

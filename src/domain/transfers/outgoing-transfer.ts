@@ -206,6 +206,25 @@ export function replacementFees(previous: EvmFees, now: EvmFees, bumpPercent = 1
 }
 
 /**
+ * EVM: the most a replacement pays, field by field: what replacing the live attempt needs, or twice what the
+ * network asks now, whichever is higher. Bumping from refused attempts (highestFees) never goes past it, so a
+ * node that keeps refusing (a sender short of funds) cannot push the fees up step after step; at the ceiling the
+ * replacement would be bytes signed before, and the live attempt goes on being broadcast instead.
+ */
+export function replacementCeiling(live: EvmFees, quote: EvmFees): EvmFees {
+  const needed = replacementFees(live, quote);
+  const max = (a: bigint, b: bigint) => (a > b ? a : b);
+  return { maxFeePerGas: max(needed.maxFeePerGas, 2n * quote.maxFeePerGas), maxPriorityFeePerGas: max(needed.maxPriorityFeePerGas, 2n * quote.maxPriorityFeePerGas) };
+}
+
+/** `fees` held under `ceiling`, field by field (the tip never above the fee cap). */
+export function withinCeiling(fees: EvmFees, ceiling: EvmFees): EvmFees {
+  const min = (a: bigint, b: bigint) => (a < b ? a : b);
+  const maxFeePerGas = min(fees.maxFeePerGas, ceiling.maxFeePerGas);
+  return { maxFeePerGas, maxPriorityFeePerGas: min(min(fees.maxPriorityFeePerGas, ceiling.maxPriorityFeePerGas), maxFeePerGas) };
+}
+
+/**
  * EVM: the highest fees any attempt of the transfer carries, refused ones included, field by field: the base a
  * replacement bumps from. A replacement priced only from the live attempt can come out as the very bytes a node
  * refused before (signatures are deterministic: same nonce, same fees, same transaction), which can never be

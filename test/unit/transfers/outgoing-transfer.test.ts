@@ -12,6 +12,8 @@ import {
   isReplacementBump,
   latestLive,
   replacementRefused,
+  replacementCeiling,
+  withinCeiling,
   needsReplacement,
   nonceTakenByAnother,
   replaced,
@@ -70,6 +72,25 @@ describe('outgoing transfer', () => {
     const b = broadcast(s, at(1));
     expect(replacementRefused(replaced(b, evmAttempt('0xbb', 40n * gwei, 2n * gwei, 60)), '0xbb', at(61))).toMatchObject({ status: 'BROADCAST', broadcastAt: at(1) });
     expect(() => replaced(request(), evmAttempt('0xbb', 40n * gwei, 2n * gwei, 60))).toThrow(TransferStateError);
+  });
+
+  it('never lets refused replacements push the fees past twice what the network asks (or what the live attempt needs)', () => {
+    const quote = { maxFeePerGas: 4n * gwei, maxPriorityFeePerGas: 1n * gwei };
+    let t = broadcast(signed(request(), evmAttempt('0x00', 2n * gwei, 1n * gwei / 2n, 0), 7n), at(1));
+    // A node refusing every replacement (the sender short of funds), the quote unchanged: the fees climb to the
+    // ceiling and stay there (the next would be the bytes of a refused attempt: none is signed, the live one goes out).
+    for (let i = 1; i <= 12; i++) {
+      const fees = withinCeiling(replacementFees(highestFees(t)!, quote), replacementCeiling(latestLive(t)!.fees!, quote));
+      expect(fees.maxFeePerGas).toBeLessThanOrEqual(8n * gwei);
+      expect(fees.maxPriorityFeePerGas).toBeLessThanOrEqual(2n * gwei);
+      if (t.attempts.some((a) => a.fees!.maxFeePerGas === fees.maxFeePerGas && a.fees!.maxPriorityFeePerGas === fees.maxPriorityFeePerGas)) break;
+      const txid = `0x${i.toString(16).padStart(2, '0')}`;
+      t = replacementRefused(replaced(t, evmAttempt(txid, fees.maxFeePerGas, fees.maxPriorityFeePerGas, i * 60)), txid, at(i * 60 + 1));
+    }
+    expect(highestFees(t)).toEqual({ maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 2n * gwei });
+    // A live attempt above twice the quote (the network's price fell): its own +15 % is still allowed.
+    expect(replacementCeiling({ maxFeePerGas: 20n * gwei, maxPriorityFeePerGas: 5n * gwei }, quote)).toEqual({ maxFeePerGas: 23n * gwei, maxPriorityFeePerGas: 5_750_000_000n });
+    expect(withinCeiling({ maxFeePerGas: 9n * gwei, maxPriorityFeePerGas: 9n * gwei }, { maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 9n * gwei })).toEqual({ maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 8n * gwei });
   });
 
   it('is replaced at the same nonce with fees at least 15 % higher, keeping the earlier attempts', () => {
