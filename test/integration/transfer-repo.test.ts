@@ -122,4 +122,19 @@ describe('what a sender can still pay', () => {
     // The row it creates leaves the next nonce to the chain's count.
     expect(await uow().run((tx) => tx.transfers.takeNonce('ETH_TESTNET', from, 7n))).toBe(7n);
   });
+
+  it('reserves the gas of a transfer not signed yet at the price given: the sender cannot commit it twice', async () => {
+    const from = '0x3333333333333333333333333333333333333333';
+    const topUp = requestTransfer({
+      id: randomUUID(), kind: 'GAS_TOPUP', network: 'ETH_TESTNET', asset: 'ETH', from, fromPath: servicePath('ETH_TESTNET', 'gasTank'),
+      to: '0x4444444444444444444444444444444444444444', amount: 5_000n, requestedAt: at(30), gasLimit: 21_000n, feeCap: null,
+    });
+    await uow().run((tx) => tx.transfers.add(topUp));
+    // REQUESTED: no attempt, no fee cap. Without a price only its amount counts; with the step's quote, its gas too.
+    expect(await uow().run((tx) => tx.transfers.committedOutflow('ETH_TESTNET', from, 'ETH'))).toBe(5_000n);
+    expect(await uow().run((tx) => tx.transfers.committedOutflow('ETH_TESTNET', from, 'ETH', 3_000_000_000n))).toBe(5_000n + 21_000n * 3_000_000_000n);
+    // With a fee cap, the cap is the most its gas may cost, whatever the price given.
+    await sql(`update outgoing_transfers set fee_cap = 2000000000 where id = ?`, [topUp.id]);
+    expect(await uow().run((tx) => tx.transfers.committedOutflow('ETH_TESTNET', from, 'ETH', 3_000_000_000n))).toBe(5_000n + 21_000n * 2_000_000_000n);
+  });
 });

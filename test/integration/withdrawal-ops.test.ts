@@ -114,7 +114,9 @@ describe('ops withdrawal and workspace freeze', () => {
     gas = 0n;
     const later = await withdraw('10');
     const starved = await send.step(node, { batch: 10 });
-    expect(starved.treasuryShort).toMatchObject({ asset: 'ETH', available: 0n });
+    // It holds nothing, and the USDT payout picked up above (requested, not signed yet) has its gas reserved at the
+    // node's quote: 60,000 × 2 wei.
+    expect(starved.treasuryShort).toMatchObject({ asset: 'ETH', available: -120_000n });
     expect((await sql<{ transfer_id: string | null }>(`select transfer_id from withdrawals where id = ?`, [later]))[0]!.transfer_id).toBeNull();
     await sql(`update withdrawals set status = 'CANCELLED' where workspace_id = ? and status = 'PENDING'`, [t.ws.workspaceId]);
   });

@@ -198,16 +198,16 @@ export class PgTransferRepo implements TransferRepo {
     );
   }
 
-  async committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint> {
+  async committedOutflow(network: Network, address: string, nativeAsset: ChainAsset, unsignedGasPrice = 0n): Promise<bigint> {
     const [row] = await this.sql<{ total: string | null }>(
       // Of the Stake 2.0 transactions only a stake takes its amount from the balance; the others move stake, or give TRX back.
       `select sum(case when t.asset = ? and t.kind not in ('ENERGY_DELEGATE', 'ENERGY_RECLAIM', 'ENERGY_UNSTAKE', 'ENERGY_WITHDRAW') then t.amount else 0 end
                   + case when t.gas_limit is null then coalesce(t.fee_cap, 0)
-                         else t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, 0) end)::text as total
+                         else t.gas_limit * coalesce(t.fee_cap, last.max_fee_per_gas, ?::numeric) end)::text as total
        from outgoing_transfers t
        left join lateral (select max_fee_per_gas from transfer_attempts a where a.transfer_id = t.id order by seq desc limit 1) last on true
        where t.network = ? and t.from_address = ? and t.status in ('REQUESTED', 'SIGNED', 'BROADCAST')`,
-      [nativeAsset, network, address],
+      [nativeAsset, unsignedGasPrice.toString(), network, address],
     );
     return BigInt(row?.total ?? '0');
   }

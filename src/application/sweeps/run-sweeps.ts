@@ -259,7 +259,8 @@ export class RunSweeps {
         // call to the node while its row is held.
         const holds = await step.tankBalance(tank);
         await tx.transfers.lockOutflow(network, tank);
-        const available = holds - (await tx.transfers.committedOutflow(network, tank, native));
+        // A top-up requested by another sweep of this step is not signed yet: its gas is reserved at today's quote.
+        const available = holds - (await tx.transfers.committedOutflow(network, tank, native, quote.maxFeePerGas));
         const needed = need + (topUp.gasLimit ?? 0n) * quote.maxFeePerGas;
         if (available < needed) {
           report.gasTankLow = { address: tank, available, needed };

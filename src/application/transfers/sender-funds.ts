@@ -44,7 +44,7 @@ export async function senderFunds(tx: TxContext, sender: ChainSender, call: Tran
   if (estimate instanceof TransferRefused) return { kind: 'refused', reason: estimate.message };
   const [gasLimit, burn] = estimate;
   const gas = fees && gasLimit ? gasLimit * fees.maxFeePerGas : burn ? burn.energy + burn.bandwidth + burn.activation : 0n;
-  const nativeBalance = held - (await tx.transfers.committedOutflow(network, call.from, gasAsset));
+  const nativeBalance = held - (await tx.transfers.committedOutflow(network, call.from, gasAsset, fees?.maxFeePerGas ?? 0n));
   const needed = gas + (native ? call.amount : 0n);
   if (nativeBalance < needed) {
     // Short of gas, nothing can go; short of the native amount only, the other assets still can.

@@ -208,9 +208,10 @@ export interface TransferRepo {
   /**
    * Native base units that not-yet-final transfers from the address may still
    * spend: amounts of `nativeAsset` plus reserved gas (EVM: gas limit × fee
-   * cap or the latest attempt's max fee; TRON: the fee cap, the most it may burn).
+   * cap or the latest attempt's max fee, or × `unsignedGasPrice` for one not
+   * signed yet, which has neither; TRON: the fee cap, the most it may burn).
    */
-  committedOutflow(network: Network, address: string, nativeAsset: ChainAsset): Promise<bigint>;
+  committedOutflow(network: Network, address: string, nativeAsset: ChainAsset, unsignedGasPrice?: bigint): Promise<bigint>;
   /** The latest transfer of `kind` and `asset` on the network: how it stands, and since when. */
   latestOfKind(network: Network, kind: TransferKind, asset: ChainAsset): Promise<{ status: TransferStatus; failure: string | null; updatedAt: Date } | null>;
   /** Base units of `asset` that not-yet-final transfers from the address will still move (no gas). */
