@@ -436,6 +436,18 @@ describe('chaos', () => {
          union all select 'deposits ' || asset, status, count(*)::int from deposits group by asset, status order by 1, 2`,
       ).catch((e: unknown) => [String(e)]);
       log(`what is open, by table and status:\n${JSON.stringify(open, null, 1)}`);
+      // What the tails above may have lost: every run's warnings (an item that could not advance, a failed step), and
+      // the open transfers with their nonces and attempts (a gap or a refused replacement shows there).
+      const lines = procs.flatMap((p) => [...p.logs, p.current?.output() ?? ''].join('\n').split('\n'));
+      const warned = [...new Set(lines.filter((l) => /could not advance|step failed|refused/.test(l)).map((l) => l.replace(/"time":\d+,/, '')))];
+      log(`warnings of every run (${warned.length} distinct, the last 40):\n${warned.slice(-40).join('\n')}`);
+      const transfers = await query(
+        `select t.network, t.kind, t.status, t.from_address, t.nonce::text as nonce, t.requested_at,
+                (select json_agg(json_build_object('txid', a.txid, 'max_fee', a.max_fee_per_gas::text, 'refused', a.refused_at) order by a.seq)
+                   from transfer_attempts a where a.transfer_id = t.id) as attempts
+           from outgoing_transfers t where t.status not in ('CONFIRMED', 'FAILED') order by t.network, t.from_address, t.nonce limit 40`,
+      ).catch((e: unknown) => [String(e)]);
+      log(`open transfers (the first 40 by sender and nonce):\n${JSON.stringify(transfers, null, 1)}`);
       throw err;
     }
 
