@@ -92,6 +92,44 @@ describe('the outgoing transfers’ work list', () => {
     expect(rows.get(fine.id)).toMatchObject({ status: 'BROADCAST', nonce: '0' });
     expect(rows.get(odd.id)).toMatchObject({ status: 'REQUESTED', nonce: null }); // its nonce was not kept: the next one took it
   });
+
+  it('reads a sender’s mined nonce, the head and the fees once a step, however many of its transfers it moves', async () => {
+    // The earlier tests' transfers of this network out of the way: this step moves these three alone.
+    await sql(`update outgoing_transfers set status = 'FAILED' where network = 'ETH_TESTNET' and status not in ('CONFIRMED', 'FAILED')`);
+    const from = '0x0000000000000000000000000000000000005e4d';
+    const batch = [20, 21, 22].map((m) => ({ ...transfer(m, 'ETH_TESTNET', `0x${String(m).repeat(20)}`), from }));
+    await uow().run(async (tx) => {
+      for (const x of batch) await tx.transfers.add(x);
+    });
+    const container = t.api.infra.container.createChildContainer();
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const transfers = container.resolve(ProcessTransfers);
+    const calls = { minedNonce: 0, head: 0, feeQuote: 0 };
+    const signedTxids = new Map<string, string>();
+    const node = {
+      network: 'ETH_TESTNET',
+      feeQuote: async () => (calls.feeQuote++, { maxFeePerGas: 2n, maxPriorityFeePerGas: 1n }),
+      finalizedTime: async () => null,
+      head: async () => (calls.head++, { number: 50n, hash: '0x32', parentHash: '0x31' }),
+      minedNonce: async (address: string) => (address === from && calls.minedNonce++, 0n),
+      sign: async (tx: UnsignedTransfer) => {
+        const txid = `0x${tx.to.slice(2, 4).repeat(32)}`;
+        signedTxids.set(txid, tx.to);
+        return { txid, raw: `0xraw-${tx.to}`, expiresAt: null };
+      },
+      broadcast: async () => 'accepted' as const,
+      // Every one mined in block 40, agreed by every URL: the second step confirms them.
+      sentReceipt: async (txid: string) => (signedTxids.has(txid) ? { txid, status: 'success' as const, block: { number: 40n, hash: '0x28', parentHash: '0x27' }, feePaid: 1n } : null),
+      agreedReceipt: async (txid: string) => ({ txid, status: 'success' as const, block: { number: 40n, hash: '0x28', parentHash: '0x27' }, feePaid: 1n }),
+      revertedOnEveryNode: async () => false,
+    } as unknown as ChainSender;
+    const opts = { replaceAfterMs: 600_000, rebroadcastAfterMs: 60_000, batch: 50, concurrency: 3 };
+    expect((await transfers.step(node, opts)).signed).toBe(3);
+    expect(calls).toEqual({ minedNonce: 1, head: 0, feeQuote: 1 });
+    const second = await transfers.step(node, opts);
+    expect(second.confirmed.map((c) => c.id).sort()).toEqual(batch.map((b) => b.id).sort());
+    expect(calls).toEqual({ minedNonce: 2, head: 1, feeQuote: 1 }); // no fee read: nothing to sign
+  });
 });
 
 describe('what a sender can still pay', () => {

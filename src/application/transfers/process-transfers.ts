@@ -6,7 +6,7 @@
 // ends, its gas is booked as the service's cost and its owner (the sweep, the
 // withdrawal) is told, in the same transaction.
 import { inject, injectable } from 'tsyringe';
-import { ChainUnavailableError, aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
+import { ChainUnavailableError, aloneOnError, type BlockRef, type ItemError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
 import { baseChainOf, gasCurrencyOf } from '../../domain/money/networks.js';
 import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
@@ -81,6 +81,44 @@ export interface TransferStepReport {
   errors: ItemError[];
 }
 
+/**
+ * What a step reads of the chain once for all its transfers: the fees, the finalized time (TRON), each sender's
+ * mined nonce (EVM) and the head. Each is read before any transfer's receipts that use it, which is the order the
+ * verdicts need (a nonce seen mined before the receipts were read); an earlier head only counts fewer
+ * confirmations. A step of 200 top-ups from one gas tank made 200 nonce reads and 200 head reads.
+ */
+interface StepReads {
+  fees(): Promise<EvmFees | null>;
+  finality(): Promise<number | null>;
+  minedNonce(address: string): Promise<bigint | null>;
+  head(): Promise<BlockRef>;
+}
+
+function stepReads(sender: ChainSender): StepReads {
+  let quote: Promise<EvmFees | null> | undefined;
+  let final: Promise<number | null> | undefined;
+  let head: Promise<BlockRef> | undefined;
+  const nonces = new Map<string, Promise<bigint | null>>();
+  const once = <T>(read: () => Promise<T>, forget: () => void): Promise<T> => {
+    const p = read();
+    p.catch(forget); // a failed read is not kept: the next transfer asks again
+    return p;
+  };
+  return {
+    fees: () => (quote ??= once(() => sender.feeQuote(), () => (quote = undefined))),
+    finality: () => (final ??= once(() => sender.finalizedTime(), () => (final = undefined))),
+    head: () => (head ??= once(() => sender.head(), () => (head = undefined))),
+    minedNonce: (address) => {
+      let p = nonces.get(address);
+      if (!p) {
+        p = once(() => sender.minedNonce(address), () => nonces.delete(address));
+        nonces.set(address, p);
+      }
+      return p;
+    },
+  };
+}
+
 const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
   if (cap === null || fees.maxFeePerGas <= cap) return fees;
   return { maxFeePerGas: cap, maxPriorityFeePerGas: fees.maxPriorityFeePerGas < cap ? fees.maxPriorityFeePerGas : cap };
@@ -108,11 +146,7 @@ export class ProcessTransfers {
     const ids = await this.uow.run((tx) => tx.transfers.openIds(sender.network, opts.batch));
     if (ids.length === 0) return report;
     const required = (await this.networks.get(sender.network)).requiredConfirmations;
-    let quote: Promise<EvmFees | null> | undefined;
-    const fees = () => (quote ??= sender.feeQuote());
-    // TRON: read once per step, before any transfer's receipts (an earlier time is only more cautious).
-    let final: Promise<number | null> | undefined;
-    const finality = () => (final ??= sender.finalizedTime());
+    const reads = stepReads(sender);
     // Several transfers at once, each in its own transaction on its own row: their reads of the node go out
     // together (the EVM adapter batches the calls of one tick), and one sender's nonces are still taken one
     // after another under its nonce row's lock, back to back.
@@ -123,7 +157,7 @@ export class ProcessTransfers {
         const toBroadcast = await this.uow.run(async (tx) => {
           const t = await tx.transfers.lock(id);
           if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
-          return this.advance(tx, t, sender, opts, required, fees, finality, report);
+          return this.advance(tx, t, sender, opts, required, reads, report);
         });
         if (toBroadcast) await this.send(sender, toBroadcast, report);
       }),
@@ -138,15 +172,15 @@ export class ProcessTransfers {
     sender: ChainSender,
     opts: TransferStepOptions,
     required: number,
-    fees: () => Promise<EvmFees | null>,
-    finality: () => Promise<number | null>,
+    reads: StepReads,
     report: TransferStepReport,
   ): Promise<OutgoingTransfer | null> {
     const now = this.clock.now();
+    const { fees, finality } = reads;
     if (t.status === 'REQUESTED') {
       let next: OutgoingTransfer;
       try {
-        next = await this.sign(tx, t, sender, await fees());
+        next = await this.sign(tx, t, sender, reads, await fees());
       } catch (err) {
         await this.refusedToBuild(tx, t, err, report);
         return null;
@@ -160,7 +194,7 @@ export class ProcessTransfers {
     // irreversible block (TRON): an attempt expired by then that no receipt
     // shows afterwards may be dead. Either is only a suspicion until proved
     // (proveDead): a lagging backend answers a receipt null for a mined one.
-    const mined = t.nonce === null ? null : await sender.minedNonce(t.from);
+    const mined = t.nonce === null ? null : await reads.minedNonce(t.from);
     const finalTime = t.nonce === null ? await finality() : null;
     const receipts = await Promise.all(t.attempts.map((a) => sender.sentReceipt(a.txid)));
     let receipt = receipts.find((r) => r !== null) ?? null;
@@ -182,7 +216,7 @@ export class ProcessTransfers {
       this.verdicts.clear(t.id);
       const moved = !t.included || t.included.txid !== receipt.txid || t.included.blockNumber !== receipt.block.number;
       if (moved) next = includedIn(t.status === 'CONFIRMING' ? unincluded(t) : t, receipt.txid, receipt.block.number, receipt.feePaid, receipt.status === 'reverted');
-      const head = (await sender.head()).number;
+      const head = (await reads.head()).number;
       const settled = confirmed(next, head, required, now);
       // A revert refunds the transfer: one backend's receipt is no proof of it (revertProved). Nor is one
       // URL's success proof of a payout: CONFIRMED only on the receipt the URLs agree on.
@@ -256,8 +290,8 @@ export class ProcessTransfers {
   }
 
   /** The first signing: nonce taken under the sender's row lock, bytes recorded; committed before the broadcast. */
-  private async sign(tx: TxContext, t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer> {
-    const mined = await sender.minedNonce(t.from);
+  private async sign(tx: TxContext, t: OutgoingTransfer, sender: ChainSender, reads: StepReads, quote: EvmFees | null): Promise<OutgoingTransfer> {
+    const mined = await reads.minedNonce(t.from);
     const nonce = mined === null ? null : await tx.transfers.takeNonce(t.network, t.from, mined);
     const next = signed(t, await this.attempt(t, sender, nonce, quote && capped(quote, t.feeCap)), nonce);
     await tx.transfers.save(next);
