@@ -6,7 +6,7 @@
 // ends, its gas is booked as the service's cost and its owner (the sweep, the
 // withdrawal) is told, in the same transaction.
 import { inject, injectable } from 'tsyringe';
-import { ChainUnavailableError, aloneOnError, type BlockRef, type ItemError } from '../../domain/chains/chain-port.js';
+import { ChainUnavailableError, aloneOnError, type ItemError } from '../../domain/chains/chain-port.js';
 import { spendGas } from '../../domain/ledger/entries.js';
 import { baseChainOf, gasCurrencyOf } from '../../domain/money/networks.js';
 import type { Clock, NetworkRegistry, RandomSource, TxContext, UnitOfWork } from '../../domain/ports.js';
@@ -42,6 +42,7 @@ import { BroadcastRejected, TransferRefused, type ChainSender, type SignDigest, 
 import { eachAtOnce } from '../each-at-once.js';
 import { TOKENS } from '../tokens.js';
 import { ChainVerdicts } from './chain-verdicts.js';
+import { stepReads, type StepReads } from './step-reads.js';
 
 /** Told, inside the transaction that makes a transfer final, that it is (CONFIRMED or FAILED). */
 export type TransferOutcomeHandler = (tx: TxContext, transfer: OutgoingTransfer) => Promise<void>;
@@ -79,44 +80,6 @@ export interface TransferStepReport {
   failed: OutgoingTransfer[];
   /** Transfers that could not advance this step for a reason of their own (tried again next step). */
   errors: ItemError[];
-}
-
-/**
- * What a step reads of the chain once for all its transfers: the fees, the finalized time (TRON), each sender's
- * mined nonce (EVM) and the head. Each is read before any transfer's receipts that use it, which is the order the
- * verdicts need (a nonce seen mined before the receipts were read); an earlier head only counts fewer
- * confirmations. A step of 200 top-ups from one gas tank made 200 nonce reads and 200 head reads.
- */
-interface StepReads {
-  fees(): Promise<EvmFees | null>;
-  finality(): Promise<number | null>;
-  minedNonce(address: string): Promise<bigint | null>;
-  head(): Promise<BlockRef>;
-}
-
-function stepReads(sender: ChainSender): StepReads {
-  let quote: Promise<EvmFees | null> | undefined;
-  let final: Promise<number | null> | undefined;
-  let head: Promise<BlockRef> | undefined;
-  const nonces = new Map<string, Promise<bigint | null>>();
-  const once = <T>(read: () => Promise<T>, forget: () => void): Promise<T> => {
-    const p = read();
-    p.catch(forget); // a failed read is not kept: the next transfer asks again
-    return p;
-  };
-  return {
-    fees: () => (quote ??= once(() => sender.feeQuote(), () => (quote = undefined))),
-    finality: () => (final ??= once(() => sender.finalizedTime(), () => (final = undefined))),
-    head: () => (head ??= once(() => sender.head(), () => (head = undefined))),
-    minedNonce: (address) => {
-      let p = nonces.get(address);
-      if (!p) {
-        p = once(() => sender.minedNonce(address), () => nonces.delete(address));
-        nonces.set(address, p);
-      }
-      return p;
-    },
-  };
 }
 
 const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
