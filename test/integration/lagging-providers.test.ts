@@ -500,6 +500,58 @@ describe('a payout confirmed only on what the URLs agree on', () => {
   });
 });
 
+describe('what a step reports', () => {
+  it('reports a transfer ended only once the transaction that ends it committed: a failed commit ends nothing, the next step ends it once', async () => {
+    const signer = new LocalHdSigner(TEST_SEED);
+    const path = servicePath('ETH_TESTNET', 'faucet');
+    const from = await signer.deriveAddress('ETH', path);
+    const receipt = (txid: string) => ({ txid, status: 'success' as const, block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n });
+    const node = fakeSender({
+      head: async () => ({ number: 120n, hash: '0x78', parentHash: '0x77' }),
+      minedNonce: async () => 40n,
+      settledNonce: async () => 40n,
+      sentReceipt: async (txid: string) => receipt(txid),
+      sentReceiptOnEveryNode: async (txid: string) => receipt(txid),
+      agreedReceipt: async (txid: string) => receipt(txid),
+      sign: async () => ({ txid: `0x${'de'.repeat(32)}`, raw: 'raw-de', expiresAt: null }),
+    });
+    // The real unit of work, whose commit fails while `failing` is set for the transfer's own transaction (the one that
+    // ends it returns nothing to broadcast): rolled back after its work.
+    let failing = false;
+    const real = t.api.infra.container.resolve<UnitOfWork>(TOKENS.UnitOfWork);
+    const flaky: UnitOfWork = Object.assign(Object.create(real) as UnitOfWork, {
+      run: <T>(work: (tx: Parameters<Parameters<UnitOfWork['run']>[0]>[0]) => Promise<T>) =>
+        real.run(async (tx) => {
+          const out = await work(tx);
+          if (failing && out === null) throw new Error('the commit failed');
+          return out;
+        }),
+    });
+    const container = t.api.infra.container.createChildContainer();
+    container.register(TOKENS.Signer, { useValue: signer });
+    container.register(TOKENS.UnitOfWork, { useValue: flaky });
+    container.registerInstance(TransferOutcomes, new TransferOutcomes());
+    const pipeline = container.resolve(ProcessTransfers);
+    const transfer = requestTransfer({
+      id: randomUUID(), kind: 'SWEEP', network: 'ETH_TESTNET', asset: 'USDT_ETH', from, fromPath: path,
+      to: getAddress(`0x${'8'.repeat(40)}`), amount: 1n, requestedAt: new Date(), gasLimit: 60_000n, feeCap: null,
+    });
+    await real.run((tx) => tx.transfers.add(transfer));
+    const opts = { replaceAfterMs: 60_000, rebroadcastAfterMs: 0, batch: 50 };
+    await pipeline.step(node, opts); // signed and broadcast
+    failing = true;
+    const lost = await pipeline.step(node, opts); // confirmed in a transaction that does not commit
+    expect(lost.confirmed.map((c) => c.id)).not.toContain(transfer.id);
+    expect(lost.errors.map((e) => e.id)).toContain(transfer.id);
+    expect((await real.run((tx) => tx.transfers.get(transfer.id)))!.status).not.toBe('CONFIRMED');
+    failing = false;
+    const done = await pipeline.step(node, opts);
+    expect(done.confirmed.map((c) => c.id)).toContain(transfer.id);
+    expect((await real.run((tx) => tx.transfers.get(transfer.id)))!.status).toBe('CONFIRMED');
+    expect((await pipeline.step(node, opts)).confirmed.map((c) => c.id)).not.toContain(transfer.id);
+  });
+});
+
 describe('replacements the nodes take', () => {
   it('7. a replacement a node refuses is marked, never broadcast again, and the earlier attempt goes on being the one sent', async () => {
     const clock = new FakeClock(new Date());

@@ -117,11 +117,14 @@ export class ProcessTransfers {
     await eachAtOnce(ids, baseChainOf(sender.network) === 'TRON' ? 1 : (opts.concurrency ?? 1), (id) =>
       // A transfer the node answers oddly about (a build the adapter refuses to sign) waits alone.
       aloneOnError('transfer', id, report.errors, async () => {
+        // Told as ended only once its transaction committed (a commit that failed ends nothing).
+        const ended: OutgoingTransfer[] = [];
         const toBroadcast = await this.uow.run(async (tx) => {
           const t = await tx.transfers.lock(id);
           if (!t || isFinal(t)) return null; // another chain-worker has it, or it just ended
-          return this.advance(tx, t, sender, opts, required, reads, report);
+          return this.advance(tx, t, sender, opts, required, reads, report, ended);
         });
+        for (const e of ended) (e.status === 'CONFIRMED' ? report.confirmed : report.failed).push(e);
         if (toBroadcast) await this.send(sender, toBroadcast, report);
       }),
     );
@@ -137,6 +140,7 @@ export class ProcessTransfers {
     required: number,
     reads: StepReads,
     report: TransferStepReport,
+    ended: OutgoingTransfer[],
   ): Promise<OutgoingTransfer | null> {
     const now = this.clock.now();
     const { fees, finality } = reads;
@@ -145,7 +149,7 @@ export class ProcessTransfers {
       try {
         next = await this.sign(tx, t, sender, reads, await fees());
       } catch (err) {
-        await this.refusedToBuild(tx, t, err, report);
+        await this.refusedToBuild(tx, t, err, ended);
         return null;
       }
       report.signed++;
@@ -199,7 +203,7 @@ export class ProcessTransfers {
     if (next.status === 'CONFIRMED' || next.status === 'FAILED') {
       await tx.transfers.save(next);
       await this.settle(tx, next);
-      (next.status === 'CONFIRMED' ? report.confirmed : report.failed).push(next);
+      ended.push(next);
       this.lastBroadcast.delete(next.id);
       return null;
     }
@@ -209,7 +213,7 @@ export class ProcessTransfers {
       try {
         attempt = await this.attempt(next, sender, next.nonce, null);
       } catch (err) {
-        await this.refusedToBuild(tx, next, err, report);
+        await this.refusedToBuild(tx, next, err, ended);
         return null;
       }
       const again = resigned(next, attempt, finalTime);
@@ -239,12 +243,12 @@ export class ProcessTransfers {
    * assumed), at the first signing or at a new one after every earlier attempt was proved dead: nothing of it is
    * live, so it fails and what wanted it decides again, instead of being asked for ever. Anything else is thrown.
    */
-  private async refusedToBuild(tx: TxContext, t: OutgoingTransfer, err: unknown, report: TransferStepReport): Promise<void> {
+  private async refusedToBuild(tx: TxContext, t: OutgoingTransfer, err: unknown, ended: OutgoingTransfer[]): Promise<void> {
     if (!(err instanceof TransferRefused) || !(STAKE_KINDS as readonly string[]).includes(t.kind)) throw err;
     const refused = failed(t, `refused by the node: ${err.message.slice(0, 400)}`);
     await tx.transfers.save(refused);
     await this.settle(tx, refused);
-    report.failed.push(refused);
+    ended.push(refused);
   }
 
   private signWithKeyOf(t: OutgoingTransfer): SignDigest {
