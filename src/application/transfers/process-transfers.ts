@@ -18,16 +18,14 @@ import {
   failed,
   includedIn,
   isReplacementBump,
-  highestFees,
   latestLive,
   replacementRefused,
+  replacementOffer,
+  underFeeCap,
   isFinal,
   needsReplacement,
   nonceTakenByAnother,
   replaced,
-  replacementFees,
-  replacementCeiling,
-  withinCeiling,
   resigned,
   signed,
   STAKE_KINDS,
@@ -81,11 +79,6 @@ export interface TransferStepReport {
   /** Transfers that could not advance this step for a reason of their own (tried again next step). */
   errors: ItemError[];
 }
-
-const capped = (fees: EvmFees, cap: bigint | null): EvmFees => {
-  if (cap === null || fees.maxFeePerGas <= cap) return fees;
-  return { maxFeePerGas: cap, maxPriorityFeePerGas: fees.maxPriorityFeePerGas < cap ? fees.maxPriorityFeePerGas : cap };
-};
 
 @injectable()
 export class ProcessTransfers {
@@ -147,7 +140,7 @@ export class ProcessTransfers {
     if (t.status === 'REQUESTED') {
       let next: OutgoingTransfer;
       try {
-        next = await this.sign(tx, t, sender, reads, await fees());
+        next = await this.sign(tx, t, sender, reads);
       } catch (err) {
         await this.refusedToBuild(tx, t, err, ended);
         return null;
@@ -257,10 +250,11 @@ export class ProcessTransfers {
   }
 
   /** The first signing: nonce taken under the sender's row lock, bytes recorded; committed before the broadcast. */
-  private async sign(tx: TxContext, t: OutgoingTransfer, sender: ChainSender, reads: StepReads, quote: EvmFees | null): Promise<OutgoingTransfer> {
+  private async sign(tx: TxContext, t: OutgoingTransfer, sender: ChainSender, reads: StepReads): Promise<OutgoingTransfer> {
+    const quote = await reads.fees();
     const mined = await reads.minedNonce(t.from);
     const nonce = mined === null ? null : await tx.transfers.takeNonce(t.network, t.from, mined);
-    const next = signed(t, await this.attempt(t, sender, nonce, quote && capped(quote, t.feeCap)), nonce);
+    const next = signed(t, await this.attempt(t, sender, nonce, quote && underFeeCap(quote, t.feeCap)), nonce);
     await tx.transfers.save(next);
     return next;
   }
@@ -273,9 +267,8 @@ export class ProcessTransfers {
    */
   private async replace(t: OutgoingTransfer, sender: ChainSender, quote: EvmFees | null): Promise<OutgoingTransfer | null> {
     const previous = latestLive(t);
-    const base = highestFees(t);
-    if (!previous?.fees || !base || !quote || t.nonce === null) return null;
-    const fees = capped(withinCeiling(replacementFees(base, quote), replacementCeiling(previous.fees, quote)), t.feeCap);
+    const fees = quote && replacementOffer(t, quote);
+    if (!previous?.fees || !fees || t.nonce === null) return null;
     // Nodes take a replacement only at +10 % on both fields: below that (the fee cap in the way) the transfer waits.
     if (!isReplacementBump(previous.fees, fees)) return null;
     const attempt = await this.attempt(t, sender, t.nonce, fees);

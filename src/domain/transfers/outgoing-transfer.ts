@@ -224,6 +224,24 @@ export function withinCeiling(fees: EvmFees, ceiling: EvmFees): EvmFees {
   return { maxFeePerGas, maxPriorityFeePerGas: min(min(fees.maxPriorityFeePerGas, ceiling.maxPriorityFeePerGas), maxFeePerGas) };
 }
 
+/** EVM: `fees` under the transfer's fee cap (null: none), the tip never above it. */
+export function underFeeCap(fees: EvmFees, cap: bigint | null): EvmFees {
+  return cap === null ? fees : withinCeiling(fees, { maxFeePerGas: cap, maxPriorityFeePerGas: cap });
+}
+
+/**
+ * EVM: what a replacement of `t` pays when the network asks `quote`: 15 % over the highest fees of every attempt (a
+ * refused one included), at least the quote, at most the ceiling over the live attempt (replacementCeiling), under
+ * the transfer's fee cap. Null when no attempt is live with fees. Whether nodes take it over the live attempt
+ * (+10 % on both fields) is the caller's to check (isReplacementBump).
+ */
+export function replacementOffer(t: Pick<OutgoingTransfer, 'attempts' | 'feeCap'>, quote: EvmFees): EvmFees | null {
+  const live = latestLive(t)?.fees;
+  const base = highestFees(t);
+  if (!live || !base) return null;
+  return underFeeCap(withinCeiling(replacementFees(base, quote), replacementCeiling(live, quote)), t.feeCap);
+}
+
 /**
  * EVM: the highest fees any attempt of the transfer carries, refused ones included, field by field: the base a
  * replacement bumps from. A replacement priced only from the live attempt can come out as the very bytes a node

@@ -13,6 +13,8 @@ import {
   latestLive,
   replacementRefused,
   replacementCeiling,
+  replacementOffer,
+  underFeeCap,
   withinCeiling,
   needsReplacement,
   nonceTakenByAnother,
@@ -80,7 +82,7 @@ describe('outgoing transfer', () => {
     // A node refusing every replacement (the sender short of funds), the quote unchanged: the fees climb to the
     // ceiling and stay there (the next would be the bytes of a refused attempt: none is signed, the live one goes out).
     for (let i = 1; i <= 12; i++) {
-      const fees = withinCeiling(replacementFees(highestFees(t)!, quote), replacementCeiling(latestLive(t)!.fees!, quote));
+      const fees = replacementOffer(t, quote)!;
       expect(fees.maxFeePerGas).toBeLessThanOrEqual(8n * gwei);
       expect(fees.maxPriorityFeePerGas).toBeLessThanOrEqual(2n * gwei);
       if (t.attempts.some((a) => a.fees!.maxFeePerGas === fees.maxFeePerGas && a.fees!.maxPriorityFeePerGas === fees.maxPriorityFeePerGas)) break;
@@ -91,6 +93,11 @@ describe('outgoing transfer', () => {
     // A live attempt above twice the quote (the network's price fell): its own +15 % is still allowed.
     expect(replacementCeiling({ maxFeePerGas: 20n * gwei, maxPriorityFeePerGas: 5n * gwei }, quote)).toEqual({ maxFeePerGas: 23n * gwei, maxPriorityFeePerGas: 5_750_000_000n });
     expect(withinCeiling({ maxFeePerGas: 9n * gwei, maxPriorityFeePerGas: 9n * gwei }, { maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 9n * gwei })).toEqual({ maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 8n * gwei });
+    // The transfer's fee cap is the same ceiling on both fields.
+    expect(underFeeCap({ maxFeePerGas: 9n * gwei, maxPriorityFeePerGas: 3n * gwei }, 8n * gwei)).toEqual({ maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 3n * gwei });
+    expect(underFeeCap({ maxFeePerGas: 9n * gwei, maxPriorityFeePerGas: 9n * gwei }, 8n * gwei)).toEqual({ maxFeePerGas: 8n * gwei, maxPriorityFeePerGas: 8n * gwei });
+    expect(underFeeCap({ maxFeePerGas: 5n * gwei, maxPriorityFeePerGas: 1n * gwei }, null)).toEqual({ maxFeePerGas: 5n * gwei, maxPriorityFeePerGas: 1n * gwei });
+    expect(replacementOffer({ attempts: [], feeCap: null }, quote)).toBeNull();
   });
 
   it('is replaced at the same nonce with fees at least 15 % higher, keeping the earlier attempts', () => {
