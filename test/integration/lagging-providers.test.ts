@@ -79,6 +79,22 @@ const fakeSender = (overrides: Record<string, unknown>): ChainSender =>
     ...overrides,
   }) as unknown as ChainSender;
 
+/** A service account of the test seed: its signer, derivation path and address. */
+async function serviceAccount(network: 'ETH_TESTNET' | 'BSC_TESTNET', role: 'treasury' | 'gasTank' | 'faucet') {
+  const signer = new LocalHdSigner(TEST_SEED);
+  const path = servicePath(network, role);
+  return { signer, path, from: await signer.deriveAddress(network === 'BSC_TESTNET' ? 'BSC' : 'ETH', path) };
+}
+
+/**
+ * A node's signature as on a real chain: deterministic, the txid following from the nonce and the fees
+ * (`raw-<nonce>-<maxFee>-<tip>`, hex), so the same nonce and fees are the same transaction.
+ */
+const deterministicSign = async (tx: UnsignedTransfer) => {
+  const id = `${tx.nonce!.toString(16)}-${tx.fees!.maxFeePerGas.toString(16)}-${tx.fees!.maxPriorityFeePerGas.toString(16)}`;
+  return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
+};
+
 /** The sending pipeline over the test's database, with the test's signer (and clock, when given). */
 function pipelineWith(signer: LocalHdSigner, clock?: FakeClock) {
   const container = t.api.infra.container.createChildContainer();
@@ -269,10 +285,8 @@ describe('sending never decides "dropped" on one read', () => {
     // from a fresh one: the transaction at the nonce is found to be ours, so the transfer waits for its receipt.
     const lagging = await imitation('evm', ['lagging-backend:minLag=8:maxLag=8'], { onlyFor: ['eth_getTransactionReceipt'] });
     const port = evmPort([lagging.url]);
-    const signer = new LocalHdSigner(TEST_SEED);
+    const { signer, path, from: treasury } = await serviceAccount('ETH_TESTNET', 'treasury');
     const { pipeline, uow } = pipelineWith(signer);
-    const path = servicePath('ETH_TESTNET', 'treasury');
-    const treasury = await signer.deriveAddress('ETH', path);
     await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [treasury, `0x${(10n ** 20n).toString(16)}`]);
     await chain.sendToken(chain.tokens[0]!, treasury, 20_000_000n);
     await chain.mine();
@@ -423,9 +437,7 @@ describe('a revert proved before a payout is refunded', () => {
   it('3. one backend\'s reverted receipt fails nothing: every URL must show the revert, and again blocks later', async () => {
     let head = 100n;
     let everyNode = false;
-    const signer = new LocalHdSigner(TEST_SEED);
-    const path = servicePath('ETH_TESTNET', 'treasury');
-    const from = await signer.deriveAddress('ETH', path);
+    const { signer, path, from } = await serviceAccount('ETH_TESTNET', 'treasury');
     // One backend says reverted.
     const node = fakeSender({
       head: async () => ({ number: head, hash: `0x${head.toString(16)}`, parentHash: '0x00' }),
@@ -474,9 +486,7 @@ describe('a revert proved before a payout is refunded', () => {
 describe('a payout confirmed only on what the URLs agree on', () => {
   it('one URL\'s success receipt confirms nothing while the others do not show the same receipt', async () => {
     let agreed = false;
-    const signer = new LocalHdSigner(TEST_SEED);
-    const path = servicePath('ETH_TESTNET', 'treasury');
-    const from = await signer.deriveAddress('ETH', path);
+    const { signer, path, from } = await serviceAccount('ETH_TESTNET', 'treasury');
     const receipt = (txid: string) => ({ txid, status: 'success' as const, block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n });
     const node = fakeSender({
       head: async () => ({ number: 120n, hash: '0x78', parentHash: '0x77' }),
@@ -502,9 +512,7 @@ describe('a payout confirmed only on what the URLs agree on', () => {
 
 describe('what a step reports', () => {
   it('reports a transfer ended only once the transaction that ends it committed: a failed commit ends nothing, the next step ends it once', async () => {
-    const signer = new LocalHdSigner(TEST_SEED);
-    const path = servicePath('ETH_TESTNET', 'faucet');
-    const from = await signer.deriveAddress('ETH', path);
+    const { signer, path, from } = await serviceAccount('ETH_TESTNET', 'faucet');
     const receipt = (txid: string) => ({ txid, status: 'success' as const, block: { number: 90n, hash: '0x5a', parentHash: '0x59' }, feePaid: 1n });
     const node = fakeSender({
       head: async () => ({ number: 120n, hash: '0x78', parentHash: '0x77' }),
@@ -557,9 +565,7 @@ describe('replacements the nodes take', () => {
     const clock = new FakeClock(new Date());
     const broadcasts: string[] = [];
     let tip = 1_000_000_000n;
-    const signer = new LocalHdSigner(TEST_SEED);
-    const path = servicePath('BSC_TESTNET', 'treasury');
-    const from = await signer.deriveAddress('BSC', path);
+    const { signer, path, from } = await serviceAccount('BSC_TESTNET', 'treasury');
     // It refuses the first replacement as underpriced.
     const node = fakeSender({
       network: 'BSC_TESTNET',
@@ -614,19 +620,14 @@ describe('replacements the nodes take', () => {
     const broadcasts: string[] = [];
     let quoted = 1_000_000_000n; // the base fee the node quoted when the transfer was signed
     const baseFee = 3_000_000_000n; // what it is by the time the transfer goes out
-    const signer = new LocalHdSigner(TEST_SEED);
-    const path = servicePath('BSC_TESTNET', 'faucet');
-    const from = await signer.deriveAddress('BSC', path);
+    const { signer, path, from } = await serviceAccount('BSC_TESTNET', 'faucet');
     const node = fakeSender({
       network: 'BSC_TESTNET',
       feeQuote: async () => ({ maxFeePerGas: 2n * quoted, maxPriorityFeePerGas: quoted / 10n }),
       gasLimit: async () => 21_000n,
       minedNonce: async () => 30n,
       settledNonce: async () => 30n,
-      sign: async (tx: UnsignedTransfer) => {
-        const id = `${tx.nonce!.toString(16)}-${tx.fees!.maxFeePerGas.toString(16)}`;
-        return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
-      },
+      sign: deterministicSign,
       broadcast: async (raw: string) => {
         if (!raw.startsWith('raw-1e-')) return 'accepted' as const; // the other tests' transfers of this network
         broadcasts.push(raw);
@@ -646,12 +647,12 @@ describe('replacements the nodes take', () => {
     await pipeline.step(node, opts);
     await pipeline.step(node, opts);
     expect([(await stored()).status, (await stored()).attempts.length]).toEqual(['SIGNED', 1]);
-    expect(broadcasts).toEqual(['raw-1e-77359400', 'raw-1e-77359400', 'raw-1e-77359400']);
+    expect(broadcasts).toEqual(['raw-1e-77359400-5f5e100', 'raw-1e-77359400-5f5e100', 'raw-1e-77359400-5f5e100']);
     clock.advance(61_000);
     quoted = baseFee;
     const step = await pipeline.step(node, opts); // replaced at the same nonce, at what the network asks now
     expect(step.replaced).toBe(1);
-    expect(broadcasts.at(-1)).toBe('raw-1e-165a0bc00');
+    expect(broadcasts.at(-1)).toBe('raw-1e-165a0bc00-11e1a300');
     const after = await stored();
     expect(after.status).toBe('BROADCAST');
     expect(after.attempts.map((a) => [a.txid === after.attempts[0]!.txid, Boolean(a.refusedAt)])).toEqual([[true, false], [false, false]]);
@@ -665,19 +666,14 @@ describe('replacements the nodes take', () => {
     const clock = new FakeClock(new Date());
     const broadcasts: string[] = [];
     let tip = 1_000_000_000n;
-    const signer = new LocalHdSigner(TEST_SEED);
-    const path = servicePath('BSC_TESTNET', 'gasTank');
-    const from = await signer.deriveAddress('BSC', path);
+    const { signer, path, from } = await serviceAccount('BSC_TESTNET', 'gasTank');
     const node = fakeSender({
       network: 'BSC_TESTNET',
       feeQuote: async () => ({ maxFeePerGas: tip, maxPriorityFeePerGas: tip }),
       gasLimit: async () => 21_000n,
       minedNonce: async () => 7n,
       settledNonce: async () => 7n,
-      sign: async (tx: UnsignedTransfer) => {
-        const id = `${tx.nonce!.toString(16)}-${tx.fees!.maxFeePerGas.toString(16)}-${tx.fees!.maxPriorityFeePerGas.toString(16)}`;
-        return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
-      },
+      sign: deterministicSign,
       broadcast: async (raw: string) => {
         // Test 7's transfer (nonce 0, same network) is still open in this database: only this one's are counted.
         if (!raw.startsWith('raw-7-')) return 'accepted' as const;
