@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { freePort } from '../support/free-port.js';
+import { freePortBlock } from '../support/free-port.js';
 import { opsEnv, runEntry } from '../support/processes.js';
 import { removeDataDir } from '../support/data-dir.js';
 
@@ -32,7 +32,10 @@ const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'wallet-startup-'));
-  ports = (await Promise.all([freePort(), freePort(), freePort()])).map(String);
+  // One block of seven: npm start also takes PORT+4 to PORT+6 for its local nodes, which three ports the system
+  // handed out (in its ephemeral range, where other connections come and go) do not keep free.
+  const base = await freePortBlock(7);
+  ports = [base, base + 1, base + 2].map(String);
   await admin((c) => c.query(`create database "${emptyDb}"`));
 });
 afterAll(async () => {
