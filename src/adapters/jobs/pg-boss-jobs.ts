@@ -18,6 +18,9 @@ export interface JobContext<N extends JobName> {
 /** A handler may return an object: pg-boss keeps it as the job's output (ops deposit rescan reads it). */
 export type JobHandler<N extends JobName> = (job: JobContext<N>) => Promise<void | Record<string, unknown>>;
 
+/** How often pg-boss's maintenance (expiry, archiving) runs, in one process at a time. */
+const MAINTENANCE_SECONDS = 30;
+
 export function createBoss(databaseUrl: string, opts: { supervise?: boolean; schedule?: boolean } = {}): PgBoss {
   return new PgBoss({
     connectionString: databaseUrl,
@@ -25,14 +28,26 @@ export function createBoss(databaseUrl: string, opts: { supervise?: boolean; sch
     max: 4,
     supervise: opts.supervise ?? true,
     schedule: opts.schedule ?? true,
+    // Expiry of jobs left active by a killed process runs in this maintenance (one process at a
+    // time): every 30 s rather than pg-boss's 120 s, so a short `expireInSeconds` takes effect.
+    maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
     migrate: true,
   });
 }
 
-/** Installs pg-boss's schema and every queue of the catalogue (idempotent). */
+/** pg-boss's own default: a job still active 15 minutes after it started is taken as lost. */
+const DEFAULT_EXPIRE_SECONDS = 15 * 60;
+
+/**
+ * Installs pg-boss's schema and every queue of the catalogue (idempotent). A queue that exists
+ * already is brought to the catalogue's settings (pg-boss's createQueue leaves it as it was); a
+ * job takes its queue's settings when it is inserted.
+ */
 export async function installQueues(boss: PgBoss): Promise<void> {
   for (const name of JOB_NAMES) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, ...QUEUE_OPTIONS[name] });
+    const options = { name, retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: DEFAULT_EXPIRE_SECONDS, ...QUEUE_OPTIONS[name] };
+    await boss.createQueue(name, options);
+    await boss.updateQueue(name, options);
   }
 }
 
@@ -43,6 +58,11 @@ export async function installQueues(boss: PgBoss): Promise<void> {
  */
 const QUEUE_OPTIONS: Partial<Record<JobName, { expireInSeconds: number }>> = {
   'ledger.reconcile': { expireInSeconds: 60 },
+  // Only a trigger: the dispatcher fetches it, claims its delivery and completes it at once (the
+  // claim then guards the delivery). Killed between the fetch and the completion, it would stay
+  // active; expired, it is fetched again and completed (its delivery claimed or final by then, or
+  // claimed now: the tick claims a pending delivery without its job anyway).
+  'webhook.deliver': { expireInSeconds: 30 },
 };
 
 /** A JobQueue whose inserts run on the pinned connection of a knex transaction. */
