@@ -47,12 +47,12 @@ const coldBalance = async (chain: string, asset: string) => {
   const res = await runEntry('src/bootstrap/sandbox.ts', env, ['balance', '--chain', chain, '--asset', asset, '--of', 'cold', '--json']);
   return (JSON.parse(res.stdout) as { balance: string }).balance;
 };
-/** Until `read` gives a value `ok` takes, within `ms`. */
-const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number, what: string) =>
+/** Until `read` gives a value `ok` takes, within `ms`; `everyMs` apart (a read that spawns a CLI process costs a core's half second). */
+const until = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms: number, what: string, everyMs = 200) =>
   poll(async () => {
     const v = await read();
     return ok(v) ? v : undefined;
-  }, ms, what).catch((err: unknown) => {
+  }, ms, what, everyMs).catch((err: unknown) => {
     // What the chain-worker said about custody, for the failure's report.
     const said = (sandbox?.output() ?? '').split('\n').filter((l) => /custody|cold|refill/i.test(l)).slice(-15).join('\n');
     throw new Error(`${(err as Error).message}\n${said}`);
@@ -101,7 +101,7 @@ describe('npm start: a hot float with cold storage behind it', () => {
     await until(() => Promise.resolve(sandbox!.output()), (out) => /custody: forwarding 250\.000000 USDT_ETH of ETH_TESTNET's treasury/.test(out), 90_000, 'the ETH forward requested');
     const { pid } = (await (await fetch(`http://127.0.0.1:${port + 1}/healthz`)).json()) as { pid: number };
     process.kill(pid, 'SIGKILL');
-    for (const n of NETS) await until(() => coldBalance(n.chain, n.asset), (b) => b === '250.000000', 120_000, `250 ${n.asset} in cold storage`);
+    for (const n of NETS) await until(() => coldBalance(n.chain, n.asset), (b) => b === '250.000000', 120_000, `250 ${n.asset} in cold storage`, 1000);
     const restarted = (await (await fetch(`http://127.0.0.1:${port + 1}/healthz`)).json()) as { pid: number };
     expect(restarted.pid).not.toBe(pid);
     const balances = (await api('/v2/balances')).body.data as { asset: string; available: string }[];
@@ -162,7 +162,7 @@ describe('npm start: a hot float with cold storage behind it', () => {
     const txid = (JSON.parse(sent.stdout) as { txid: string }).txid.toLowerCase();
     type Arrival = { id: string; status: string; asset: string; amount: string; address: string; deposit_id: string | null; txid: string };
     const listed = async () => ((await ops('deposit', 'unexpected', 'list', '--chain', 'ETH_TESTNET')).json.unexpected as Arrival[]).filter((a) => a.txid === txid);
-    const [arrival] = await until(listed, (l) => l.length === 1, 60_000, 'the arrival listed');
+    const [arrival] = await until(listed, (l) => l.length === 1, 60_000, 'the arrival listed', 1000);
     expect(arrival).toMatchObject({ status: 'LISTED', asset: 'USDC_ETH', amount: '30.000000', address, deposit_id: null });
     type Deposit = { id: string; asset: string; status: string; amount: string; wallet_id: string };
     const depositsOfWallet = async () => ((await api(`/v2/transactions/deposits?wallet_id=${wallet.body.id as string}`)).body.data as Deposit[]);

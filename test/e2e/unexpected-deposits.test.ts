@@ -69,7 +69,26 @@ const ops = async (...args: string[]) => {
 };
 const arrivals = async () => ((await ops('deposit', 'unexpected', 'list')).body.unexpected ?? []) as Arrival[];
 /** The arrival of transaction `txid`, once the chain-worker has listed it. */
-const listedArrival = (txid: string): Promise<Arrival> => poll(async () => (await arrivals()).find((a) => a.txid === txid), 30_000, `${txid} listed`);
+/**
+ * Waits on the table (a query) before asking the CLI (a process each time) what the operator sees: the CLI is
+ * asked once the row says it should agree, and the assertions are on its answer.
+ */
+const seenInTable = (query: string, params: unknown[], ms: number, what: string): Promise<true> =>
+  poll(async () => ((await sql(query, params)).length > 0 ? true : undefined), ms, `${what} (in the table)`);
+const listedArrival = async (txid: string): Promise<Arrival> => {
+  await seenInTable(`select 1 from unexpected_deposits where lower(txid) = ?`, [txid], 30_000, `${txid} listed`);
+  return poll(async () => (await arrivals()).find((a) => a.txid === txid), 30_000, `${txid} listed`);
+};
+/** The CLI lists arrival `id` as RETURNED. */
+const returned = async (id: string): Promise<void> => {
+  await seenInTable(`select 1 from unexpected_deposits where id = ? and status = 'RETURNED'`, [id], 60_000, 'returned');
+  await poll(async () => ((await arrivals()).find((a) => a.id === id)?.status === 'RETURNED' ? true : undefined), 30_000, 'returned');
+};
+/** The CLI no longer lists arrival `id` (a reorg took its block). */
+const forgotten = async (id: string, ms: number): Promise<void> => {
+  await seenInTable(`select 1 where not exists (select 1 from unexpected_deposits where id = ?)`, [id], ms, 'forgotten after the reorg');
+  await poll(async () => ((await arrivals()).some((a) => a.id === id) ? undefined : true), 30_000, 'forgotten after the reorg');
+};
 
 const tokenBalance = async (token: string, address: string): Promise<bigint> =>
   BigInt(
@@ -198,7 +217,7 @@ describe('money that arrives where no wallet watches it', () => {
     expect(marked.body).toMatchObject({ outcome: 'returning', status: 'RETURNING' });
     // Asked again: the same return, never a second one.
     expect((await ops('deposit', 'unexpected', 'return', '--id', listed.id)).body.status).toMatch(/^RETURN(ING|ED)$/);
-    await poll(async () => ((await arrivals()).find((a) => a.id === listed.id)?.status === 'RETURNED' ? true : undefined), 60_000, 'returned');
+    await returned(listed.id);
     const returns = await sql<{ amount: string; to_address: string; status: string }>(
       `select amount::text, to_address, status from outgoing_transfers where kind = 'UNEXPECTED_RETURN' and from_address = ?`,
       [w.address],
@@ -248,7 +267,7 @@ describe('money that arrives where no wallet watches it', () => {
     const listed = await listedArrival(txid);
     const [row] = await sql<{ block: string }>(`select block_number::text as block from unexpected_deposits where id = ?`, [listed.id]);
     await reorgFrom(BigInt(row!.block));
-    await poll(async () => ((await arrivals()).some((a) => a.id === listed.id) ? undefined : true), 30_000, 'forgotten after the reorg');
+    await forgotten(listed.id, 30_000);
     expect(await rpc(chain.anvil.rpcUrl, 'eth_getTransactionReceipt', [txid])).toBeNull();
     const gone = await ops('deposit', 'unexpected', 'return', '--id', listed.id);
     expect([gone.code, gone.body.code]).toEqual([2, 'NOT_FOUND']);
@@ -268,7 +287,7 @@ describe('money that arrives where no wallet watches it', () => {
       const [row] = await sql<{ block: string }>(`select block_number::text as block from unexpected_deposits where id = ?`, [listed.id]);
       await reorgFrom(BigInt(row!.block));
       // The scanner finds the reorg at its own pace: more than a minute when a slow machine runs other sandboxes beside this one.
-      await poll(async () => ((await arrivals()).some((a) => a.id === listed.id) ? undefined : true), 120_000, 'forgotten after the reorg');
+      await forgotten(listed.id, 120_000);
       expect(await sql<{ status: string }>(`select status from sweeps where return_of = ?`, [listed.id])).toEqual([{ status: 'FAILED' }]);
     } finally {
       await rpc(chain.anvil.rpcUrl, 'anvil_setBalance', [gasTank, `0x${kept.toString(16)}`]);
@@ -300,7 +319,7 @@ describe('money that arrives where no wallet watches it', () => {
     await chain.setBlocked(usdc, OUTSIDE, false);
     await chain.mine();
     expect((await ops('deposit', 'unexpected', 'return', '--id', listed.id)).body).toMatchObject({ outcome: 'returning' });
-    await poll(async () => ((await arrivals()).find((a) => a.id === listed.id)?.status === 'RETURNED' ? true : undefined), 60_000, 'returned');
+    await returned(listed.id);
     expect(await tokenBalance(usdc, w.address)).toBe(0n);
     const returns = await sql<{ status: string }>(`select status from outgoing_transfers where kind = 'UNEXPECTED_RETURN' and from_address = ?`, [w.address]);
     expect(returns.map((r) => r.status)).toEqual(['CONFIRMED']);

@@ -73,7 +73,8 @@ export async function runEntry(
   return { code: code as number | null, stdout, stderr };
 }
 
-export async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+/** Calls `fn` every `everyMs` until it gives a value; a call that spawns a process deserves a longer pause than a query. */
+export async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 200): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -83,6 +84,6 @@ export async function poll<T>(fn: () => Promise<T | undefined>, timeoutMs: numbe
       /* not yet */
     }
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
