@@ -46,6 +46,14 @@ export function workFollows(step: {
   return [...transfers.confirmed, ...transfers.failed].some((t) => AWAITED_KINDS.has(t.kind));
 }
 
+/** While nothing moves, the gas tank's balance (a gauge) is read from the node at most this often: not one call per step. */
+export const TANK_BALANCE_EVERY_MS = 15_000;
+
+/** Whether this step reads the gas tank's balance: the first time, after a step that moved or ended a transfer, or once the last read is old. */
+export function tankBalanceDue(lastReadAt: number | undefined, now: number, moved: boolean): boolean {
+  return moved || lastReadAt === undefined || now - lastReadAt >= TANK_BALANCE_EVERY_MS;
+}
+
 export class SenderLoop {
   private running = false;
   private readonly pause = new WakeableSleep();
@@ -59,6 +67,8 @@ export class SenderLoop {
   private readonly stuck = new Map<Network, Map<string, string>>();
   /** Addresses already warned about (one warning each, not one per step). */
   private readonly warnedEmpty = new Set<string>();
+  /** When each network's gas tank balance was last read for its gauge. */
+  private readonly tankReadAt = new Map<Network, number>();
 
   constructor(
     private readonly sweeps: RunSweeps,
@@ -159,7 +169,12 @@ export class SenderLoop {
         this.stuck.set(network, new Map([...stuck].map(([key, e]) => [key, e.message])));
         failures = 0;
         const tank = await this.sweeps.serviceAddress(network, 'gasTank');
-        this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));
+        const busy = workFollows({ sweeps, withdrawals, drips, transfers });
+        const moved = busy || transfers.confirmed.length > 0 || transfers.failed.length > 0;
+        if (tankBalanceDue(this.tankReadAt.get(network), Date.now(), moved)) {
+          this.metrics.gasTankBalance.set({ network }, whole(await sender.nativeBalance(tank), decimals));
+          this.tankReadAt.set(network, Date.now());
+        }
         const low = sweeps.gasTankLow !== null;
         if (low !== (this.tankLow.get(network) ?? false)) {
           this.tankLow.set(network, low);
@@ -202,7 +217,6 @@ export class SenderLoop {
             t.status === 'CONFIRMED' ? 'transfer confirmed' : 'transfer failed',
           );
         }
-        const busy = workFollows({ sweeps, withdrawals, drips, transfers });
         if (sweeps.started || sweeps.toppedUp || sweeps.sweeping || withdrawals.pickedUp || drips.requested || transfers.signed || transfers.replaced || transfers.resigned) {
           log.info(
             {

@@ -1,7 +1,7 @@
 // When the chain-worker's sending loop takes its next step at once rather than after its interval
 // (src/adapters/chains/sender-loop.ts, workFollows).
 import { describe, expect, it } from 'vitest';
-import { workFollows } from '../../../src/adapters/chains/sender-loop.js';
+import { TANK_BALANCE_EVERY_MS, tankBalanceDue, workFollows } from '../../../src/adapters/chains/sender-loop.js';
 
 const idle = () => ({
   sweeps: { toppedUp: 0, sweeping: 0, reclaimed: 0 },
@@ -43,5 +43,16 @@ describe('the sending loop’s pace', () => {
       failed.transfers.failed = [{ kind }];
       expect(workFollows(failed), kind).toBe(true);
     }
+  });
+});
+
+describe('the gas tank balance gauge', () => {
+  it('is read at the first step, after a step that moved or ended something, and otherwise once its last read is old', () => {
+    const t0 = 1_000_000;
+    expect(tankBalanceDue(undefined, t0, false)).toBe(true);
+    expect(tankBalanceDue(t0, t0 + 500, false)).toBe(false);
+    expect(tankBalanceDue(t0, t0 + TANK_BALANCE_EVERY_MS - 1, false)).toBe(false);
+    expect(tankBalanceDue(t0, t0 + TANK_BALANCE_EVERY_MS, false)).toBe(true);
+    expect(tankBalanceDue(t0, t0 + 500, true)).toBe(true);
   });
 });
