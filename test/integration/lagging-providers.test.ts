@@ -95,11 +95,12 @@ const deterministicSign = async (tx: UnsignedTransfer) => {
   return { txid: `0x${Buffer.from(id).toString('hex').padStart(64, '0')}`, raw: `raw-${id}`, expiresAt: null };
 };
 
-/** The sending pipeline over the test's database, with the test's signer (and clock, when given). */
-function pipelineWith(signer: LocalHdSigner, clock?: FakeClock) {
+/** The sending pipeline over the test's database, with the test's signer (and clock, and unit of work, when given). */
+function pipelineWith(signer: LocalHdSigner, clock?: FakeClock, unitOfWork?: UnitOfWork) {
   const container = t.api.infra.container.createChildContainer();
   container.register(TOKENS.Signer, { useValue: signer });
   if (clock) container.register(TOKENS.Clock, { useValue: clock });
+  if (unitOfWork) container.register(TOKENS.UnitOfWork, { useValue: unitOfWork });
   container.registerInstance(TransferOutcomes, new TransferOutcomes());
   return { pipeline: container.resolve(ProcessTransfers), uow: container.resolve<UnitOfWork>(TOKENS.UnitOfWork) };
 }
@@ -535,11 +536,7 @@ describe('what a step reports', () => {
           return out;
         }),
     });
-    const container = t.api.infra.container.createChildContainer();
-    container.register(TOKENS.Signer, { useValue: signer });
-    container.register(TOKENS.UnitOfWork, { useValue: flaky });
-    container.registerInstance(TransferOutcomes, new TransferOutcomes());
-    const pipeline = container.resolve(ProcessTransfers);
+    const { pipeline } = pipelineWith(signer, undefined, flaky);
     const transfer = requestTransfer({
       id: randomUUID(), kind: 'SWEEP', network: 'ETH_TESTNET', asset: 'USDT_ETH', from, fromPath: path,
       to: getAddress(`0x${'8'.repeat(40)}`), amount: 1n, requestedAt: new Date(), gasLimit: 60_000n, feeCap: null,
