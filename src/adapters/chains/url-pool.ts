@@ -126,12 +126,15 @@ export class UrlPool {
       const serving = this.serving(method);
       if (serving.length === 0) throw noneServe();
       let usable = this.usableNow(serving);
-      if (usable.length === 0) {
-        const wait = Math.min(...serving.map((u) => this.of(u).penaltyUntil)) - Date.now();
-        if (wait > MAX_PENALTY_WAIT_MS) {
-          throw new ChainUnavailableError(this.network, 'rate_limited', `${method}: every URL is rate-limited for ${Math.ceil(wait / 1000)} s more`);
+      // Until a penalty ends: a timer may fire before Date.now() reaches its end (Node's timers run on the
+      // event loop's cached clock), and a round that found no URL free would be a retry spent on nothing.
+      const waitAtMost = Date.now() + MAX_PENALTY_WAIT_MS;
+      while (usable.length === 0) {
+        const until = Math.min(...serving.map((u) => this.of(u).penaltyUntil));
+        if (until > waitAtMost) {
+          throw new ChainUnavailableError(this.network, 'rate_limited', `${method}: every URL is rate-limited for ${Math.ceil((until - Date.now()) / 1000)} s more`);
         }
-        await sleep(wait);
+        await sleep(until - Date.now() + 1);
         usable = this.usableNow(serving);
       }
       for (const url of usable) {
