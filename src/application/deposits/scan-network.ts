@@ -158,7 +158,7 @@ export class ScanNetwork {
     if (!port.agreedTransfers) return null;
     const network = port.network;
     const required = (await this.networks.get(network)).requiredConfirmations;
-    const due = await this.uow.run((tx) => tx.deposits.reachingThreshold(network, tip));
+    const due = await this.uow.read((tx) => tx.deposits.reachingThreshold(network, tip));
     // At most AGREEMENT_CHECKS_PER_STEP transactions a step, oldest first: deposits one URL made up stay open
     // (never agreed) and must not make every step slower; the others wait a step.
     // The step's own transfers first, then the due deposits from where the last step stopped (round robin):
@@ -185,7 +185,7 @@ export class ScanNetwork {
   private async provedGone(port: ChainPort, tip: bigint): Promise<Set<string> | null> {
     if (!port.minedOnAnyNode) return null;
     const gone = new Set<string>();
-    for (const d of await this.uow.run((tx) => tx.deposits.reorgedOutBy(port.network, tip))) {
+    for (const d of await this.uow.read((tx) => tx.deposits.reorgedOutBy(port.network, tip))) {
       // A URL that cannot say is no proof: that reversal waits, the step (detection, other credits) goes on.
       if ((await port.minedOnAnyNode(d.txid).catch(() => true)) === false) gone.add(d.id);
     }
@@ -291,7 +291,7 @@ export class ScanNetwork {
     if (ancestor === null) ancestor = (heights[heights.length - 1] ?? head.number) - 1n;
 
     const now = this.clock.now();
-    const affected = await this.uow.run((tx) => tx.deposits.above(network, ancestor, REORG_CHECKED_STATUSES));
+    const affected = await this.uow.read((tx) => tx.deposits.above(network, ancestor, REORG_CHECKED_STATUSES));
     const isOurs = (key: string) => this.monitored.has(network, key);
     const found = new Map<string, ObservedTransfer>();
     for (const txid of new Set(affected.map((d) => d.txid))) {

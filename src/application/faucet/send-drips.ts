@@ -60,7 +60,7 @@ export class SendDrips {
 
   async step(sender: ChainSender, opts: { batch: number }): Promise<DripStepReport> {
     const report: DripStepReport = { requested: 0, refused: 0, errors: [], dispenserShort: null, energyWaiting: 0, energyFallbacks: [] };
-    const ids = await this.uow.run((tx) => tx.faucet.queuedIds(sender.network, opts.batch));
+    const ids = await this.uow.read((tx) => tx.faucet.queuedIds(sender.network, opts.batch));
     // What the dispenser is short of: later items of that asset wait behind the first; short of gas, all wait.
     const short = new Set<string>();
     for (const id of ids) {

@@ -110,7 +110,7 @@ export class RunSweeps {
     if (isEnergyChain(sender)) report.reclaimed = await this.uow.run((tx) => this.energy.tidy(tx, sender.network, opts.batch, sender));
     // Each waiting sweep in its own transaction, locked (another chain-worker skips it meanwhile), several at
     // once: their reads of the node go out together. The fees are read once for the step.
-    const ids = await this.uow.run((tx) => tx.sweeps.openIds(sender.network, opts.batch));
+    const ids = await this.uow.read((tx) => tx.sweeps.openIds(sender.network, opts.batch));
     let quote: Promise<EvmFees | null> | undefined;
     const fees = () => (quote ??= sender.feeQuote());
     // The gas tank's balance too, before any sweep holds its row: within a step no transfer of it is marked

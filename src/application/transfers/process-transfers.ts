@@ -99,7 +99,7 @@ export class ProcessTransfers {
   /** One pass over the network's open transfers. */
   async step(sender: ChainSender, opts: TransferStepOptions): Promise<TransferStepReport> {
     const report: TransferStepReport = { signed: 0, broadcast: 0, replaced: 0, resigned: 0, confirmed: [], failed: [], errors: [] };
-    const ids = await this.uow.run((tx) => tx.transfers.openIds(sender.network, opts.batch));
+    const ids = await this.uow.read((tx) => tx.transfers.openIds(sender.network, opts.batch));
     if (ids.length === 0) return report;
     const required = (await this.networks.get(sender.network)).requiredConfirmations;
     const reads = stepReads(sender);

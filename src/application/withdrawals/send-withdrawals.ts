@@ -78,7 +78,7 @@ export class SendWithdrawals {
     const report: WithdrawalStepReport = { pickedUp: 0, refused: 0, errors: [], treasuryShort: null, held: false, energyWaiting: 0, energyFallbacks: [] };
     const network = sender.network;
     // Broadcast and inclusion of the ones on their way (their end comes through the pipeline's outcomes).
-    const moving = await this.uow.run((tx) => tx.withdrawals.behindTheirTransferIds(network, opts.batch));
+    const moving = await this.uow.read((tx) => tx.withdrawals.behindTheirTransferIds(network, opts.batch));
     for (const id of moving) await this.uow.run((tx) => this.follow(tx, id));
     // A difference between the books and the chain holds new payouts of the network until an operator looks
     // (ReconcileChain; ops payouts resume). Those on their way go on.
@@ -87,7 +87,7 @@ export class SendWithdrawals {
       report.heldReason = (await this.reconciliation.holds()).find((h) => h.network === network)?.reason;
       return report;
     }
-    const ready = await this.uow.run((tx) => tx.withdrawals.readyIds(network, opts.batch));
+    const ready = await this.uow.read((tx) => tx.withdrawals.readyIds(network, opts.batch));
     // What the treasury is short of: later withdrawals of that asset wait behind the first, in order; a
     // treasury short of gas holds them all. Withdrawals of other assets go on.
     const short = new Set<string>();
