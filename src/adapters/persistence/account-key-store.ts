@@ -7,6 +7,7 @@ import { NETWORKS, baseChainOf } from '../../domain/money/networks.js';
 import type { AccountKeyStore } from '../../domain/custody/ports.js';
 import { currentEntityManager } from './current-entity-manager.js';
 import { pgArrayLiteral } from './pg-array.js';
+import { executeInline } from './sql.js';
 
 const networksOf = (coinType: CoinType): string[] => NETWORKS.filter((n) => coinTypeOf(baseChainOf(n)) === coinType);
 
@@ -15,7 +16,7 @@ export class PgAccountKeyStore implements AccountKeyStore {
 
   private sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
     const em = currentEntityManager(this.orm);
-    return em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+    return executeInline<T>(em, text, params, em.getTransactionContext());
   }
 
   async find(coinType: CoinType, account: number, change: 0 | 1): Promise<string | null> {

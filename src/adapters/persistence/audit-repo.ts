@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditEntry } from '../../domain/members/audit.js';
 import type { AuditRepo } from '../../domain/members/ports.js';
-import { executeBound } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 interface AuditSqlRow {
   id: string;

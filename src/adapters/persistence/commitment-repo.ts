@@ -6,7 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Adjustment, Commitment, Month, Pause } from '../../domain/commitments/commitment.js';
 import type { CommitmentRepo, FxRateRepo } from '../../domain/commitments/ports.js';
 import { lockUntilCommit } from './advisory-lock.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 import { rowDate } from './rows.js';
 
 interface CommitmentRow {

@@ -8,6 +8,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Credential, CredentialStore } from '../../domain/ports.js';
 import { CREDENTIAL_VERSION_SQL } from './credential-version.js';
 import { apiKeyFromRow, workspaceFromRow } from './rows.js';
+import { executeInline } from './sql.js';
 
 /** Keys kept per process; past it the least recently used is dropped (a key not kept is read, nothing more). */
 const KEPT = 10_000;
@@ -25,13 +26,15 @@ export class PgCredentialStore implements CredentialStore {
       this.kept.set(keyId, kept);
       return { ...kept, remembered: true };
     }
-    const rows = await this.orm.em.getConnection().execute<Record<string, unknown>[]>(
+    const rows = await executeInline<Record<string, unknown>>(
+      this.orm.em,
       `select k.*, w.id as w_id, w.name as w_name, w.status as w_status, w.withdrawals_frozen as w_withdrawals_frozen,
               w.contact_email as w_contact_email, w.created_at as w_created_at, w.updated_at as w_updated_at,
               ${CREDENTIAL_VERSION_SQL} as credential_version
          from api_keys k left join workspaces w on w.id = k.workspace_id
         where k.key_id = ?`,
       [keyId],
+      undefined,
     );
     const row = rows[0];
     this.kept.delete(keyId);

@@ -7,6 +7,7 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { CustomerRepo } from '../../domain/ports.js';
 import { CustomerEntity } from './entities/index.js';
 import { conditions, countOf, countRows, findPage } from './find-page.js';
+import { executeInline } from './sql.js';
 
 export class MikroCustomerRepo implements CustomerRepo {
   constructor(private readonly em: EntityManager) {}
@@ -14,7 +15,8 @@ export class MikroCustomerRepo implements CustomerRepo {
   async add(customer: Customer): Promise<boolean> {
     // on conflict do nothing: a taken external_ref is an answer, not an
     // error, and must not abort the surrounding transaction.
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+    const rows = await executeInline<{ id: string }>(
+      this.em,
       `insert into customers (id, workspace_id, side, external_ref, label, metadata, status, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict on constraint customers_external_ref_unique do nothing returning id`,
@@ -29,7 +31,6 @@ export class MikroCustomerRepo implements CustomerRepo {
         customer.createdAt,
         customer.updatedAt,
       ],
-      'all',
       this.em.getTransactionContext(),
     );
     return rows.length === 1;

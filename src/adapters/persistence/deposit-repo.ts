@@ -10,7 +10,8 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import { DepositEntity } from './entities/index.js';
 import type { DepositRow } from './entities/deposit-entities.js';
 import { pageOfList } from './find-page.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound, executeInline } from './sql.js';
 
 const NATIVE_LOG_INDEX = -1;
 
@@ -166,7 +167,7 @@ export class PgDepositRepo implements DepositRepo {
   constructor(private readonly em: EntityManager) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+    return executeInline<T>(this.em, text, params, this.em.getTransactionContext());
   }
 
   async record(deposits: Deposit[]): Promise<Deposit[]> {

@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Network } from '../../domain/money/networks.js';
 import type { DerivationAllocator } from '../../domain/ports.js';
 import { pgArrayLiteral } from './pg-array.js';
+import { executeInline } from './sql.js';
 
 export class PgDerivationAllocator implements DerivationAllocator {
   constructor(
@@ -19,7 +20,7 @@ export class PgDerivationAllocator implements DerivationAllocator {
   ) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+    return executeInline<T>(this.em, text, params, this.em.getTransactionContext());
   }
 
   async account(workspaceId: string, network: Network): Promise<number> {

@@ -6,7 +6,8 @@ import type { DelegationPurpose, DelegationStatus, EnergyDelegation, EnergyRepo 
 import type { BurnReason, EnergyPolicy, EnergySourceKind } from '../../domain/energy/energy-plan.js';
 import type { Network } from '../../domain/money/networks.js';
 import { lockUntilCommit } from './advisory-lock.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 const OPEN = `('DELEGATING', 'DELEGATED', 'RECLAIMING')`;
 

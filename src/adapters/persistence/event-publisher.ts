@@ -7,7 +7,8 @@ import { envelope, newDelivery } from '../../domain/webhooks/delivery-schedule.j
 import type { EventName } from '../../domain/webhooks/events.js';
 import type { EventPublisher, PublishedEvent } from '../../domain/webhooks/ports.js';
 import { EVENT_DATA_SCHEMAS } from '../webhooks/event-schemas.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound, executeInline } from './sql.js';
 import { WebhookDeliveryEntity, WebhookEventEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
 
 export class PgEventPublisher implements EventPublisher {
@@ -25,10 +26,10 @@ export class PgEventPublisher implements EventPublisher {
     const eventId = this.random.uuid();
     const payload = envelope(e.event, now, data);
     await this.em.insert(WebhookEventEntity, { id: eventId, workspaceId: e.workspaceId, side: e.side, event: e.event, payload, createdAt: now });
-    const endpoints = await this.em.getConnection().execute<{ id: string }[]>(
+    const endpoints = await executeInline<{ id: string }>(
+      this.em,
       `select id from webhook_endpoints where workspace_id = ? and side = ? and is_active and events @> array[?]::text[] order by created_at, id`,
       [e.workspaceId, e.side, e.event],
-      'all',
       this.em.getTransactionContext(),
     );
     const deliveries = deliveryRows(this.random, { eventId, event: e.event, payload }, endpoints.map((r) => r.id), now);
@@ -61,10 +62,10 @@ export class PgEventPublisher implements EventPublisher {
       let endpoints = endpointsOf.get(key);
       if (!endpoints) {
         endpoints = (
-          await this.em.getConnection().execute<{ id: string }[]>(
+          await executeInline<{ id: string }>(
+            this.em,
             `select id from webhook_endpoints where workspace_id = ? and side = ? and is_active and events @> array[?]::text[] order by created_at, id`,
             [r.workspaceId, r.side, r.event],
-            'all',
             this.em.getTransactionContext(),
           )
         ).map((x) => x.id);

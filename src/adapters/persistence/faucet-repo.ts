@@ -7,7 +7,8 @@ import { DEFAULT_FAUCET_LIMITS, type Drip, type DripLine, type DripStatus, type 
 import type { FaucetRepo } from '../../domain/faucet/ports.js';
 import { ASSETS, type Asset, type Network } from '../../domain/money/networks.js';
 import { lockUntilCommit } from './advisory-lock.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 import { rowDate } from './rows.js';
 
 interface DripRow {

@@ -8,7 +8,8 @@
 //   or external reference counts that owner's rows on its own index.
 import type { EntityManager, EntityName } from '@mikro-orm/postgresql';
 import { offsetOf, type Page, type PageRequest } from '../../domain/pagination.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 export interface PageQuery {
   table: string;

@@ -7,6 +7,7 @@ import type { IdempotencyRecord, IdempotencyScope } from '../../domain/idempoten
 import type { NetworkSide } from '../../domain/money/networks.js';
 import type { IdempotencyClaim, IdempotencyPurger, IdempotencyStore } from '../../domain/ports.js';
 import { IdempotencyKeyEntity } from './entities/idempotency-key-entity.js';
+import { executeInline } from './sql.js';
 
 const lockName = (s: IdempotencyScope): string =>
   JSON.stringify(['idempotency', s.workspaceId, s.side, s.method, s.path, s.key]);
@@ -51,7 +52,7 @@ export class PgIdempotencyStore implements IdempotencyStore {
   }
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+    return executeInline<T>(this.em, text, params, this.em.getTransactionContext());
   }
 }
 

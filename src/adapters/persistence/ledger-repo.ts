@@ -9,7 +9,8 @@
 // deposit credits) are posted set-based: the entries, each account's summed
 // move and the postings in one statement each.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound, executeInline } from './sql.js';
 import { DomainError } from '../../domain/errors.js';
 import { NON_NEGATIVE_KINDS, SERVICE_OWNER, accountKey, type Balance, type JournalEntry, type LedgerAccountKind } from '../../domain/ledger/journal.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
@@ -24,7 +25,7 @@ export class PgLedgerRepo implements LedgerRepo {
   constructor(private readonly em: EntityManager) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+    return executeInline<T>(this.em, text, params, this.em.getTransactionContext());
   }
 
   async post(entry: JournalEntry): Promise<'posted' | 'duplicate'> {

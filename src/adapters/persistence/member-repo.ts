@@ -6,7 +6,7 @@ import type { Invitation } from '../../domain/members/invitation.js';
 import type { Member, MemberRole } from '../../domain/members/member.js';
 import type { MemberRepo } from '../../domain/members/ports.js';
 import { lockUntilCommit } from './advisory-lock.js';
-import { executeBound } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 interface MemberSqlRow {
   id: string;

@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { SERVICE_OWNER } from '../../domain/ledger/journal.js';
 import type { Acknowledged, AssetReconciliation, InvolvedItem, ReconciliationStore } from '../../domain/ledger/reconciliation.js';
 import { ASSET_SPECS, gasCurrencyOf, type Asset, type ChainAsset, type Network } from '../../domain/money/networks.js';
+import { executeInline } from './sql.js';
 
 /** API units of `asset` in chain base units (TRX, booked in sun, is already). */
 const toChain = (asset: ChainAsset, units: bigint): bigint => {
@@ -19,7 +20,7 @@ export class PgReconciliationStore implements ReconciliationStore {
   constructor(private readonly orm: MikroORM) {}
 
   private sql<T extends object>(text: string, params: unknown[] = []): Promise<T[]> {
-    return this.orm.em.getConnection().execute<T[]>(text, params);
+    return executeInline<T>(this.orm.em, text, params, undefined);
   }
 
   async basis(network: Network, block: bigint, assets: readonly ChainAsset[], since: Date) {
@@ -141,17 +142,17 @@ export class PgReconciliationStore implements ReconciliationStore {
 
   async release(network: Network, at: Date): Promise<boolean> {
     return this.orm.em.getConnection().transactional(async (trx) => {
-      const rows = await this.orm.em.getConnection().execute<{ network: string }[]>(`delete from payout_holds where network = ? returning network`, [network], 'all', trx);
+      const rows = await executeInline<{ network: string }>(this.orm.em, `delete from payout_holds where network = ? returning network`, [network], trx);
       if (rows.length === 0) return false;
       // The latest run of each asset is what the operator looked at.
-      await this.orm.em.getConnection().execute(
+      await executeInline(
+        this.orm.em,
         `insert into reconciliation_acks (network, asset, difference, items, at)
          select distinct on (asset) network, asset, least(difference, 0),
                 coalesce((select jsonb_agg((i->>'kind') || ':' || (i->>'id')) from jsonb_array_elements(involved) i), '[]'::jsonb), ?
            from chain_reconciliations where network = ? order by asset, at desc
          on conflict (network, asset) do update set difference = excluded.difference, items = excluded.items, at = excluded.at`,
         [at, network],
-        'all',
         trx,
       );
       return true;

@@ -7,6 +7,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Admission, AdmissionRequest, RequestAdmission } from '../../domain/ports.js';
 import { CREDENTIAL_VERSION_SQL } from './credential-version.js';
+import { executeInline } from './sql.js';
 
 export interface RateLimit {
   perSecond: number;
@@ -52,17 +53,12 @@ export class PgRequestAdmission implements RequestAdmission {
   }
 
   async admit(req: AdmissionRequest): Promise<Admission> {
-    const rows = await this.orm.em
-      .getConnection()
-      .execute<{ current: boolean; fresh: number; tokens: number | null; allowed: boolean | null }[]>(this.sql, [
-        req.apiKeyId,
-        req.credentialVersion,
-        req.keyId,
-        req.signature,
-        req.signatureExpiresAt,
-        req.keyId,
-        req.apiKeyId,
-      ]);
+    const rows = await executeInline<{ current: boolean; fresh: number; tokens: number | null; allowed: boolean | null }>(
+      this.orm.em,
+      this.sql,
+      [req.apiKeyId, req.credentialVersion, req.keyId, req.signature, req.signatureExpiresAt, req.keyId, req.apiKeyId],
+      undefined,
+    );
     const row = rows[0]!;
     if (!row.current) return { stale: true, replayed: false, retryAfterSeconds: null };
     return {

@@ -8,12 +8,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BlockRef } from '../../domain/chains/chain-port.js';
 import type { ScanState, ScanStateRepo } from '../../domain/deposits/ports.js';
 import type { Network } from '../../domain/money/networks.js';
+import { executeInline } from './sql.js';
 
 export class PgScanStateRepo implements ScanStateRepo {
   constructor(private readonly em: EntityManager) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+    return executeInline<T>(this.em, text, params, this.em.getTransactionContext());
   }
 
   async claim(network: Network, owner: string, leaseSeconds: number): Promise<ScanState | null> {

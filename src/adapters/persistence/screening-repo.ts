@@ -4,12 +4,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ScreeningRepo } from '../../domain/deposits/ports.js';
 import type { BaseChain } from '../../domain/money/networks.js';
 import { pgArrayLiteral } from './pg-array.js';
+import { executeInline } from './sql.js';
 
 export class PgScreeningRepo implements ScreeningRepo {
   constructor(private readonly em: EntityManager) {}
 
   private sql<T extends object>(text: string, params: unknown[]): Promise<T[]> {
-    return this.em.getConnection().execute<T[]>(text, params, 'all', this.em.getTransactionContext());
+    return executeInline<T>(this.em, text, params, this.em.getTransactionContext());
   }
 
   async deny(chain: BaseChain, address: string, at: Date): Promise<boolean> {

@@ -7,7 +7,7 @@ import type { RecentFailures } from '../../domain/members/lockout.js';
 import type { MemberRole } from '../../domain/members/member.js';
 import type { SessionRepo } from '../../domain/members/ports.js';
 import type { Session, SignedInMember } from '../../domain/members/session.js';
-import { executeBound } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 interface SessionSqlRow {
   id: string;

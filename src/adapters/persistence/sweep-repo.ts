@@ -6,7 +6,8 @@ import { formatPath, parsePath } from '../../domain/custody/derivation.js';
 import type { Asset, Network } from '../../domain/money/networks.js';
 import type { SweepRepo } from '../../domain/transfers/ports.js';
 import type { Sweep, SweepCandidate, SweepPolicy, SweepStatus } from '../../domain/transfers/sweep.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 const OPEN = `('WAITING_GAS', 'TOPPING_UP', 'SWEEPING')`;
 

@@ -6,7 +6,8 @@ import { formatPath, parsePath } from '../../domain/custody/derivation.js';
 import type { ChainAsset, Network } from '../../domain/money/networks.js';
 import type { OutgoingTransfer, TransferAttempt, TransferKind, TransferStatus } from '../../domain/transfers/outgoing-transfer.js';
 import type { TransferCount, TransferRepo } from '../../domain/transfers/ports.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 interface TransferRow {
   id: string;

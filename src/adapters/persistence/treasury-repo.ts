@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TreasuryPolicyEvent, TreasuryRepo } from '../../domain/custody/ports.js';
 import type { TreasuryPolicy } from '../../domain/custody/treasury-policy.js';
 import type { Asset, Network } from '../../domain/money/networks.js';
-import { executeBound } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 interface PolicyRow {
   network: Network;

@@ -6,7 +6,8 @@ import type { UnexpectedDepositRepo } from '../../domain/deposits/ports.js';
 import { depositIdentity } from '../../domain/deposits/deposit.js';
 import type { UnexpectedDeposit, UnexpectedStatus } from '../../domain/deposits/unexpected-deposit.js';
 import type { Asset, Network } from '../../domain/money/networks.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 const NATIVE_LOG_INDEX = -1;
 const OPEN_SWEEP = `('WAITING_GAS', 'TOPPING_UP', 'SWEEPING')`;

@@ -6,6 +6,7 @@ import type { WalletRepo } from '../../domain/ports.js';
 import type { Wallet, WalletFilter } from '../../domain/wallets/wallet.js';
 import { WalletEntity } from './entities/index.js';
 import { pageOfList } from './find-page.js';
+import { executeInline } from './sql.js';
 
 export class MikroWalletRepo implements WalletRepo {
   constructor(private readonly em: EntityManager) {}
@@ -41,14 +42,12 @@ export class MikroWalletRepo implements WalletRepo {
   async existsAt(candidates: readonly { networks: readonly Network[]; address: string }[]): Promise<boolean> {
     const used = candidates.filter((c) => c.networks.length > 0);
     if (used.length === 0) return false;
-    const rows = await this.em
-      .getConnection()
-      .execute<{ found: number }[]>(
-        `select 1 as found from wallets where ${used.map(() => '(address = ? and network in (?))').join(' or ')} limit 1`,
-        used.flatMap((c) => [c.address, [...c.networks]]),
-        'all',
-        this.em.getTransactionContext(),
-      );
+    const rows = await executeInline<{ found: number }>(
+      this.em,
+      `select 1 as found from wallets where ${used.map(() => '(address = ? and network in (?))').join(' or ')} limit 1`,
+      used.flatMap((c) => [c.address, [...c.networks]]),
+      this.em.getTransactionContext(),
+    );
     return rows.length > 0;
   }
 

@@ -9,6 +9,7 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import { WebhookDeliveryEntity, type WebhookDeliveryRow } from './entities/webhook-entities.js';
 import { conditions, countOf, findPage } from './find-page.js';
 import { lockUntilCommit } from './advisory-lock.js';
+import { executeInline } from './sql.js';
 
 export const deliveryOf = (r: WebhookDeliveryRow): WebhookDelivery => ({
   id: r.id,
@@ -92,19 +93,20 @@ export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
   }
 
   async takeNoticeSlot(endpointId: string, at: Date, notBefore: Date): Promise<boolean> {
-    const rows = await this.em.getConnection().execute<{ endpoint_id: string }[]>(
+    const rows = await executeInline<{ endpoint_id: string }>(
+      this.em,
       `insert into webhook_notices (endpoint_id, sent_at) values (?, ?)
        on conflict (endpoint_id) do update set sent_at = excluded.sent_at where webhook_notices.sent_at < ?
        returning endpoint_id`,
       [endpointId, at, notBefore],
-      'all',
       this.em.getTransactionContext(),
     );
     return rows.length === 1;
   }
 
   async createMissing(events: readonly EventName[], since: Date, until: Date, now: Date, limit: number): Promise<string[]> {
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
+    const rows = await executeInline<{ id: string }>(
+      this.em,
       `insert into webhook_deliveries (id, endpoint_id, event_id, event, status, payload, attempts, max_attempts, created_at, next_attempt_at)
        select gen_random_uuid(), ep.id, ev.id, ev.event, 'PENDING', ev.payload, 0, ?, ?, ?
          from webhook_events ev
@@ -117,7 +119,6 @@ export class MikroWebhookDeliveryRepo implements WebhookDeliveryRepo {
         limit ?
        returning id`,
       [MAX_ATTEMPTS, now, now, `{${events.join(',')}}`, since, until, limit],
-      'all',
       this.em.getTransactionContext(),
     );
     return rows.map((r) => r.id);

@@ -6,7 +6,8 @@ import type { Page, PageRequest } from '../../domain/pagination.js';
 import { conditions, countOf, pageRows } from './find-page.js';
 import type { WithdrawalFilter, WithdrawalRepo } from '../../domain/withdrawals/ports.js';
 import type { Withdrawal, WithdrawalStatus } from '../../domain/withdrawals/withdrawal.js';
-import { executeBound, pgArrayLiteral } from './pg-array.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound } from './sql.js';
 
 interface Row {
   id: string;

@@ -4,6 +4,7 @@ import type { WorkspaceRepo } from '../../domain/ports.js';
 import type { Workspace, WorkspaceStatus } from '../../domain/workspaces/workspace.js';
 import { WorkspaceEntity } from './entities/index.js';
 import { workspaceFromRow } from './rows.js';
+import { executeInline } from './sql.js';
 
 export class MikroWorkspaceRepo implements WorkspaceRepo {
   constructor(private readonly em: EntityManager) {}
@@ -13,7 +14,7 @@ export class MikroWorkspaceRepo implements WorkspaceRepo {
   }
 
   async get(id: string): Promise<Workspace | null> {
-    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>('select * from workspaces where id = ?', [id], 'all', this.em.getTransactionContext());
+    const rows = await executeInline<Record<string, unknown>>(this.em, 'select * from workspaces where id = ?', [id], this.em.getTransactionContext());
     return rows[0] ? workspaceFromRow(rows[0]) : null;
   }
 
