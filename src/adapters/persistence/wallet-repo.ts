@@ -1,12 +1,30 @@
 // WalletRepo over MikroORM, bound to the entity manager of one transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Network } from '../../domain/money/networks.js';
+import type { Asset, Network } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
 import type { WalletRepo } from '../../domain/ports.js';
-import type { Wallet, WalletFilter } from '../../domain/wallets/wallet.js';
+import type { Wallet, WalletFilter, WalletStatus } from '../../domain/wallets/wallet.js';
 import { WalletEntity } from './entities/index.js';
 import { pageOfList } from './find-page.js';
-import { executeInline } from './sql.js';
+import { pgArrayLiteral } from './pg-array.js';
+import { executeBound, executeInline } from './sql.js';
+
+const WALLET_COLUMNS = 'id, workspace_id, network, asset, address, derivation_account, derivation_index, status, customer_id, external_ref_ciphertext, created_at';
+
+/** A wallets row as the domain's Wallet: the reads on the hot paths (a scanner step's wallets, a withdrawal's) hydrate no entity. */
+const walletFromRow = (r: Record<string, unknown>): Wallet => ({
+  id: r.id as string,
+  workspaceId: r.workspace_id as string,
+  network: r.network as Network,
+  asset: r.asset as Asset,
+  address: r.address as string,
+  derivationAccount: r.derivation_account as number,
+  derivationIndex: r.derivation_index as number,
+  status: r.status as WalletStatus,
+  customerId: (r.customer_id as string | null) ?? null,
+  externalRefCiphertext: (r.external_ref_ciphertext as string | null) ?? null,
+  createdAt: r.created_at as Date,
+});
 
 export class MikroWalletRepo implements WalletRepo {
   constructor(private readonly em: EntityManager) {}
@@ -15,8 +33,15 @@ export class MikroWalletRepo implements WalletRepo {
     await this.em.insert(WalletEntity, wallet);
   }
 
-  get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null> {
-    return this.em.findOne(WalletEntity, { id, workspaceId, network: { $in: [...networks] } });
+  async get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null> {
+    if (networks.length === 0) return null;
+    const rows = await executeInline<Record<string, unknown>>(
+      this.em,
+      `select ${WALLET_COLUMNS} from wallets where id = ? and workspace_id = ? and network in (?)`,
+      [id, workspaceId, [...networks]],
+      this.em.getTransactionContext(),
+    );
+    return rows[0] ? walletFromRow(rows[0]) : null;
   }
 
   async list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
@@ -34,9 +59,14 @@ export class MikroWalletRepo implements WalletRepo {
     }, page);
   }
 
-  byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]> {
-    if (addresses.length === 0) return Promise.resolve([]);
-    return this.em.find(WalletEntity, { network, address: { $in: [...new Set(addresses)] } });
+  async byAddresses(network: Network, addresses: readonly string[]): Promise<Wallet[]> {
+    if (addresses.length === 0) return [];
+    const rows = await executeBound<Record<string, unknown>>(
+      this.em,
+      `select ${WALLET_COLUMNS} from wallets where network = ? and address = any(?::text[])`,
+      [network, pgArrayLiteral([...new Set(addresses)])],
+    );
+    return rows.map(walletFromRow);
   }
 
   async existsAt(candidates: readonly { networks: readonly Network[]; address: string }[]): Promise<boolean> {
