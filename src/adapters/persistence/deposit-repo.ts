@@ -7,11 +7,10 @@ import type { Deposit, DepositStatus } from '../../domain/deposits/deposit.js';
 import type { DepositFilter, DepositRepo } from '../../domain/deposits/ports.js';
 import { ASSET_SPECS, type Asset, type Network } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
-import { DepositEntity } from './entities/index.js';
-import type { DepositRow } from './entities/deposit-entities.js';
 import { pageOfList } from './find-page.js';
 import { pgArrayLiteral } from './pg-array.js';
 import { executeBound, executeInline } from './sql.js';
+import { isUuid } from '../../domain/ids.js';
 
 const NATIVE_LOG_INDEX = -1;
 
@@ -80,37 +79,6 @@ function fromSql(r: SqlRow): Deposit {
     sweptAt: r.swept_at ? new Date(r.swept_at) : null,
     updatedAt: new Date(r.updated_at),
   };
-}
-
-/** An ORM row as the domain's deposit. */
-export function depositFromRow(r: DepositRow): Deposit {
-  return fromSql({
-    id: r.id,
-    workspace_id: r.workspaceId,
-    wallet_id: r.walletId,
-    customer_id: r.customerId,
-    network: r.network,
-    asset: r.asset,
-    txid: r.txid,
-    log_index: r.logIndex,
-    from_address: r.fromAddress,
-    to_address: r.toAddress,
-    chain_amount: r.chainAmount,
-    amount: r.amount,
-    block_number: r.blockNumber,
-    block_hash: r.blockHash,
-    status: r.status,
-    confirmations: r.confirmations,
-    required_confirmations: r.requiredConfirmations,
-    fee_amount: r.feeAmount,
-    net_amount: r.netAmount,
-    applied_rate_ppm: r.appliedRatePpm,
-    applied_min_fee: r.appliedMinFee,
-    detected_at: r.detectedAt,
-    confirmed_at: r.confirmedAt,
-    swept_at: r.sweptAt,
-    updated_at: r.updatedAt,
-  });
 }
 
 const COLUMNS = [
@@ -327,19 +295,23 @@ export class PgDepositRepo implements DepositRepo {
   }
 
   async get(workspaceId: string, networks: readonly Network[], id: string): Promise<Deposit | null> {
-    const row = await this.em.findOne(DepositEntity, { id, workspaceId, network: { $in: [...networks] } });
-    return row ? depositFromRow(row) : null;
+    return (await this.getMany(workspaceId, networks, [id]))[0] ?? null;
   }
 
   async getMany(workspaceId: string, networks: readonly Network[], ids: readonly string[]): Promise<Deposit[]> {
-    if (ids.length === 0 || networks.length === 0) return [];
-    const rows = await this.em.find(DepositEntity, { id: { $in: [...ids] }, workspaceId, network: { $in: [...networks] } });
-    return rows.map(depositFromRow);
+    const known = ids.filter(isUuid); // a malformed id is simply not found (and never reaches the uuid cast)
+    if (known.length === 0 || networks.length === 0) return [];
+    const rows = await executeBound<SqlRow>(
+      this.em,
+      `select * from deposits where id = any(?::uuid[]) and workspace_id = ? and network = any(?::text[])`,
+      [pgArrayLiteral(known), workspaceId, pgArrayLiteral([...networks])],
+    );
+    return rows.map(fromSql);
   }
 
   async list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
     const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    const result = await pageOfList(this.em, DepositEntity, {
+    return pageOfList(this.em, { table: 'deposits', fromRow: (r) => fromSql(r as unknown as SqlRow) }, {
       table: 'deposits',
       list: 'deposits',
       orderBy: 'created_at',
@@ -348,7 +320,6 @@ export class PgDepositRepo implements DepositRepo {
       status: filter.status,
       narrow: { wallet_id: filter.walletId, customer_id: filter.customerId },
     }, page);
-    return { ...result, data: result.data.map(depositFromRow) };
   }
 
   async hasCreditedTokenDeposit(workspaceId: string, networks: readonly Network[]): Promise<boolean> {

@@ -54,10 +54,18 @@ export function pageRows<T extends object>(em: EntityManager, q: PageQuery, page
   return mergedPage<T>(em, reads, page);
 }
 
-/** The entities of `ids`, in that order. */
-export async function loadInOrder<T extends { id: string }>(em: EntityManager, entity: EntityName<T>, ids: readonly string[]): Promise<T[]> {
+/** Where a page's records come from: ORM entities, or a table's rows mapped to the domain (no entity hydrated). */
+export type PageSource<T> = EntityName<T> | { table: string; fromRow: (row: Record<string, unknown>) => T };
+
+const isRowSource = <T>(s: PageSource<T>): s is { table: string; fromRow: (row: Record<string, unknown>) => T } =>
+  typeof s === 'object' && s !== null && 'fromRow' in s;
+
+/** The records of `ids`, in that order. */
+export async function loadInOrder<T extends { id: string }>(em: EntityManager, source: PageSource<T>, ids: readonly string[]): Promise<T[]> {
   if (ids.length === 0) return [];
-  const found = (await em.find(entity, { id: { $in: [...ids] } } as never)) as T[];
+  const found = isRowSource(source)
+    ? (await executeBound<Record<string, unknown>>(em, `select * from ${source.table} where id = any(?::uuid[])`, [pgArrayLiteral([...ids])])).map(source.fromRow)
+    : ((await em.find(source, { id: { $in: [...ids] } } as never)) as T[]);
   const byId = new Map(found.map((e) => [e.id, e]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -129,7 +137,7 @@ export async function foldListCounts(em: EntityManager): Promise<number> {
 /** One page of entities: their ids read in the list's order, then the rows by id; the total from `count`. */
 export async function findPage<T extends { id: string }>(
   em: EntityManager,
-  entity: EntityName<T>,
+  entity: PageSource<T>,
   q: Omit<PageQuery, 'columns'>,
   count: () => Promise<number>,
   page: PageRequest,
@@ -161,7 +169,7 @@ export interface WorkspaceList {
 }
 
 /** A workspace's list: pages merged across its networks, the total from the counters, or from the narrowed owner's rows. */
-export async function pageOfList<T extends { id: string }>(em: EntityManager, entity: EntityName<T>, l: WorkspaceList, page: PageRequest): Promise<Page<T>> {
+export async function pageOfList<T extends { id: string }>(em: EntityManager, entity: PageSource<T>, l: WorkspaceList, page: PageRequest): Promise<Page<T>> {
   if (l.networks.length === 0) return { total: 0, page: page.page, limit: page.limit, data: [] };
   const narrowed = Object.values(l.narrow ?? {}).some((v) => v !== undefined);
   const notStatus = l.status === undefined ? l.notStatus : undefined;

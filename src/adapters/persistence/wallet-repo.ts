@@ -23,7 +23,7 @@ const walletFromRow = (r: Record<string, unknown>): Wallet => ({
   status: r.status as WalletStatus,
   customerId: (r.customer_id as string | null) ?? null,
   externalRefCiphertext: (r.external_ref_ciphertext as string | null) ?? null,
-  createdAt: r.created_at as Date,
+  createdAt: new Date(r.created_at as string | Date), // MikroORM's pg type parser leaves a timestamptz as text
 });
 
 export class MikroWalletRepo implements WalletRepo {
@@ -46,7 +46,7 @@ export class MikroWalletRepo implements WalletRepo {
 
   async list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
     const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    return pageOfList(this.em, WalletEntity, {
+    return pageOfList(this.em, { table: 'wallets', fromRow: walletFromRow }, {
       table: 'wallets',
       list: 'wallets',
       orderBy: 'created_at',
