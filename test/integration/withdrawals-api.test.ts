@@ -145,7 +145,11 @@ describe('POST /v2/withdrawals', () => {
     const none2 = await post(ws.testKey, body);
     expect([none1.status, none2.status]).toEqual([201, 201]);
     expect(none1.body.id).not.toBe(none2.body.id);
-    expect((await balance(ws.testKey, 'ETH'))!.locked).toBe('0.500000000000000000'); // five withdrawals from seven requests
+    // A null body key is no key (docs/api.md: a request may send null where the response shows null).
+    const nullKey = await post(ws.testKey, { ...body, idempotency_key: null });
+    expect([nullKey.status, nullKey.body.idempotency_key]).toEqual([201, null]);
+    expect([none1.body.id, none2.body.id]).not.toContain(nullKey.body.id);
+    expect((await balance(ws.testKey, 'ETH'))!.locked).toBe('0.600000000000000000'); // six withdrawals from eight requests
     // A refusal under a key: what the create wrote before the refusal is undone, the refusal is kept and replayed.
     const before = [await count('withdrawals'), await count('journal_entries'), await count('idempotency_keys')];
     const tooMuch = { ...body, amount: '0.6' };

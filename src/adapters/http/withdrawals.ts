@@ -25,7 +25,7 @@ export const createWithdrawalBody = z.strictObject({
   asset: z.enum(ASSETS),
   amount: z.string().meta({ description: "A decimal string with at most the asset's places, e.g. \"100.5\"", example: '100.000000' }),
   destination_address: z.string().max(200).meta({ description: 'TRON base58, or EIP-55 checksummed hex on BSC and ETH' }),
-  idempotency_key: z.string().min(1).max(128).optional().meta({ description: 'Deprecated: use the Idempotency-Key header, which wins when both are sent' }),
+  idempotency_key: z.string().min(1).max(128).nullish().meta({ description: 'Deprecated: use the Idempotency-Key header, which wins when both are sent; null is the same as leaving it out' }),
 });
 
 const status = z.enum(WITHDRAWAL_STATUSES);
