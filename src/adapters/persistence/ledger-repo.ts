@@ -56,7 +56,7 @@ export class PgLedgerRepo implements LedgerRepo {
       return row!.outcome;
     } catch (err) {
       // A guarded debit the balance does not cover (the transaction is aborted: nothing of the entry stays).
-      if ((err as { code?: string }).code === INSUFFICIENT) throw new DomainError('INSUFFICIENT_BALANCE', (err as Error).message.split(' - ').pop()!);
+      if ((err as { code?: string }).code === INSUFFICIENT) throw new DomainError('INSUFFICIENT_BALANCE', (err as Error).message);
       throw err;
     }
   }

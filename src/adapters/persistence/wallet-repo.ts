@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Asset, Network } from '../../domain/money/networks.js';
 import type { Page, PageRequest } from '../../domain/pagination.js';
+import { isUuid } from '../../domain/ids.js';
 import type { WalletRepo } from '../../domain/ports.js';
 import type { Wallet, WalletFilter, WalletStatus } from '../../domain/wallets/wallet.js';
 import { WalletEntity } from './entities/index.js';
@@ -34,12 +35,11 @@ export class MikroWalletRepo implements WalletRepo {
   }
 
   async get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null> {
-    if (networks.length === 0) return null;
-    const rows = await executeInline<Record<string, unknown>>(
+    if (networks.length === 0 || !isUuid(id)) return null; // a malformed id is simply not found
+    const rows = await executeBound<Record<string, unknown>>(
       this.em,
-      `select ${WALLET_COLUMNS} from wallets where id = ? and workspace_id = ? and network in (?)`,
-      [id, workspaceId, [...networks]],
-      this.em.getTransactionContext(),
+      `select ${WALLET_COLUMNS} from wallets where id = ? and workspace_id = ? and network = any(?::text[])`,
+      [id, workspaceId, pgArrayLiteral([...networks])],
     );
     return rows[0] ? walletFromRow(rows[0]) : null;
   }
