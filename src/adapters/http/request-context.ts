@@ -1,9 +1,11 @@
 // Per-request context: a request id (echoed in X-Request-Id and written to
-// every log line about the request), the duration histogram and an access log.
+// every log line about the request), the duration histogram, an access log,
+// and the request's scope for what its admission read once (request-snapshot.ts).
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
+import { inRequestScope } from '../persistence/request-snapshot.js';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -73,6 +75,6 @@ export function requestContext(logger: Logger, metrics: Metrics, routes: () => r
         );
       }
     });
-    next();
+    inRequestScope(next);
   };
 }

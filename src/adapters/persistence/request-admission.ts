@@ -3,11 +3,13 @@
 // primary key decides a replay, no read first), the key's token bucket
 // (refilled by elapsed time, capped at the burst, under the row lock the
 // upsert takes, so N api processes share one limit) and last_used_at (written
-// at most once a minute per key).
+// at most once a minute per key). The same statement reads the networks'
+// switches for the rest of the request (request-snapshot.ts).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Admission, AdmissionRequest, RequestAdmission } from '../../domain/ports.js';
 import { CREDENTIAL_VERSION_SQL } from './credential-version.js';
-import { executeInline } from './sql.js';
+import { requestSnapshot } from './request-snapshot.js';
+import { executeBound } from './sql.js';
 
 export interface RateLimit {
   perSecond: number;
@@ -45,21 +47,25 @@ export class PgRequestAdmission implements RequestAdmission {
         returning tokens, allowed
       ), touch as (
         update api_keys set last_used_at = now()
-        where id = ? and (last_used_at is null or last_used_at < now() - interval '60 seconds') and exists (select 1 from cred)
+        where id = ?::uuid and (last_used_at is null or last_used_at < now() - interval '60 seconds') and exists (select 1 from cred)
         returning 1
       )
       select exists (select 1 from cred) as current, (select count(*) from sig)::int as fresh,
-             (select tokens from bucket) as tokens, (select allowed from bucket) as allowed`;
+             (select tokens from bucket) as tokens, (select allowed from bucket) as allowed,
+             (select coalesce(json_object_agg(network, enabled), '{}'::json) from network_switches)::text as switches`;
   }
 
   async admit(req: AdmissionRequest): Promise<Admission> {
-    const rows = await executeInline<{ current: boolean; fresh: number; tokens: number | null; allowed: boolean | null }>(
+    // Outside any transaction (the request's own statement), prepared: the same text on every request.
+    const rows = await executeBound<{ current: boolean; fresh: number; tokens: number | null; allowed: boolean | null; switches: string }>(
       this.orm.em,
       this.sql,
       [req.apiKeyId, req.credentialVersion, req.keyId, req.signature, req.signatureExpiresAt, req.keyId, req.apiKeyId],
-      undefined,
+      { prepare: true },
     );
     const row = rows[0]!;
+    const snapshot = requestSnapshot();
+    if (snapshot) snapshot.switches = JSON.parse(row.switches) as Record<string, boolean>;
     if (!row.current) return { stale: true, replayed: false, retryAfterSeconds: null };
     return {
       stale: false,

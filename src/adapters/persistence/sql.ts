@@ -23,7 +23,7 @@ interface PgResult {
 }
 
 interface PgConnection {
-  query(text: string, values?: unknown[]): Promise<PgResult | PgResult[]>;
+  query(text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<PgResult | PgResult[]>;
 }
 
 type Transaction = Knex.Transaction & { isCompleted(): boolean };
@@ -68,12 +68,23 @@ export function numberedPlaceholders(text: string): { text: string; count: numbe
   return { text: out, count };
 }
 
+/** Names of the prepared statements, by text; at most this many (the hot statements are few and fixed). */
+const PREPARED_KEPT = 200;
+const prepared = new Map<string, string>();
+
 /**
  * A statement with its parameters bound by the driver, on the unit of work's
  * transaction when there is one: what `knex.raw(sql, params).transacting(trx)`
  * sent, without the query runner around it.
+ *
+ * `prepare`: the statement is prepared once per connection under a name of its
+ * own and then only bound and run, so PostgreSQL stops parsing and planning it
+ * on every call (issue 35: the admission statement's parse and plan were most
+ * of PostgreSQL's CPU in a signed read). Only for fixed texts of the code's own
+ * (a text built from its input would prepare a statement per shape on every
+ * connection; past {@link PREPARED_KEPT} texts the rest run unprepared).
  */
-export async function executeBound<T = unknown>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+export async function executeBound<T = unknown>(em: EntityManager, sql: string, params: readonly unknown[], opts: { prepare?: boolean } = {}): Promise<T[]> {
   let statement = numbered.get(sql);
   if (statement === undefined) {
     const made = numberedPlaceholders(sql);
@@ -85,5 +96,13 @@ export async function executeBound<T = unknown>(em: EntityManager, sql: string, 
   if (statement.count !== params.length) throw new Error(`Expected ${statement.count} bindings, saw ${params.length}`);
   if (params.includes(undefined)) throw new Error(`Undefined binding(s) detected for the statement: ${sql.slice(0, 120)}`);
   const { text } = statement;
-  return onConnection(em, em.getTransactionContext<Knex.Transaction>(), async (c) => rowsOf<T>(await c.query(text, params as unknown[])));
+  const name = opts.prepare ? preparedName(sql) : undefined;
+  const query = name === undefined ? undefined : { name, text, values: params as unknown[] };
+  return onConnection(em, em.getTransactionContext<Knex.Transaction>(), async (c) => rowsOf<T>(await (query ? c.query(query) : c.query(text, params as unknown[]))));
+}
+
+function preparedName(sql: string): string | undefined {
+  let name = prepared.get(sql);
+  if (name === undefined && prepared.size < PREPARED_KEPT) prepared.set(sql, (name = `wallet_${prepared.size + 1}`));
+  return name;
 }

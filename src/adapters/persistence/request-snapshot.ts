@@ -1,0 +1,28 @@
+// What a signed request reads of the operator's settings, read once with the
+// request's admission (issue 35, the request path). Every signed request ran
+// its admission statement and then, for the networks' switches, a second
+// statement of its own: a round trip to PostgreSQL that on this machine costs
+// more than the read. The admission statement now also returns the switches
+// (docs/performance.md, "The switches read with the admission"), kept here for
+// the rest of the request; the request still sees the switches as they were
+// when it was admitted, in the same request, so an operator's switch holds for
+// every request admitted after it, as before. Outside a request (the workers,
+// the CLI, the dashboard) nothing is kept and every use reads the table.
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface RequestSnapshot {
+  /** The network_switches rows, network → enabled, as the admission statement read them. */
+  switches?: Record<string, boolean>;
+}
+
+const scope = new AsyncLocalStorage<RequestSnapshot>();
+
+/** Runs `fn` (the rest of a request) with a snapshot of its own, empty until its admission fills it. */
+export function inRequestScope<T>(fn: () => T): T {
+  return scope.run({}, fn);
+}
+
+/** The running request's snapshot; undefined outside a request. */
+export function requestSnapshot(): RequestSnapshot | undefined {
+  return scope.getStore();
+}
