@@ -86,4 +86,23 @@ describe('statements straight to the connection', () => {
     expect(((await failing) as { code?: string }).code).toBe('42P01');
     expect(await count()).toBeGreaterThanOrEqual(2);
   });
+
+  it('prepares a statement once per connection and then only binds it: the same answers, in and out of a transaction', async () => {
+    const text = 'select ?::int * 2 as n, (select count(*)::int from pg_prepared_statements where statement like ?) as prepared';
+    // Every connection of the pool (3) answers it many times; each prepares it once.
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => executeBound<{ n: number; prepared: number }>(orm.em, text, [i, '%pg_prepared_statements%'], { prepare: true })));
+    expect(answers.map((r) => r[0]!.n)).toEqual(Array.from({ length: 30 }, (_, i) => i * 2));
+    expect(answers.every((r) => r[0]!.prepared === 1)).toBe(true);
+    await orm.em.fork().transactional(async (em) => {
+      await executeBound(em, 'insert into direct_sql_probe (id, note) values (?, ?)', [40, 'prepared'], { prepare: true });
+      const [row] = await executeBound<{ n: number; prepared: number }>(em, text, [21, '%direct_sql_probe%'], { prepare: true });
+      expect(row).toEqual({ n: 42, prepared: 1 });
+    });
+    await executeBound(orm.em, 'insert into direct_sql_probe (id, note) values (?, ?)', [41, 'prepared again'], { prepare: true });
+    const rows = await executeInline<{ id: number; note: string }>(orm.em, 'select id, note from direct_sql_probe where id in (40, 41) order by id', [], undefined);
+    expect(rows).toEqual([
+      { id: 40, note: 'prepared' },
+      { id: 41, note: 'prepared again' },
+    ]);
+  });
 });
