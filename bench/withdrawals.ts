@@ -176,8 +176,10 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
       const client = await pool.connect();
       try {
         // The key itself is kept by the api after its first read; admission checks it is still as read (ADR 0008).
-        await client.query(
-          `with cred as (
+        // Prepared, as the api prepares its admission (the other statements run unnamed in both).
+        await client.query({
+          name: 'raw_admission',
+          text: `with cred as (
              select 1 from api_keys k left join workspaces w on w.id = k.workspace_id
              where k.key_id = $1 and ${CREDENTIAL_VERSION_SQL} is not null
            ), sig as (
@@ -192,8 +194,8 @@ export async function benchWithdrawals(config: Config, env: Record<string, strin
            )
            select exists (select 1 from cred) as current, (select count(*) from sig)::int as fresh, bucket.tokens, bucket.allowed,
                   (select coalesce(json_object_agg(network, enabled), '{}'::json) from network_switches)::text as switches from bucket`,
-          [ws.testKey.keyId, randomUUID()],
-        );
+          values: [ws.testKey.keyId, randomUUID()],
+        });
         await client.query('begin');
         await client.query(`select * from idempotency_claim($1, $2, 'test', 'POST', '/v2/withdrawals', $3, now())`, [`${ws.workspaceId}:${key}`, ws.workspaceId, key]);
         await client.query('savepoint a');

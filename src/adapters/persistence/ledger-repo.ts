@@ -160,16 +160,19 @@ export class PgLedgerRepo implements LedgerRepo {
   async balances(workspaceId: string, networks: readonly Network[], filter: { network?: Network; asset?: Asset }): Promise<Balance[]> {
     const nets = filter.network ? networks.filter((n) => n === filter.network) : [...networks];
     if (nets.length === 0) return [];
-    const rows = await this.sql<{ network: Network; asset: Asset; available: string; locked: string }>(
+    // Prepared (a signed GET /v2/balances runs it on every request): one of two fixed texts, with or without the asset.
+    const rows = await executeBound<{ network: Network; asset: Asset; available: string; locked: string }>(
+      this.em,
       `select network, asset,
               coalesce(sum(balance) filter (where kind = 'AVAILABLE'), 0)::text as available,
               coalesce(sum(balance) filter (where kind = 'LOCKED'), 0)::text as locked
          from ledger_accounts
-        where owner = ? and kind in ('AVAILABLE', 'LOCKED') and network in (?)
+        where owner = ? and kind in ('AVAILABLE', 'LOCKED') and network = any(?::text[])
           ${filter.asset ? 'and asset = ?' : ''}
         group by network, asset
         order by network, asset`,
-      filter.asset ? [workspaceId, nets, filter.asset] : [workspaceId, nets],
+      filter.asset ? [workspaceId, pgArrayLiteral(nets), filter.asset] : [workspaceId, pgArrayLiteral(nets)],
+      { prepare: true },
     );
     return rows.map((r) => ({ network: r.network, asset: r.asset, available: BigInt(r.available), locked: BigInt(r.locked) }));
   }

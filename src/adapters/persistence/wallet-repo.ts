@@ -30,8 +30,14 @@ const walletFromRow = (r: Record<string, unknown>): Wallet => ({
 export class MikroWalletRepo implements WalletRepo {
   constructor(private readonly em: EntityManager) {}
 
-  async add(wallet: Wallet): Promise<void> {
-    await this.em.insert(WalletEntity, wallet);
+  /** One insert, prepared (issue 35: MikroORM's insert cost a wallet creation about 0.5 ms of the api's CPU). */
+  async add(w: Wallet): Promise<void> {
+    await executeBound(
+      this.em,
+      `insert into wallets (${WALLET_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [w.id, w.workspaceId, w.network, w.asset, w.address, w.derivationAccount, w.derivationIndex, w.status, w.customerId, w.externalRefCiphertext, w.createdAt],
+      { prepare: true },
+    );
   }
 
   async get(workspaceId: string, networks: readonly Network[], id: string): Promise<Wallet | null> {
