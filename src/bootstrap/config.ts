@@ -32,6 +32,7 @@ const schema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
   EMBEDDED_PG_PORT: port.optional(),
+  DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
   SECRET_ENCRYPTION_KEY: base64Key.optional(),
   SECRET_ENCRYPTION_PREVIOUS_KEYS: z
     .string()
@@ -96,6 +97,8 @@ export interface Config {
   adminPort: number | null;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Whether the hottest statements are prepared once per connection (ADR 0039); false behind a pooler that cannot keep them. */
+  preparedStatements: boolean;
   /** EMBEDDED_PG_PORT when set; otherwise the sandbox picks a free port and remembers it in DATA_DIR. */
   embeddedPgPort: number | undefined;
   encryptionKey: string | undefined;
@@ -353,6 +356,7 @@ export function parseConfig(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Co
     adminPort: c.ADMIN_PORT ?? (production ? c.PORT + 3 : null),
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,
+    preparedStatements: c.DATABASE_PREPARED_STATEMENTS === 'true',
     embeddedPgPort: c.EMBEDDED_PG_PORT,
     encryptionKey: c.SECRET_ENCRYPTION_KEY,
     previousEncryptionKeys: c.SECRET_ENCRYPTION_PREVIOUS_KEYS

@@ -66,11 +66,11 @@ export interface InfrastructureOptions {
  * creates a database or its schema as a side effect (the migration runner
  * does that), and never serves from a schema older than its code.
  */
-async function openDatabase(databaseUrl: string, poolMax: number): Promise<MikroORM> {
+async function openDatabase(databaseUrl: string, poolMax: number, preparedStatements: boolean): Promise<MikroORM> {
   let orm: MikroORM | undefined;
   let pending: string[];
   try {
-    orm = await openOrm({ databaseUrl, poolMax });
+    orm = await openOrm({ databaseUrl, poolMax, preparedStatements });
     pending = await pendingMigrations(orm);
   } catch (err) {
     await orm?.close(true);
@@ -115,7 +115,7 @@ export async function openInfrastructure(config: Config, opts: InfrastructureOpt
   const logger = opts.logger ?? createLogger({ level: config.logLevel, name: opts.processName });
   const secrets = resolveSecrets(config, opts.seed ?? 'none');
   // The chain-worker's sender loops advance several transfers of each network at once, each on a connection.
-  const orm = await openDatabase(config.databaseUrl, opts.processName === 'chain-worker' ? 20 : 10);
+  const orm = await openDatabase(config.databaseUrl, opts.processName === 'chain-worker' ? 20 : 10, config.preparedStatements);
   const boss = createBoss(config.databaseUrl, { supervise: opts.runsWorkers, schedule: opts.runsWorkers });
   boss.on('error', (err) => logger.error({ err }, 'job queue error'));
   await boss.start();

@@ -105,4 +105,17 @@ describe('statements straight to the connection', () => {
       { id: 41, note: 'prepared again' },
     ]);
   });
+
+  it('prepares nothing for an ORM opened with preparedStatements: false (DATABASE_PREPARED_STATEMENTS=false)', async () => {
+    const unnamed = await openOrm({ databaseUrl: db.url, poolMax: 1, preparedStatements: false });
+    try {
+      const text = 'select ?::int + 1 as n, (select count(*)::int from pg_prepared_statements) as prepared';
+      for (let i = 0; i < 3; i++) {
+        const [row] = await executeBound<{ n: number; prepared: number }>(unnamed.em, text, [i], { prepare: true });
+        expect(row).toEqual({ n: i + 1, prepared: 0 });
+      }
+    } finally {
+      await unnamed.close();
+    }
+  });
 });

@@ -4,10 +4,13 @@ import { MikroORM, defineConfig } from '@mikro-orm/postgresql';
 import type { Migrator } from '@mikro-orm/migrations';
 import { MIGRATION_NAMES, loadMigrations } from '../../../migrations/index.js';
 import { ENTITIES } from './entities/index.js';
+import { withoutPreparedStatements } from './sql.js';
 
 export interface OrmOptions {
   databaseUrl: string;
   poolMax?: number;
+  /** Prepare the statements that ask for it (ADR 0039); default true. */
+  preparedStatements?: boolean;
 }
 
 export function ormConfig(opts: OrmOptions) {
@@ -33,8 +36,10 @@ export function ormConfig(opts: OrmOptions) {
   });
 }
 
-export function openOrm(opts: OrmOptions): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(opts));
+export async function openOrm(opts: OrmOptions): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormConfig(opts));
+  if (opts.preparedStatements === false) withoutPreparedStatements(orm);
+  return orm;
 }
 
 /** Names of the migrations of /migrations this database has not applied (all of them on an empty one). */

@@ -4,9 +4,9 @@
 // statement of its own: a round trip to PostgreSQL that on this machine costs
 // more than the read. The admission statement now also returns the switches
 // (docs/performance.md, "The switches read with the admission"), kept here for
-// the rest of the request; the request still sees the switches as they were
-// when it was admitted, in the same request, so an operator's switch holds for
-// every request admitted after it, as before. Outside a request (the workers,
+// the rest of the request: the switches as of the start of its admission
+// statement, so an operator's switch holds for every request whose admission
+// starts after it commits (ADR 0039 on the window of a request in flight). Outside a request (the workers,
 // the CLI, the dashboard) nothing is kept and every use reads the table.
 import { AsyncLocalStorage } from 'node:async_hooks';
 

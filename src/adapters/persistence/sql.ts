@@ -16,7 +16,7 @@
 // (refused once the transaction has ended, as knex refuses it); outside, on
 // a connection of the pool for that one statement.
 import type { Knex } from '@mikro-orm/knex';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
 interface PgResult {
   rows: unknown[];
@@ -72,6 +72,14 @@ export function numberedPlaceholders(text: string): { text: string; count: numbe
 const PREPARED_KEPT = 200;
 const prepared = new Map<string, string>();
 
+/** The ORMs whose connections prepare nothing (DATABASE_PREPARED_STATEMENTS=false: a pooler in transaction mode that cannot keep them). */
+const unprepared = new WeakSet<object>();
+
+/** Every statement of this ORM runs unnamed, `prepare` or not. */
+export function withoutPreparedStatements(orm: MikroORM): void {
+  unprepared.add(orm.config);
+}
+
 /**
  * A statement with its parameters bound by the driver, on the unit of work's
  * transaction when there is one: what `knex.raw(sql, params).transacting(trx)`
@@ -96,7 +104,7 @@ export async function executeBound<T = unknown>(em: EntityManager, sql: string, 
   if (statement.count !== params.length) throw new Error(`Expected ${statement.count} bindings, saw ${params.length}`);
   if (params.includes(undefined)) throw new Error(`Undefined binding(s) detected for the statement: ${sql.slice(0, 120)}`);
   const { text } = statement;
-  const name = opts.prepare ? preparedName(sql) : undefined;
+  const name = opts.prepare && !unprepared.has(em.config) ? preparedName(sql) : undefined;
   const query = name === undefined ? undefined : { name, text, values: params as unknown[] };
   return onConnection(em, em.getTransactionContext<Knex.Transaction>(), async (c) => rowsOf<T>(await (query ? c.query(query) : c.query(text, params as unknown[]))));
 }

@@ -27,6 +27,13 @@ describe('configuration', () => {
     expect(c.logLevel).toBe('info');
   });
 
+  it('prepares the hottest statements unless DATABASE_PREPARED_STATEMENTS=false, and names the variable for anything else', () => {
+    expect(parseConfig({}).preparedStatements).toBe(true);
+    expect(parseConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).preparedStatements).toBe(false);
+    expect(parseConfig({ DATABASE_PREPARED_STATEMENTS: 'true' }).preparedStatements).toBe(true);
+    expect(messageOf({ DATABASE_PREPARED_STATEMENTS: 'no' })).toMatch(/^DATABASE_PREPARED_STATEMENTS: /);
+  });
+
   it('derives the worker ports from PORT', () => {
     expect(parseConfig({ PORT: '9000' }).ports).toEqual({ api: 9000, chainWorker: 9001, dispatcher: 9002 });
   });
