@@ -311,7 +311,7 @@ export class PgDepositRepo implements DepositRepo {
 
   async list(workspaceId: string, networks: readonly Network[], filter: DepositFilter, page: PageRequest): Promise<Page<Deposit>> {
     const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    return pageOfList(this.em, { table: 'deposits', fromRow: (r) => fromSql(r as unknown as SqlRow) }, {
+    return pageOfList(this.em, { fromRow: (r) => fromSql(r as unknown as SqlRow) }, {
       table: 'deposits',
       list: 'deposits',
       orderBy: 'created_at',

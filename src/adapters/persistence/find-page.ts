@@ -54,17 +54,16 @@ export function pageRows<T extends object>(em: EntityManager, q: PageQuery, page
   return mergedPage<T>(em, reads, page);
 }
 
-/** Where a page's records come from: ORM entities, or a table's rows mapped to the domain (no entity hydrated). */
-export type PageSource<T> = EntityName<T> | { table: string; fromRow: (row: Record<string, unknown>) => T };
+/** Where a page's records come from: ORM entities, or the list's table's rows mapped to the domain (no entity hydrated). */
+export type PageSource<T> = EntityName<T> | { fromRow: (row: Record<string, unknown>) => T };
 
-const isRowSource = <T>(s: PageSource<T>): s is { table: string; fromRow: (row: Record<string, unknown>) => T } =>
-  typeof s === 'object' && s !== null && 'fromRow' in s;
+const isRowSource = <T>(s: PageSource<T>): s is { fromRow: (row: Record<string, unknown>) => T } => typeof s === 'object' && s !== null && 'fromRow' in s;
 
-/** The records of `ids`, in that order. */
-export async function loadInOrder<T extends { id: string }>(em: EntityManager, source: PageSource<T>, ids: readonly string[]): Promise<T[]> {
+/** The records of `ids` of `table`, in that order. */
+export async function loadInOrder<T extends { id: string }>(em: EntityManager, source: PageSource<T>, table: string, ids: readonly string[]): Promise<T[]> {
   if (ids.length === 0) return [];
   const found = isRowSource(source)
-    ? (await executeBound<Record<string, unknown>>(em, `select * from ${source.table} where id = any(?::uuid[])`, [pgArrayLiteral([...ids])])).map(source.fromRow)
+    ? (await executeBound<Record<string, unknown>>(em, `select * from ${table} where id = any(?::uuid[])`, [pgArrayLiteral([...ids])])).map(source.fromRow)
     : ((await em.find(source, { id: { $in: [...ids] } } as never)) as T[]);
   const byId = new Map(found.map((e) => [e.id, e]));
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -143,7 +142,7 @@ export async function findPage<T extends { id: string }>(
   page: PageRequest,
 ): Promise<Page<T>> {
   const ids = await pageRows<{ id: string }>(em, { ...q, columns: 'id' }, page);
-  const data = await loadInOrder(em, entity, ids.map((r) => r.id));
+  const data = await loadInOrder(em, entity, q.table, ids.map((r) => r.id));
   return { total: await count(), page: page.page, limit: page.limit, data };
 }
 

@@ -52,7 +52,7 @@ export class MikroWalletRepo implements WalletRepo {
 
   async list(workspaceId: string, networks: readonly Network[], filter: WalletFilter, page: PageRequest): Promise<Page<Wallet>> {
     const nets = filter.network ? (networks.includes(filter.network) ? [filter.network] : []) : [...networks];
-    return pageOfList(this.em, { table: 'wallets', fromRow: walletFromRow }, {
+    return pageOfList(this.em, { fromRow: walletFromRow }, {
       table: 'wallets',
       list: 'wallets',
       orderBy: 'created_at',
