@@ -1,15 +1,19 @@
 // The one configuration module: every setting comes from the environment and
-// is validated here. A missing or malformed setting stops the process at start
-// with one line naming the variable and what is wrong.
+// is validated here (the per-network variables in network-config.ts, the
+// errors in config-errors.ts). A missing or malformed setting stops the
+// process at start with one line naming the variable and what is wrong.
 import { readFileSync, statSync } from 'node:fs';
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { ASSETS, CHAIN_ASSETS, NETWORKS, baseChainOf, sideOf, type Asset, type Network } from '../domain/money/networks.js';
-import { ChainAddressCodec } from '../adapters/chains/address-codec.js';
+import { NETWORKS, sideOf, type Network } from '../domain/money/networks.js';
 import type { WebhookReach } from '../domain/webhooks/url-safety.js';
-import { DEFAULT_CONFIRMATIONS, MAINNET_CONTRACTS, SANDBOX_TESTNET_CONTRACTS, type NetworkSetting } from '../adapters/chains/network-settings.js';
+import type { NetworkSetting } from '../adapters/chains/network-settings.js';
+import { ConfigError } from './config-errors.js';
+import { networkSettings, startBlocks } from './network-config.js';
+
+export { ConfigError, StartupError, reasonOf } from './config-errors.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const BASE64_32_BYTES = /^[A-Za-z0-9+/]{43}=$/;
@@ -163,18 +167,6 @@ export interface Config {
   networks: NetworkSetting[];
 }
 
-export class ConfigError extends Error {}
-
-/** A start-up failure that is not the environment's fault (e.g. an unmigrated database): one line, exit 1. */
-export class StartupError extends Error {}
-
-/** What went wrong, for a one-line message: the error's message, else its code. */
-export function reasonOf(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  if (typeof e?.message === 'string' && e.message) return e.message;
-  if (typeof e?.code === 'string') return e.code;
-  return String(err);
-}
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -201,65 +193,6 @@ function trustProxySetting(v: string): boolean | number | string {
     );
   }
   return t;
-}
-
-const codec = new ChainAddressCodec();
-
-function networkSettings(env: NodeJS.ProcessEnv, production: boolean): NetworkSetting[] {
-  const confirmations = z.coerce.number().int().min(1).max(1000);
-  return NETWORKS.map((network: Network) => {
-    const urlVar = `${network}_RPC_URL`;
-    const rpcUrl = env[urlVar] || undefined; // empty is unset (docker compose passes ${VAR:-} as "")
-    // One URL, or several comma-separated (the adapter falls back from one to the next).
-    const httpUrl = z.url({ protocol: /^https?$/ });
-    if (rpcUrl !== undefined && !rpcUrl.split(',').every((u) => httpUrl.safeParse(u.trim()).success)) {
-      throw new ConfigError(`${urlVar}: must be an http(s) URL, or several separated by commas`);
-    }
-    const confVar = `${network}_CONFIRMATIONS`;
-    let required = DEFAULT_CONFIRMATIONS[network];
-    if (env[confVar] !== undefined) {
-      const parsed = confirmations.safeParse(env[confVar]);
-      if (!parsed.success) throw new ConfigError(`${confVar}: must be an integer from 1 to 1000`);
-      required = parsed.data;
-    }
-    const contracts: Partial<Record<Asset, string>> = {
-      ...(MAINNET_CONTRACTS[network] ?? {}),
-      ...(production ? {} : (SANDBOX_TESTNET_CONTRACTS[network] ?? {})),
-    };
-    for (const asset of ASSETS) {
-      const name = `${network}_${asset}_CONTRACT`;
-      const v = env[name];
-      if (v === undefined) continue;
-      if (!CHAIN_ASSETS[baseChainOf(network)].includes(asset)) throw new ConfigError(`${name}: ${asset} is not an asset of ${network}`);
-      if (codec.normalize(baseChainOf(network), v) === null) {
-        throw new ConfigError(`${name}: must be a contract address of ${baseChainOf(network)} (EIP-55 checksummed hex, or TRON base58)`);
-      }
-      contracts[asset] = v;
-    }
-    const rangeVar = `${network}_LOG_RANGE`;
-    let logRange: number | null = null;
-    if (env[rangeVar] !== undefined && env[rangeVar] !== '') {
-      const parsed = z.coerce.number().int().min(1).max(100_000).safeParse(env[rangeVar]);
-      if (!parsed.success || baseChainOf(network) === 'TRON') {
-        throw new ConfigError(`${rangeVar}: ${baseChainOf(network) === 'TRON' ? 'TRON blocks are read 100 at a time, not by log range' : 'must be an integer from 1 to 100000 (blocks per eth_getLogs)'}`);
-      }
-      logRange = parsed.data;
-    }
-    return { network, rpcUrl: rpcUrl || null, requiredConfirmations: required, contracts, logRange };
-  });
-}
-
-/** <NETWORK>_START_BLOCK: where a network's very first scan starts. */
-function startBlocks(env: NodeJS.ProcessEnv): Partial<Record<Network, bigint>> {
-  const out: Partial<Record<Network, bigint>> = {};
-  for (const network of NETWORKS) {
-    const name = `${network}_START_BLOCK`;
-    const v = env[name];
-    if (v === undefined) continue;
-    if (!/^\d{1,15}$/.test(v)) throw new ConfigError(`${name}: must be a block number`);
-    out[network] = BigInt(v);
-  }
-  return out;
 }
 
 export interface ParseOptions {
